@@ -1,0 +1,120 @@
+package dev.stackbench.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Starts the processes of a local run and guarantees they are gone afterwards: on success, on failure and on
+ * Ctrl-C (a JVM shutdown hook), in reverse start order so the target stops before the database it uses.
+ */
+public final class ProcessSupervisor implements AutoCloseable {
+
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private final List<ManagedProcess> started = Collections.synchronizedList(new ArrayList<>());
+    private final List<AutoCloseable> otherResources = Collections.synchronizedList(new ArrayList<>());
+    private final List<Long> everStarted = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread shutdownHook;
+
+    public ProcessSupervisor() {
+        shutdownHook = new Thread(this::stopAll, "stackbench-stop-processes");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts a command with its output sent to a log file.
+     *
+     * @param cpus CPUs to pin it to with taskset, or null to leave it unpinned
+     */
+    public ManagedProcess start(String name, List<String> command, Map<String, String> environment, CpuSet cpus,
+            Path logFile) throws IOException {
+        if (closed.get()) {
+            throw new IllegalStateException("the run is stopping; not starting " + name);
+        }
+        List<String> fullCommand = new ArrayList<>();
+        if (cpus != null) {
+            fullCommand.addAll(List.of("taskset", "-c", cpus.toList()));
+        }
+        fullCommand.addAll(command);
+        Files.createDirectories(logFile.toAbsolutePath().getParent());
+        ProcessBuilder builder = new ProcessBuilder(fullCommand)
+                .redirectErrorStream(true)
+                .redirectOutput(logFile.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.environment().putAll(environment);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new IOException("could not start " + name + " (" + String.join(" ", fullCommand) + "): "
+                    + e.getMessage() + (cpus != null ? "; is taskset (util-linux) installed?" : ""), e);
+        }
+        ManagedProcess managed = new ManagedProcess(name, process, logFile, fullCommand);
+        started.add(managed);
+        everStarted.add(process.pid());
+        return managed;
+    }
+
+    /** Registers something else to close with the processes (a database, a temp directory), in the same order. */
+    public void register(AutoCloseable resource) {
+        otherResources.add(resource);
+    }
+
+    /** Every pid this supervisor started, including ones already stopped: lets tests check none survives. */
+    public List<Long> startedPids() {
+        synchronized (everStarted) {
+            return List.copyOf(everStarted);
+        }
+    }
+
+    public void stop(ManagedProcess process) {
+        process.stop(STOP_GRACE);
+        started.remove(process);
+    }
+
+    /** Stops everything still running, newest first. Safe to call more than once and from the shutdown hook. */
+    public void stopAll() {
+        List<ManagedProcess> processes;
+        synchronized (started) {
+            processes = new ArrayList<>(started);
+            started.clear();
+        }
+        Collections.reverse(processes);
+        for (ManagedProcess process : processes) {
+            process.stop(STOP_GRACE);
+        }
+        List<AutoCloseable> resources;
+        synchronized (otherResources) {
+            resources = new ArrayList<>(otherResources);
+            otherResources.clear();
+        }
+        Collections.reverse(resources);
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                System.err.println("stackbench: could not clean up " + resource + ": " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            stopAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                // The hook is running or has run; it does the same work.
+            }
+        }
+    }
+}
