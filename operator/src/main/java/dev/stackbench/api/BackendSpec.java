@@ -1,0 +1,44 @@
+package dev.stackbench.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/**
+ * The services behind the target.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BackendSpec {
+
+    @JsonPropertyDescription("The PostgreSQL to use; the chart's own database when omitted.")
+    private DatabaseSpec database;
+
+    @JsonPropertyDescription("The delay service answering upstream calls.")
+    private DelayServiceSpec delayService;
+
+    public DatabaseSpec getDatabase() {
+        return database;
+    }
+
+    public void setDatabase(DatabaseSpec database) {
+        this.database = database;
+    }
+
+    public BackendSpec withDatabase(DatabaseSpec database) {
+        this.database = database;
+        return this;
+    }
+
+    public DelayServiceSpec getDelayService() {
+        return delayService;
+    }
+
+    public void setDelayService(DelayServiceSpec delayService) {
+        this.delayService = delayService;
+    }
+
+    public BackendSpec withDelayService(DelayServiceSpec delayService) {
+        this.delayService = delayService;
+        return this;
+    }
+
+}

@@ -1,0 +1,88 @@
+package dev.stackbench.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+
+/**
+ * Connection to an existing PostgreSQL database.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DatabaseSpec {
+
+    @Required
+    @Size(min = 1, max = 253)
+    @JsonPropertyDescription("Host name of the PostgreSQL server.")
+    private String host;
+
+    @Default(BenchmarkRunDefaults.DATABASE_PORT_TEXT)
+    @Min(1)
+    @Max(65535)
+    @JsonPropertyDescription("Port of the PostgreSQL server.")
+    private Integer port;
+
+    @Default(BenchmarkRunDefaults.DATABASE_NAME)
+    @Size(min = 1, max = 63)
+    @JsonPropertyDescription("Database name.")
+    private String database;
+
+    @JsonPropertyDescription("Secret holding the user name and password.")
+    private SecretKeysRef secretRef;
+
+    public String getHost() {
+        return host;
+    }
+
+    public void setHost(String host) {
+        this.host = host;
+    }
+
+    public DatabaseSpec withHost(String host) {
+        this.host = host;
+        return this;
+    }
+
+    public Integer getPort() {
+        return port;
+    }
+
+    public void setPort(Integer port) {
+        this.port = port;
+    }
+
+    public DatabaseSpec withPort(Integer port) {
+        this.port = port;
+        return this;
+    }
+
+    public String getDatabase() {
+        return database;
+    }
+
+    public void setDatabase(String database) {
+        this.database = database;
+    }
+
+    public DatabaseSpec withDatabase(String database) {
+        this.database = database;
+        return this;
+    }
+
+    public SecretKeysRef getSecretRef() {
+        return secretRef;
+    }
+
+    public void setSecretRef(SecretKeysRef secretRef) {
+        this.secretRef = secretRef;
+    }
+
+    public DatabaseSpec withSecretRef(SecretKeysRef secretRef) {
+        this.secretRef = secretRef;
+        return this;
+    }
+
+}

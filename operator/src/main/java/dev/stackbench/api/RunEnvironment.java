@@ -1,0 +1,214 @@
+package dev.stackbench.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a run ran on, so results can be compared and reproduced.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RunEnvironment {
+
+    @JsonPropertyDescription("cluster or local.")
+    private String mode;
+
+    private String variant;
+
+    @JsonPropertyDescription("Nodes (or the host) the target ran on.")
+    private List<String> nodeNames;
+
+    private String cpuLimit;
+
+    private String memoryLimit;
+
+    @JsonPropertyDescription("CPUs the target was pinned to (local mode).")
+    private String cpuSet;
+
+    private String javaVersion;
+
+    private String springBootVersion;
+
+    @JsonPropertyDescription("Image (or jar) per role.")
+    private Map<String, String> images;
+
+    private String jvmOptions;
+
+    @JsonPropertyDescription("Size of the variant's request thread pool.")
+    private Integer threadPoolSize;
+
+    private String k6Version;
+
+    private Integer parallelism;
+
+    public String getMode() {
+        return mode;
+    }
+
+    public void setMode(String mode) {
+        this.mode = mode;
+    }
+
+    public RunEnvironment withMode(String mode) {
+        this.mode = mode;
+        return this;
+    }
+
+    public String getVariant() {
+        return variant;
+    }
+
+    public void setVariant(String variant) {
+        this.variant = variant;
+    }
+
+    public RunEnvironment withVariant(String variant) {
+        this.variant = variant;
+        return this;
+    }
+
+    public List<String> getNodeNames() {
+        return nodeNames;
+    }
+
+    public void setNodeNames(List<String> nodeNames) {
+        this.nodeNames = nodeNames;
+    }
+
+    public RunEnvironment withNodeNames(List<String> nodeNames) {
+        this.nodeNames = nodeNames;
+        return this;
+    }
+
+    public String getCpuLimit() {
+        return cpuLimit;
+    }
+
+    public void setCpuLimit(String cpuLimit) {
+        this.cpuLimit = cpuLimit;
+    }
+
+    public RunEnvironment withCpuLimit(String cpuLimit) {
+        this.cpuLimit = cpuLimit;
+        return this;
+    }
+
+    public String getMemoryLimit() {
+        return memoryLimit;
+    }
+
+    public void setMemoryLimit(String memoryLimit) {
+        this.memoryLimit = memoryLimit;
+    }
+
+    public RunEnvironment withMemoryLimit(String memoryLimit) {
+        this.memoryLimit = memoryLimit;
+        return this;
+    }
+
+    public String getCpuSet() {
+        return cpuSet;
+    }
+
+    public void setCpuSet(String cpuSet) {
+        this.cpuSet = cpuSet;
+    }
+
+    public RunEnvironment withCpuSet(String cpuSet) {
+        this.cpuSet = cpuSet;
+        return this;
+    }
+
+    public String getJavaVersion() {
+        return javaVersion;
+    }
+
+    public void setJavaVersion(String javaVersion) {
+        this.javaVersion = javaVersion;
+    }
+
+    public RunEnvironment withJavaVersion(String javaVersion) {
+        this.javaVersion = javaVersion;
+        return this;
+    }
+
+    public String getSpringBootVersion() {
+        return springBootVersion;
+    }
+
+    public void setSpringBootVersion(String springBootVersion) {
+        this.springBootVersion = springBootVersion;
+    }
+
+    public RunEnvironment withSpringBootVersion(String springBootVersion) {
+        this.springBootVersion = springBootVersion;
+        return this;
+    }
+
+    public Map<String, String> getImages() {
+        return images;
+    }
+
+    public void setImages(Map<String, String> images) {
+        this.images = images;
+    }
+
+    public RunEnvironment withImages(Map<String, String> images) {
+        this.images = images;
+        return this;
+    }
+
+    public String getJvmOptions() {
+        return jvmOptions;
+    }
+
+    public void setJvmOptions(String jvmOptions) {
+        this.jvmOptions = jvmOptions;
+    }
+
+    public RunEnvironment withJvmOptions(String jvmOptions) {
+        this.jvmOptions = jvmOptions;
+        return this;
+    }
+
+    public Integer getThreadPoolSize() {
+        return threadPoolSize;
+    }
+
+    public void setThreadPoolSize(Integer threadPoolSize) {
+        this.threadPoolSize = threadPoolSize;
+    }
+
+    public RunEnvironment withThreadPoolSize(Integer threadPoolSize) {
+        this.threadPoolSize = threadPoolSize;
+        return this;
+    }
+
+    public String getK6Version() {
+        return k6Version;
+    }
+
+    public void setK6Version(String k6Version) {
+        this.k6Version = k6Version;
+    }
+
+    public RunEnvironment withK6Version(String k6Version) {
+        this.k6Version = k6Version;
+        return this;
+    }
+
+    public Integer getParallelism() {
+        return parallelism;
+    }
+
+    public void setParallelism(Integer parallelism) {
+        this.parallelism = parallelism;
+    }
+
+    public RunEnvironment withParallelism(Integer parallelism) {
+        this.parallelism = parallelism;
+        return this;
+    }
+
+}

@@ -1,0 +1,294 @@
+package dev.stackbench.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The measured results of a run: warmup excluded, all k6 runners combined.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RunSummary {
+
+    @JsonPropertyDescription("HTTP requests sent in the measured window.")
+    private Long requests;
+
+    @JsonPropertyDescription("Measured requests per second (requests / measuredSeconds).")
+    private Double rps;
+
+    @JsonPropertyDescription("Share of failed requests (k6 http_req_failed), 0..1.")
+    private Double errorRate;
+
+    @JsonPropertyDescription("Failed requests in the measured window.")
+    private Long failedRequests;
+
+    @JsonPropertyDescription("Responses whose status or variant check failed.")
+    private Long checksFailed;
+
+    @JsonPropertyDescription("Completed iterations in the measured window.")
+    private Long iterations;
+
+    @JsonPropertyDescription("Iterations k6 could not start because it ran out of VUs.")
+    private Long droppedIterations;
+
+    @JsonPropertyDescription("Request duration percentiles in milliseconds.")
+    private LatencySummary latencyMs;
+
+    @JsonPropertyDescription("False when percentiles come from merged histogram buckets.")
+    private Boolean percentilesExact;
+
+    @JsonPropertyDescription("How inexact percentiles are bounded.")
+    private String percentilesNote;
+
+    @JsonPropertyDescription("Whether every threshold passed on the combined result.")
+    private Boolean thresholdsPassed;
+
+    @JsonPropertyDescription("Each threshold and its outcome.")
+    private List<ThresholdResult> thresholdResults;
+
+    @JsonPropertyDescription("What the target process did during the measured window.")
+    private TargetSummary target;
+
+    @JsonPropertyDescription("Throughput cap predicted by Little's law where the variant is thread-bound.")
+    private Double littleLawRps;
+
+    @JsonPropertyDescription("Length of the measured window.")
+    private Double measuredSeconds;
+
+    @JsonPropertyDescription("Number of k6 runners combined.")
+    private Integer runners;
+
+    @JsonPropertyDescription("Things that make the figures less trustworthy.")
+    private List<String> warnings;
+
+    public Long getRequests() {
+        return requests;
+    }
+
+    public void setRequests(Long requests) {
+        this.requests = requests;
+    }
+
+    public RunSummary withRequests(Long requests) {
+        this.requests = requests;
+        return this;
+    }
+
+    public Double getRps() {
+        return rps;
+    }
+
+    public void setRps(Double rps) {
+        this.rps = rps;
+    }
+
+    public RunSummary withRps(Double rps) {
+        this.rps = rps;
+        return this;
+    }
+
+    public Double getErrorRate() {
+        return errorRate;
+    }
+
+    public void setErrorRate(Double errorRate) {
+        this.errorRate = errorRate;
+    }
+
+    public RunSummary withErrorRate(Double errorRate) {
+        this.errorRate = errorRate;
+        return this;
+    }
+
+    public Long getFailedRequests() {
+        return failedRequests;
+    }
+
+    public void setFailedRequests(Long failedRequests) {
+        this.failedRequests = failedRequests;
+    }
+
+    public RunSummary withFailedRequests(Long failedRequests) {
+        this.failedRequests = failedRequests;
+        return this;
+    }
+
+    public Long getChecksFailed() {
+        return checksFailed;
+    }
+
+    public void setChecksFailed(Long checksFailed) {
+        this.checksFailed = checksFailed;
+    }
+
+    public RunSummary withChecksFailed(Long checksFailed) {
+        this.checksFailed = checksFailed;
+        return this;
+    }
+
+    public Long getIterations() {
+        return iterations;
+    }
+
+    public void setIterations(Long iterations) {
+        this.iterations = iterations;
+    }
+
+    public RunSummary withIterations(Long iterations) {
+        this.iterations = iterations;
+        return this;
+    }
+
+    public Long getDroppedIterations() {
+        return droppedIterations;
+    }
+
+    public void setDroppedIterations(Long droppedIterations) {
+        this.droppedIterations = droppedIterations;
+    }
+
+    public RunSummary withDroppedIterations(Long droppedIterations) {
+        this.droppedIterations = droppedIterations;
+        return this;
+    }
+
+    public LatencySummary getLatencyMs() {
+        return latencyMs;
+    }
+
+    public void setLatencyMs(LatencySummary latencyMs) {
+        this.latencyMs = latencyMs;
+    }
+
+    public RunSummary withLatencyMs(LatencySummary latencyMs) {
+        this.latencyMs = latencyMs;
+        return this;
+    }
+
+    public Boolean getPercentilesExact() {
+        return percentilesExact;
+    }
+
+    public void setPercentilesExact(Boolean percentilesExact) {
+        this.percentilesExact = percentilesExact;
+    }
+
+    public RunSummary withPercentilesExact(Boolean percentilesExact) {
+        this.percentilesExact = percentilesExact;
+        return this;
+    }
+
+    public String getPercentilesNote() {
+        return percentilesNote;
+    }
+
+    public void setPercentilesNote(String percentilesNote) {
+        this.percentilesNote = percentilesNote;
+    }
+
+    public RunSummary withPercentilesNote(String percentilesNote) {
+        this.percentilesNote = percentilesNote;
+        return this;
+    }
+
+    public Boolean getThresholdsPassed() {
+        return thresholdsPassed;
+    }
+
+    public void setThresholdsPassed(Boolean thresholdsPassed) {
+        this.thresholdsPassed = thresholdsPassed;
+    }
+
+    public RunSummary withThresholdsPassed(Boolean thresholdsPassed) {
+        this.thresholdsPassed = thresholdsPassed;
+        return this;
+    }
+
+    public List<ThresholdResult> getThresholdResults() {
+        return thresholdResults;
+    }
+
+    public void setThresholdResults(List<ThresholdResult> thresholdResults) {
+        this.thresholdResults = thresholdResults;
+    }
+
+    public RunSummary withThresholdResults(List<ThresholdResult> thresholdResults) {
+        this.thresholdResults = thresholdResults;
+        return this;
+    }
+
+    public TargetSummary getTarget() {
+        return target;
+    }
+
+    public void setTarget(TargetSummary target) {
+        this.target = target;
+    }
+
+    public RunSummary withTarget(TargetSummary target) {
+        this.target = target;
+        return this;
+    }
+
+    public Double getLittleLawRps() {
+        return littleLawRps;
+    }
+
+    public void setLittleLawRps(Double littleLawRps) {
+        this.littleLawRps = littleLawRps;
+    }
+
+    public RunSummary withLittleLawRps(Double littleLawRps) {
+        this.littleLawRps = littleLawRps;
+        return this;
+    }
+
+    public Double getMeasuredSeconds() {
+        return measuredSeconds;
+    }
+
+    public void setMeasuredSeconds(Double measuredSeconds) {
+        this.measuredSeconds = measuredSeconds;
+    }
+
+    public RunSummary withMeasuredSeconds(Double measuredSeconds) {
+        this.measuredSeconds = measuredSeconds;
+        return this;
+    }
+
+    public Integer getRunners() {
+        return runners;
+    }
+
+    public void setRunners(Integer runners) {
+        this.runners = runners;
+    }
+
+    public RunSummary withRunners(Integer runners) {
+        this.runners = runners;
+        return this;
+    }
+
+    public List<String> getWarnings() {
+        return warnings;
+    }
+
+    public void setWarnings(List<String> warnings) {
+        this.warnings = warnings;
+    }
+
+    public RunSummary withWarnings(List<String> warnings) {
+        this.warnings = warnings;
+        return this;
+    }
+
+    /** Adds a warning, creating the list when needed. */
+    public RunSummary addWarning(String warning) {
+        if (warnings == null) {
+            warnings = new ArrayList<>();
+        }
+        warnings.add(warning);
+        return this;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.stackbench.api;
+
+/**
+ * Formats, bounds and cross-field rules of a BenchmarkRun spec. The CRD carries them as OpenAPI bounds and CEL rules
+ * (x-kubernetes-validations), and {@code dev.stackbench.validation.SpecValidator} applies the same constants in
+ * local mode, so a spec is refused with the same message by the API server and by {@code stackbench run}.
+ *
+ * <p>CEL expressions avoid backslashes ({@code [.]} instead of an escaped dot) so they read the same in Java, YAML
+ * and CEL.
+ */
+public final class SpecRules {
+
+    /** Go/k6 duration: one or more number+unit pairs, e.g. 300ms, 20s, 1m30s. Never negative. */
+    public static final String DURATION_PATTERN = "^([0-9]+([.][0-9]+)?(ns|us|ms|s|m|h))+$";
+    public static final long DURATION_MAX_LENGTH = 32;
+    /** Kubernetes CPU quantity in cores or millicores. */
+    public static final String CPU_PATTERN = "^([0-9]+m|[0-9]+([.][0-9]+)?)$";
+    /** Kubernetes memory quantity with an optional binary or decimal suffix. */
+    public static final String MEMORY_PATTERN = "^[0-9]+([.][0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$";
+    public static final long QUANTITY_MAX_LENGTH = 16;
+    /** DNS label, as variant names are also used in object names. */
+    public static final String NAME_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+
+    public static final long MAX_REPLICAS = 20;
+    public static final long MAX_PARALLELISM = 100;
+    public static final long MAX_RATE = 100_000;
+    public static final long MAX_VUS = 20_000;
+    public static final long MAX_STAGES = 100;
+    public static final long MAX_ROW_COUNT = 10_000;
+    /** The delay service and the database call accept at most 60 s (contract). */
+    public static final String MAX_CALL_DELAY = "60s";
+    public static final String MAX_DURATION = "6h";
+    public static final String MAX_WARMUP = "1h";
+
+    public static final String TIMEOUT_COVERS_RUN = "!has(self.timeout) || !has(self.workload)"
+            + " || !has(self.workload.warmup) || !has(self.workload.duration)"
+            + " || duration(self.timeout) > duration(self.workload.warmup) + duration(self.workload.duration)";
+    public static final String TIMEOUT_COVERS_RUN_MESSAGE = "spec.timeout must be longer than spec.workload.warmup"
+            + " + spec.workload.duration: raise the timeout (e.g. timeout: 15m) or shorten the run";
+
+    public static final String CPU_POSITIVE =
+            "!has(self.cpu) || self.cpu.matches('^(0*[1-9][0-9]*m|0*[1-9][0-9]*([.][0-9]+)?|0*[.]0*[1-9][0-9]*)$')";
+    public static final String CPU_POSITIVE_MESSAGE =
+            "resources.cpu must be a CPU quantity above zero: set e.g. cpu: \"2\", cpu: \"1.5\" or cpu: 500m";
+
+    public static final String CUSTOM_NEEDS_SCRIPT = "self.scenario != 'custom' || has(self.script)";
+    public static final String CUSTOM_NEEDS_SCRIPT_MESSAGE = "spec.workload.script is required when scenario is"
+            + " custom: set script.configMapRef (cluster) or script.file (local) to a k6 module whose default export"
+            + " is one iteration";
+    public static final String SCRIPT_ONLY_FOR_CUSTOM = "self.scenario == 'custom' || !has(self.script)";
+    public static final String SCRIPT_ONLY_FOR_CUSTOM_MESSAGE = "spec.workload.script is only used by scenario"
+            + " custom: remove script, or set scenario: custom";
+    public static final String UPSTREAM_DELAY_REQUIRED =
+            "!(self.scenario in ['upstream', 'mixed']) || has(self.upstreamDelay)";
+    public static final String UPSTREAM_DELAY_REQUIRED_MESSAGE = "spec.workload.upstreamDelay is required when"
+            + " scenario is upstream or mixed: set the delay of the upstream call, e.g. upstreamDelay: 300ms";
+    public static final String DB_SLEEP_REQUIRED = "!(self.scenario in ['db', 'mixed']) || has(self.dbSleep)";
+    public static final String DB_SLEEP_REQUIRED_MESSAGE = "spec.workload.dbSleep is required when scenario is db"
+            + " or mixed: set the pg_sleep of the database call, e.g. dbSleep: 100ms";
+    public static final String UPSTREAM_DELAY_MAX =
+            "!has(self.upstreamDelay) || duration(self.upstreamDelay) <= duration('" + MAX_CALL_DELAY + "')";
+    public static final String UPSTREAM_DELAY_MAX_MESSAGE = "spec.workload.upstreamDelay must be at most "
+            + MAX_CALL_DELAY + " (the delay service's limit): lower it";
+    public static final String DB_SLEEP_MAX =
+            "!has(self.dbSleep) || duration(self.dbSleep) <= duration('" + MAX_CALL_DELAY + "')";
+    public static final String DB_SLEEP_MAX_MESSAGE = "spec.workload.dbSleep must be at most " + MAX_CALL_DELAY
+            + " (the database call's limit): lower it";
+    public static final String DURATION_POSITIVE = "!has(self.duration) || duration(self.duration) > duration('0s')";
+    public static final String DURATION_POSITIVE_MESSAGE = "spec.workload.duration must be longer than 0s: set the"
+            + " measured time, e.g. duration: 60s";
+    public static final String DURATION_MAX =
+            "!has(self.duration) || duration(self.duration) <= duration('" + MAX_DURATION + "')";
+    public static final String DURATION_MAX_MESSAGE = "spec.workload.duration must be at most " + MAX_DURATION
+            + ": shorten it or split the experiment into several runs";
+    public static final String WARMUP_MAX = "!has(self.warmup) || duration(self.warmup) <= duration('" + MAX_WARMUP
+            + "')";
+    public static final String WARMUP_MAX_MESSAGE = "spec.workload.warmup must be at most " + MAX_WARMUP
+            + ": shorten it";
+
+    public static final String RATE_REQUIRED_CONSTANT = "self.executor != 'constant-arrival-rate' || has(self.rate)";
+    public static final String RATE_REQUIRED_CONSTANT_MESSAGE = "spec.workload.load.rate is required when executor"
+            + " is constant-arrival-rate: set a rate in requests per second";
+    public static final String RATE_REQUIRED_RAMPING = "self.executor != 'ramping-arrival-rate' || has(self.rate)";
+    public static final String RATE_REQUIRED_RAMPING_MESSAGE = "spec.workload.load.rate is required when executor"
+            + " is ramping-arrival-rate: set the start rate in requests per second (the stages ramp from it)";
+    public static final String VUS_REQUIRED = "!(self.executor in ['constant-vus', 'ramping-vus']) || has(self.vus)";
+    public static final String VUS_REQUIRED_MESSAGE = "spec.workload.load.vus is required when executor is"
+            + " constant-vus or ramping-vus: set the number of virtual users (the start count for ramping-vus)";
+    public static final String STAGES_REQUIRED = "!(self.executor in ['ramping-arrival-rate', 'ramping-vus'])"
+            + " || (has(self.stages) && size(self.stages) > 0)";
+    public static final String STAGES_REQUIRED_MESSAGE = "spec.workload.load.stages is required when executor is"
+            + " ramping-arrival-rate or ramping-vus: add at least one stage {duration, target}";
+    public static final String STAGES_ONLY_RAMPING =
+            "self.executor in ['ramping-arrival-rate', 'ramping-vus'] || !has(self.stages)";
+    public static final String STAGES_ONLY_RAMPING_MESSAGE = "spec.workload.load.stages is only used by ramping"
+            + " executors: remove stages, or use executor ramping-arrival-rate or ramping-vus";
+    public static final String RATE_ONLY_ARRIVAL =
+            "self.executor in ['constant-arrival-rate', 'ramping-arrival-rate'] || !has(self.rate)";
+    public static final String RATE_ONLY_ARRIVAL_MESSAGE = "spec.workload.load.rate is only used by arrival-rate"
+            + " executors: remove rate and set vus, or use executor constant-arrival-rate";
+    public static final String PREALLOCATED_ONLY_ARRIVAL =
+            "self.executor in ['constant-arrival-rate', 'ramping-arrival-rate'] || !has(self.preAllocatedVUs)";
+    public static final String PREALLOCATED_ONLY_ARRIVAL_MESSAGE = "spec.workload.load.preAllocatedVUs is only used"
+            + " by arrival-rate executors: remove it, or use executor constant-arrival-rate";
+    public static final String PREALLOCATED_WITHIN_VUS =
+            "!has(self.preAllocatedVUs) || !has(self.vus) || self.preAllocatedVUs <= self.vus";
+    public static final String PREALLOCATED_WITHIN_VUS_MESSAGE = "spec.workload.load.preAllocatedVUs must not exceed"
+            + " vus (the most VUs the executor may use): lower preAllocatedVUs or raise vus";
+
+    public static final String SCRIPT_SOURCE_REQUIRED = "has(self.configMapRef) || has(self.file)";
+    public static final String SCRIPT_SOURCE_REQUIRED_MESSAGE = "spec.workload.script needs configMapRef (cluster"
+            + " mode) or file (local mode): name the k6 module to run";
+
+    private SpecRules() {
+    }
+}

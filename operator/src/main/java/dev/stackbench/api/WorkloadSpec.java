@@ -1,0 +1,214 @@
+package dev.stackbench.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The requests to send and the load model.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = SpecRules.CUSTOM_NEEDS_SCRIPT, message = SpecRules.CUSTOM_NEEDS_SCRIPT_MESSAGE,
+        fieldPath = ".script")
+@ValidationRule(value = SpecRules.SCRIPT_ONLY_FOR_CUSTOM, message = SpecRules.SCRIPT_ONLY_FOR_CUSTOM_MESSAGE,
+        fieldPath = ".script")
+@ValidationRule(value = SpecRules.UPSTREAM_DELAY_REQUIRED, message = SpecRules.UPSTREAM_DELAY_REQUIRED_MESSAGE,
+        fieldPath = ".upstreamDelay")
+@ValidationRule(value = SpecRules.DB_SLEEP_REQUIRED, message = SpecRules.DB_SLEEP_REQUIRED_MESSAGE,
+        fieldPath = ".dbSleep")
+@ValidationRule(value = SpecRules.UPSTREAM_DELAY_MAX, message = SpecRules.UPSTREAM_DELAY_MAX_MESSAGE,
+        fieldPath = ".upstreamDelay")
+@ValidationRule(value = SpecRules.DB_SLEEP_MAX, message = SpecRules.DB_SLEEP_MAX_MESSAGE, fieldPath = ".dbSleep")
+@ValidationRule(value = SpecRules.DURATION_POSITIVE, message = SpecRules.DURATION_POSITIVE_MESSAGE,
+        fieldPath = ".duration")
+@ValidationRule(value = SpecRules.DURATION_MAX, message = SpecRules.DURATION_MAX_MESSAGE, fieldPath = ".duration")
+@ValidationRule(value = SpecRules.WARMUP_MAX, message = SpecRules.WARMUP_MAX_MESSAGE, fieldPath = ".warmup")
+public class WorkloadSpec {
+
+    @Required
+    @JsonPropertyDescription("upstream, db, mixed, rows, orders or custom.")
+    private Scenario scenario;
+
+    @Pattern(SpecRules.DURATION_PATTERN)
+    @Size(max = SpecRules.DURATION_MAX_LENGTH)
+    @JsonPropertyDescription("Delay of the upstream call (scenarios upstream and mixed), e.g. 300ms; at most 60s.")
+    private String upstreamDelay;
+
+    @Pattern(SpecRules.DURATION_PATTERN)
+    @Size(max = SpecRules.DURATION_MAX_LENGTH)
+    @JsonPropertyDescription("pg_sleep of the database call (scenarios db and mixed), e.g. 100ms; at most 60s.")
+    private String dbSleep;
+
+    @Default(BenchmarkRunDefaults.ROW_COUNT_TEXT)
+    @Min(1)
+    @Max(SpecRules.MAX_ROW_COUNT)
+    @JsonPropertyDescription("Rows read per request in scenario rows.")
+    private Integer rowCount;
+
+    @Required
+    @JsonPropertyDescription("The k6 executor and its parameters.")
+    private LoadSpec load;
+
+    @Default(BenchmarkRunDefaults.WARMUP)
+    @Pattern(SpecRules.DURATION_PATTERN)
+    @Size(max = SpecRules.DURATION_MAX_LENGTH)
+    @JsonPropertyDescription("Load applied before measuring and excluded from every result, e.g. 20s; 0s for none.")
+    private String warmup;
+
+    @Default(BenchmarkRunDefaults.DURATION)
+    @Pattern(SpecRules.DURATION_PATTERN)
+    @Size(max = SpecRules.DURATION_MAX_LENGTH)
+    @JsonPropertyDescription("Measured time after the warmup, e.g. 60s.")
+    private String duration;
+
+    @Default(BenchmarkRunDefaults.PARALLELISM_TEXT)
+    @Min(1)
+    @Max(SpecRules.MAX_PARALLELISM)
+    @JsonPropertyDescription("Number of k6 runners sharing the load.")
+    private Integer parallelism;
+
+    @JsonPropertyDescription("Your own k6 iteration, only for scenario custom.")
+    private ScriptSpec script;
+
+    @JsonPropertyDescription("k6 thresholds on the measured requests, e.g. http_req_duration: [p(95)<500].")
+    private Map<String, List<String>> thresholds;
+
+    public Scenario getScenario() {
+        return scenario;
+    }
+
+    public void setScenario(Scenario scenario) {
+        this.scenario = scenario;
+    }
+
+    public WorkloadSpec withScenario(Scenario scenario) {
+        this.scenario = scenario;
+        return this;
+    }
+
+    public String getUpstreamDelay() {
+        return upstreamDelay;
+    }
+
+    public void setUpstreamDelay(String upstreamDelay) {
+        this.upstreamDelay = upstreamDelay;
+    }
+
+    public WorkloadSpec withUpstreamDelay(String upstreamDelay) {
+        this.upstreamDelay = upstreamDelay;
+        return this;
+    }
+
+    public String getDbSleep() {
+        return dbSleep;
+    }
+
+    public void setDbSleep(String dbSleep) {
+        this.dbSleep = dbSleep;
+    }
+
+    public WorkloadSpec withDbSleep(String dbSleep) {
+        this.dbSleep = dbSleep;
+        return this;
+    }
+
+    public Integer getRowCount() {
+        return rowCount;
+    }
+
+    public void setRowCount(Integer rowCount) {
+        this.rowCount = rowCount;
+    }
+
+    public WorkloadSpec withRowCount(Integer rowCount) {
+        this.rowCount = rowCount;
+        return this;
+    }
+
+    public LoadSpec getLoad() {
+        return load;
+    }
+
+    public void setLoad(LoadSpec load) {
+        this.load = load;
+    }
+
+    public WorkloadSpec withLoad(LoadSpec load) {
+        this.load = load;
+        return this;
+    }
+
+    public String getWarmup() {
+        return warmup;
+    }
+
+    public void setWarmup(String warmup) {
+        this.warmup = warmup;
+    }
+
+    public WorkloadSpec withWarmup(String warmup) {
+        this.warmup = warmup;
+        return this;
+    }
+
+    public String getDuration() {
+        return duration;
+    }
+
+    public void setDuration(String duration) {
+        this.duration = duration;
+    }
+
+    public WorkloadSpec withDuration(String duration) {
+        this.duration = duration;
+        return this;
+    }
+
+    public Integer getParallelism() {
+        return parallelism;
+    }
+
+    public void setParallelism(Integer parallelism) {
+        this.parallelism = parallelism;
+    }
+
+    public WorkloadSpec withParallelism(Integer parallelism) {
+        this.parallelism = parallelism;
+        return this;
+    }
+
+    public ScriptSpec getScript() {
+        return script;
+    }
+
+    public void setScript(ScriptSpec script) {
+        this.script = script;
+    }
+
+    public WorkloadSpec withScript(ScriptSpec script) {
+        this.script = script;
+        return this;
+    }
+
+    public Map<String, List<String>> getThresholds() {
+        return thresholds;
+    }
+
+    public void setThresholds(Map<String, List<String>> thresholds) {
+        this.thresholds = thresholds;
+    }
+
+    public WorkloadSpec withThresholds(Map<String, List<String>> thresholds) {
+        this.thresholds = thresholds;
+        return this;
+    }
+
+}

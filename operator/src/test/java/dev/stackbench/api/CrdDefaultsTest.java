@@ -1,0 +1,49 @@
+package dev.stackbench.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The API server applies the CRD's defaults and local mode applies {@link BenchmarkRunDefaults}; both must agree, or
+ * the same YAML would run differently on a cluster and on one machine.
+ */
+class CrdDefaultsTest {
+
+    @Test
+    void javaDefaultsEqualTheDefaultsInTheGeneratedSchema() throws IOException {
+        JsonNode crd = BenchmarkRuns.yamlMapper().readTree(CrdDriftTest.generatedCrd().toFile());
+        JsonNode specSchema = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
+        Map<String, JsonNode> schemaDefaults = new LinkedHashMap<>();
+        collectDefaults(specSchema, "spec", schemaDefaults);
+
+        BenchmarkRunSpec spec = new BenchmarkRunSpec()
+                .withTarget(new TargetSpec())
+                .withBackend(new BackendSpec().withDatabase(new DatabaseSpec().withSecretRef(new SecretKeysRef())))
+                .withWorkload(new WorkloadSpec().withLoad(new LoadSpec()));
+        ObjectNode defaulted = BenchmarkRuns.yamlMapper().createObjectNode()
+                .set("spec", BenchmarkRuns.yamlMapper().valueToTree(BenchmarkRunDefaults.apply(spec)));
+
+        assertThat(schemaDefaults).isNotEmpty();
+        schemaDefaults.forEach((path, value) -> assertThat(defaulted.at("/" + path.replace('.', '/')))
+                .as("Java default of %s (CRD default %s)", path, value)
+                .isEqualTo(value));
+    }
+
+    private static void collectDefaults(JsonNode schema, String path, Map<String, JsonNode> defaults) {
+        if (schema.has("default")) {
+            defaults.put(path, schema.get("default"));
+        }
+        JsonNode properties = schema.path("properties");
+        for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> property = it.next();
+            collectDefaults(property.getValue(), path + "." + property.getKey(), defaults);
+        }
+    }
+}

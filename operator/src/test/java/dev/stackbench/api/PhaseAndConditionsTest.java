@@ -1,0 +1,52 @@
+package dev.stackbench.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PhaseAndConditionsTest {
+
+    @Test
+    void phaseOnlyMovesForward() {
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+
+        assertThat(status.advancePhase(Phase.Provisioning)).isTrue();
+        assertThat(status.advancePhase(Phase.Pending)).isFalse();
+        assertThat(status.advancePhase(Phase.Provisioning)).isFalse();
+        assertThat(status.advancePhase(Phase.Running)).isTrue();
+        assertThat(status.getPhase()).isEqualTo(Phase.Running);
+    }
+
+    @Test
+    void terminalPhasesAreFinalAndFailedFollowsAnyOther() {
+        BenchmarkRunStatus status = new BenchmarkRunStatus().withPhase(Phase.WarmingUp);
+
+        assertThat(status.advancePhase(Phase.Failed)).isTrue();
+        assertThat(status.advancePhase(Phase.Succeeded)).isFalse();
+        assertThat(status.advancePhase(Phase.Collecting)).isFalse();
+        assertThat(status.getPhase()).isEqualTo(Phase.Failed);
+    }
+
+    @Test
+    void lastTransitionTimeChangesOnlyWhenTheStatusFlips() {
+        List<Condition> conditions = new BenchmarkRunStatus().conditionsForUpdate();
+        Instant first = Instant.parse("2026-01-01T10:00:00Z");
+        Instant later = Instant.parse("2026-01-01T10:05:00Z");
+
+        assertThat(Conditions.set(conditions, Conditions.TARGET_READY, false, "Deploying", "waiting", 1L, first))
+                .isTrue();
+        assertThat(Conditions.set(conditions, Conditions.TARGET_READY, false, "Deploying", "waiting", 1L, later))
+                .isFalse();
+        assertThat(Conditions.set(conditions, Conditions.TARGET_READY, false, "Deploying", "1 of 2 ready", 1L,
+                later)).isTrue();
+        assertThat(conditions.get(0).getLastTransitionTime()).isEqualTo("2026-01-01T10:00:00Z");
+
+        assertThat(Conditions.set(conditions, Conditions.TARGET_READY, true, "Ready", "ready", 1L, later)).isTrue();
+        assertThat(conditions).hasSize(1);
+        assertThat(conditions.get(0).getLastTransitionTime()).isEqualTo("2026-01-01T10:05:00Z");
+        assertThat(Conditions.isTrue(conditions, Conditions.TARGET_READY)).isTrue();
+    }
+}
