@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,8 +40,7 @@ class CrdDefaultsTest {
             defaults.put(path, schema.get("default"));
         }
         JsonNode properties = schema.path("properties");
-        for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> property = it.next();
+        for (Map.Entry<String, JsonNode> property : properties.properties()) {
             collectDefaults(property.getValue(), path + "." + property.getKey(), defaults);
         }
     }
