@@ -1,0 +1,25 @@
+package dev.stackbench.delay;
+
+import dev.stackbench.target.common.Limits;
+import java.time.Duration;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+
+/**
+ * Answers after the requested delay. The wait is a timer (Mono.delay), not a sleeping thread, so any number of
+ * requests can wait at once and the delay service is never the bottleneck of an experiment.
+ */
+@RestController
+class DelayController {
+
+    record DelayResponse(int delayMs) {
+    }
+
+    @GetMapping("/delay")
+    Mono<DelayResponse> delay(@RequestParam int ms) {
+        int delayMs = Limits.delayMs("ms", ms);
+        return Mono.delay(Duration.ofMillis(delayMs)).thenReturn(new DelayResponse(delayMs));
+    }
+}

@@ -1,0 +1,55 @@
+package dev.stackbench.mvc.api;
+
+import dev.stackbench.target.common.ApiResponse;
+import dev.stackbench.target.common.ApiResponses;
+import dev.stackbench.target.common.JdbcStore;
+import dev.stackbench.target.common.Limits;
+import dev.stackbench.target.common.ReactiveDelayClient;
+import org.springframework.context.annotation.Profile;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * mvc-webclient: returning a Mono makes Spring MVC finish the request asynchronously, so the Tomcat thread goes
+ * back to the pool while WebClient waits for the delay service.
+ */
+@RestController
+@RequestMapping("/api")
+@Profile("mvc-webclient")
+class WebClientUpstreamController {
+
+    private final ReactiveDelayClient delayService;
+    private final JdbcStore store;
+    private final ApiResponses responses;
+
+    WebClientUpstreamController(ReactiveDelayClient delayService, JdbcStore store, ApiResponses responses) {
+        this.delayService = delayService;
+        this.store = store;
+        this.responses = responses;
+    }
+
+    @GetMapping("/upstream")
+    Mono<ApiResponse> upstream(@RequestParam int delayMs) {
+        return delayService.delay(Limits.delayMs(delayMs))
+                .then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+    }
+
+    /**
+     * After the upstream call the Tomcat thread is gone and the Mono completes on WebClient's event loop, which
+     * must not block; the JDBC part therefore moves to boundedElastic, Reactor's pool for blocking work.
+     */
+    @GetMapping("/mixed")
+    Mono<ApiResponse> mixed(@RequestParam int delayMs, @RequestParam int sleepMs) {
+        Limits.delayMs(delayMs);
+        Limits.sleepMs(sleepMs);
+        return delayService.delay(delayMs)
+                .then(Mono.fromCallable(() -> {
+                    store.sleep(sleepMs);
+                    return responses.mixed(delayMs, sleepMs);
+                }).subscribeOn(Schedulers.boundedElastic()));
+    }
+}

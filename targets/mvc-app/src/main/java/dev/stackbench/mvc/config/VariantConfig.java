@@ -1,0 +1,40 @@
+package dev.stackbench.mvc.config;
+
+import dev.stackbench.target.common.ApiResponses;
+import dev.stackbench.target.common.JdbcStore;
+import java.util.List;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+
+@Configuration(proxyBeanMethods = false)
+class VariantConfig {
+
+    static final List<String> VARIANTS = List.of("mvc-jdbc", "mvc-virtual-threads", "mvc-webclient");
+
+    @Bean
+    ApiResponses apiResponses(@Value("${stackbench.variant:}") String variant) {
+        if (!VARIANTS.contains(variant)) {
+            throw new IllegalStateException("mvc-app runs one of the variants " + VARIANTS + ": start it with "
+                    + "--spring.profiles.active=<variant> or SPRING_PROFILES_ACTIVE=<variant>");
+        }
+        return new ApiResponses(variant);
+    }
+
+    @Bean
+    JdbcStore jdbcStore(JdbcClient jdbc, TransactionTemplate transaction) {
+        return new JdbcStore(jdbc, transaction);
+    }
+
+    /** /actuator/info: what a benchmark result must record to be reproducible. */
+    @Bean
+    InfoContributor variantInfo(ApiResponses responses) {
+        return builder -> builder.withDetail("variant", responses.variant())
+                .withDetail("javaVersion", Runtime.version().toString())
+                .withDetail("springBootVersion", SpringBootVersion.getVersion());
+    }
+}
