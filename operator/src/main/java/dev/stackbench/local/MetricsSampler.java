@@ -13,17 +13,19 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 
 /**
- * Once a second: scrapes the target's /actuator/prometheus and reads the CPU time of the target and of k6 from
- * /proc. Each scrape goes to the given consumer (the status aggregation); the CPU figures are kept here as
- * per-second rates so the report can show them over time.
+ * Once a second: reads the CPU time of the target and of k6 from /proc and scrapes the target's
+ * /actuator/prometheus. The ticks are kept in memory (a scrape is a few kB) so that, once k6 has said when the
+ * measured window started and ended, only the ticks inside it are aggregated.
  */
 public final class MetricsSampler implements AutoCloseable {
 
-    /** CPU use of the watched processes during one sampling interval, in cores (1.0 = one CPU busy). */
-    public record CpuSample(Instant at, double targetCores, double loadGeneratorCores) {
+    /**
+     * One sampling tick: CPU use of the watched processes since the previous tick, in cores (1.0 = one CPU busy),
+     * and the Prometheus text the target answered, or null when the scrape failed.
+     */
+    public record Tick(Instant at, double targetCores, double loadGeneratorCores, String scrape) {
     }
 
     private static final Duration INTERVAL = Duration.ofSeconds(1);
@@ -36,18 +38,16 @@ public final class MetricsSampler implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
-    private final List<CpuSample> cpuSamples = Collections.synchronizedList(new ArrayList<>());
-    private final BiConsumer<Instant, String> scrapeConsumer;
+    private final List<Tick> ticks = Collections.synchronizedList(new ArrayList<>());
     private volatile ProcessHandle loadGenerator;
     private volatile int failedScrapes;
     private double lastTargetCpu;
     private double lastLoadGeneratorCpu;
     private long lastNanos;
 
-    public MetricsSampler(URI prometheusUri, ProcessHandle target, BiConsumer<Instant, String> scrapeConsumer) {
+    public MetricsSampler(URI prometheusUri, ProcessHandle target) {
         this.prometheusUri = prometheusUri;
         this.target = target;
-        this.scrapeConsumer = scrapeConsumer;
     }
 
     public void watchLoadGenerator(ProcessHandle k6) {
@@ -61,9 +61,9 @@ public final class MetricsSampler implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
     }
 
-    public List<CpuSample> cpuSamples() {
-        synchronized (cpuSamples) {
-            return List.copyOf(cpuSamples);
+    public List<Tick> ticks() {
+        synchronized (ticks) {
+            return List.copyOf(ticks);
         }
     }
 
@@ -86,27 +86,31 @@ public final class MetricsSampler implements AutoCloseable {
         double targetCpu = ProcessCpuClock.cpuSeconds(target);
         ProcessHandle k6 = loadGenerator;
         double k6Cpu = k6 == null ? 0 : ProcessCpuClock.cpuSeconds(k6);
-        if (seconds > 0) {
-            double k6Cores = lastLoadGeneratorCpu == 0 ? 0 : Math.max(0, (k6Cpu - lastLoadGeneratorCpu) / seconds);
-            cpuSamples.add(new CpuSample(now, Math.max(0, (targetCpu - lastTargetCpu) / seconds), k6Cores));
-        }
+        double targetCores = seconds > 0 ? Math.max(0, (targetCpu - lastTargetCpu) / seconds) : 0;
+        // The first tick after k6 started has no earlier reading of k6 to subtract.
+        double k6Cores = seconds > 0 && lastLoadGeneratorCpu > 0
+                ? Math.max(0, (k6Cpu - lastLoadGeneratorCpu) / seconds) : 0;
         lastNanos = nanos;
         lastTargetCpu = targetCpu;
         lastLoadGeneratorCpu = k6Cpu;
+        ticks.add(new Tick(now, targetCores, k6Cores, scrape()));
+    }
+
+    private String scrape() {
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(prometheusUri).timeout(Duration.ofSeconds(2)).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 200) {
-                scrapeConsumer.accept(now, response.body());
-            } else {
-                failedScrapes++;
+                return response.body();
             }
         } catch (IOException e) {
-            failedScrapes++;
+            // Counted below; a busy target may miss a scrape now and then.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        failedScrapes++;
+        return null;
     }
 
     @Override

@@ -42,13 +42,9 @@ public final class HtmlReport {
     private static void appendAlarms(StringBuilder html, List<ReportRun> runs) {
         for (ReportRun run : runs) {
             RunRow row = run.row();
-            if (row.loadGeneratorSaturated()) {
-                html.append("<p class=\"alarm\">").append(escape(row.name()))
-                        .append(": the load generator could not produce the requested rate (")
-                        .append(row.droppedIterations()).append(" dropped iterations")
-                        .append(row.loadGeneratorCpuCores() == null ? "" : String.format(Locale.ROOT,
-                                ", k6 used %.2f CPU", row.loadGeneratorCpuCores()))
-                        .append("). This result measures k6, not the target.</p>\n");
+            if (row.loadGeneratorAlarm() != null) {
+                html.append("<p class=\"alarm\">").append(escape(row.name())).append(": ")
+                        .append(escape(row.loadGeneratorAlarm())).append("</p>\n");
             }
             for (String warning : row.warnings()) {
                 html.append("<p class=\"warn\">").append(escape(row.name())).append(": ").append(escape(warning))
@@ -74,7 +70,7 @@ public final class HtmlReport {
                     SummaryTable.number(row.p95Ms(), 1), SummaryTable.number(row.p99Ms(), 1),
                     SummaryTable.number(row.maxMs(), 1), SummaryTable.percent(row.errorRate()),
                     Long.toString(row.requests()),
-                    row.droppedIterations() + (row.loadGeneratorSaturated() ? " (k6 saturated)" : ""),
+                    row.droppedIterations() + (row.loadGeneratorAlarm() != null ? " (!!)" : ""),
                     row.peakThreads() == null ? "-" : row.peakThreads().toString(),
                     SummaryTable.number(row.avgCpuCores(), 2), SummaryTable.number(row.loadGeneratorCpuCores(), 2),
                     SummaryTable.number(row.littleLawRps(), 1),

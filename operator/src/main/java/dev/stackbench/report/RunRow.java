@@ -9,8 +9,8 @@ import java.util.List;
  * @param errorRate fraction of failed requests (0.01 = 1 %)
  * @param littleLawRps predicted throughput cap (pool threads / nominal latency) for thread-bound variants
  * @param loadGeneratorCpuCores average CPU k6 used, in cores
- * @param loadGeneratorSaturated true when k6 dropped iterations or ran out of CPU: the result then measures
- *     the generator, not the target
+ * @param loadGeneratorAlarm why k6 did not offer the requested load (dropped iterations, CPU saturated), or
+ *     null when it did; such a row does not measure what the spec asked for
  */
 public record RunRow(
         String name,
@@ -29,7 +29,7 @@ public record RunRow(
         Double loadGeneratorCpuCores,
         Double littleLawRps,
         Boolean thresholdsPassed,
-        boolean loadGeneratorSaturated,
+        String loadGeneratorAlarm,
         List<String> warnings) {
 
     public RunRow {

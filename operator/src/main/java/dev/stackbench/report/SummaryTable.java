@@ -62,12 +62,9 @@ public final class SummaryTable {
             table.append(text.toString().stripTrailing()).append('\n');
         }
         for (RunRow row : rows) {
-            if (row.loadGeneratorSaturated()) {
-                table.append("!! ").append(row.name()).append(": THE LOAD GENERATOR COULD NOT KEEP UP (")
-                        .append(row.droppedIterations()).append(" dropped iterations")
-                        .append(row.loadGeneratorCpuCores() == null ? ""
-                                : String.format(Locale.ROOT, ", k6 used %.2f CPU", row.loadGeneratorCpuCores()))
-                        .append("): this row measures k6, not the target\n");
+            if (row.loadGeneratorAlarm() != null) {
+                String alarm = row.loadGeneratorAlarm().toUpperCase(Locale.ROOT);
+                table.append("!! ").append(row.name()).append(": ").append(alarm).append('\n');
             }
         }
         for (RunRow row : rows) {
@@ -80,7 +77,7 @@ public final class SummaryTable {
 
     private static String dropped(RunRow row) {
         String count = Long.toString(row.droppedIterations());
-        return row.loadGeneratorSaturated() ? count + " !!" : count;
+        return row.loadGeneratorAlarm() != null ? count + " !!" : count;
     }
 
     private static String ofCap(RunRow row) {

@@ -1,0 +1,93 @@
+package dev.stackbench.local;
+
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * Where an invocation writes its results: one directory per invocation (default results/&lt;timestamp&gt;),
+ * one sub-directory per run, and the comparison report at the top.
+ */
+public record ResultsLayout(Path root) {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
+
+    public static ResultsLayout underDefaultDirectory(Path repoRoot, ZonedDateTime now) {
+        return new ResultsLayout(repoRoot.resolve("results").resolve(STAMP.format(now.withZoneSameInstant(
+                ZoneOffset.UTC))));
+    }
+
+    /** The directory of the n-th run (1-based) of this invocation, named so a listing keeps the order. */
+    public Path run(int index, String runName) {
+        return root.resolve(String.format(Locale.ROOT, "%02d-%s", index, runName.replaceAll("[^A-Za-z0-9._-]", "_")));
+    }
+
+    public Path report() {
+        return root.resolve("report.html");
+    }
+
+    public Path comparisonTable() {
+        return root.resolve("summary.txt");
+    }
+
+    public Path comparisonStatuses() {
+        return root.resolve("statuses.json");
+    }
+
+    /** Files of one run. */
+    public record RunFiles(Path dir) {
+        public Path status() {
+            return dir.resolve("status.json");
+        }
+
+        public Path spec() {
+            return dir.resolve("benchmarkrun.yaml");
+        }
+
+        public Path environment() {
+            return dir.resolve("environment.json");
+        }
+
+        public Path k6Script() {
+            return dir.resolve("k6-script.js");
+        }
+
+        public Path k6Requests() {
+            return dir.resolve("k6-requests.csv");
+        }
+
+        public Path k6Summary() {
+            return dir.resolve("k6-summary.json");
+        }
+
+        public Path k6Log() {
+            return dir.resolve("k6.log");
+        }
+
+        public Path metrics() {
+            return dir.resolve("target-metrics.csv");
+        }
+
+        public Path timeline() {
+            return dir.resolve("requests-per-second.csv");
+        }
+
+        public Path scrapes() {
+            return dir.resolve("prometheus-scrapes.txt");
+        }
+
+        public Path targetLog() {
+            return dir.resolve("target.log");
+        }
+
+        public Path delayServiceLog() {
+            return dir.resolve("delay-service.log");
+        }
+
+        public Path postgresDir() {
+            return dir.resolve("postgres");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.stackbench.local;
+
+import dev.stackbench.report.RequestTimeline;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What local mode observed during the measured window of one run, beside the k6 summary.
+ *
+ * @param k6ExitCode 0, or 99 when a threshold failed, or another k6 error code
+ * @param measure per-second requests of the measured scenario, from k6's per-request output
+ * @param ticks the once-a-second samples (CPU from /proc, Prometheus scrape) inside the measured window
+ * @param poolThreads size of the variant's request thread pool as configured for this run
+ */
+public record RunObservation(int k6ExitCode, RequestTimeline measure, List<MetricsSampler.Tick> ticks,
+        Instant windowStart, Instant windowEnd, int poolThreads) {
+
+    public RunObservation {
+        ticks = List.copyOf(ticks);
+    }
+
+    /** The Prometheus texts scraped inside the window, in order (failed scrapes left out). */
+    public List<MetricsSampler.Tick> scrapes() {
+        return ticks.stream().filter(tick -> tick.scrape() != null).toList();
+    }
+
+    public double averageTargetCores() {
+        return ticks.stream().mapToDouble(MetricsSampler.Tick::targetCores).average().orElse(Double.NaN);
+    }
+
+    public double averageLoadGeneratorCores() {
+        return ticks.stream().mapToDouble(MetricsSampler.Tick::loadGeneratorCores).average().orElse(0);
+    }
+
+    public double secondsIntoWindow(Instant at) {
+        return Duration.between(windowStart, at).toMillis() / 1000.0;
+    }
+}
