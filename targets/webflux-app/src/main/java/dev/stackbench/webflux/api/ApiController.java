@@ -1,0 +1,76 @@
+package dev.stackbench.webflux.api;
+
+import dev.stackbench.target.common.ApiResponse;
+import dev.stackbench.target.common.ApiResponses;
+import dev.stackbench.target.common.Limits;
+import dev.stackbench.target.common.OrderRequests.ChangeStatus;
+import dev.stackbench.target.common.OrderRequests.CreateOrder;
+import dev.stackbench.target.common.ReactiveDelayClient;
+import dev.stackbench.webflux.store.ReactiveStore;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+
+/**
+ * The contract's endpoints as reactive pipelines. Each answer is built in the step after the work completes, so its
+ * {@code thread} is the thread that ran (or completed) that work.
+ */
+@RestController
+@RequestMapping("/api")
+class ApiController {
+
+    private final ReactiveDelayClient delayService;
+    private final ReactiveStore store;
+    private final ApiResponses responses;
+
+    ApiController(ReactiveDelayClient delayService, ReactiveStore store, ApiResponses responses) {
+        this.delayService = delayService;
+        this.store = store;
+        this.responses = responses;
+    }
+
+    @GetMapping("/upstream")
+    Mono<ApiResponse> upstream(@RequestParam int delayMs) {
+        return delayService.delay(Limits.delayMs(delayMs))
+                .then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+    }
+
+    @GetMapping("/db")
+    Mono<ApiResponse> db(@RequestParam int sleepMs) {
+        return store.sleep(Limits.sleepMs(sleepMs))
+                .then(Mono.fromSupplier(() -> responses.db(sleepMs)));
+    }
+
+    @GetMapping("/mixed")
+    Mono<ApiResponse> mixed(@RequestParam int delayMs, @RequestParam int sleepMs) {
+        Limits.delayMs(delayMs);
+        Limits.sleepMs(sleepMs);
+        return delayService.delay(delayMs)
+                .then(store.sleep(sleepMs))
+                .then(Mono.fromSupplier(() -> responses.mixed(delayMs, sleepMs)));
+    }
+
+    @GetMapping("/rows")
+    Mono<ApiResponse> rows(@RequestParam int count) {
+        return store.items(Limits.count(count)).map(responses::rows);
+    }
+
+    @PostMapping("/orders")
+    @ResponseStatus(HttpStatus.CREATED)
+    Mono<ApiResponse> createOrder(@RequestBody CreateOrder order) {
+        return store.createOrder(order.validated()).map(responses::orderCreated);
+    }
+
+    @PutMapping("/orders/{orderId}/status")
+    Mono<ApiResponse> changeStatus(@PathVariable long orderId, @RequestBody ChangeStatus change) {
+        return store.changeStatus(orderId, change.target()).map(status -> responses.orderStatus(orderId, status));
+    }
+}

@@ -1,0 +1,71 @@
+package dev.stackbench.webflux.config;
+
+import dev.stackbench.target.common.ApiResponses;
+import dev.stackbench.target.common.JdbcStore;
+import dev.stackbench.target.common.ReactiveDelayClient;
+import dev.stackbench.webflux.store.JdbcReactiveStore;
+import dev.stackbench.webflux.store.R2dbcStore;
+import dev.stackbench.webflux.store.ReactiveStore;
+import java.util.List;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.scheduler.Schedulers;
+
+/** Wires the variant chosen by Spring profile; the three differ only in their {@link ReactiveStore}. */
+@Configuration(proxyBeanMethods = false)
+class VariantConfig {
+
+    static final List<String> VARIANTS = List.of("webflux-r2dbc", "webflux-jdbc-blocking", "webflux-jdbc-elastic");
+
+    @Bean
+    ApiResponses apiResponses(@Value("${stackbench.variant:}") String variant) {
+        if (!VARIANTS.contains(variant)) {
+            throw new IllegalStateException("webflux-app runs one of the variants " + VARIANTS + ": start it with "
+                    + "--spring.profiles.active=<variant> or SPRING_PROFILES_ACTIVE=<variant>");
+        }
+        return new ApiResponses(variant);
+    }
+
+    @Bean
+    ReactiveDelayClient reactiveDelayClient(WebClient.Builder builder,
+            @Value("${stackbench.upstream.url}") String delayServiceUrl,
+            @Value("${stackbench.upstream.max-connections}") int maxConnections) {
+        return new ReactiveDelayClient(builder, delayServiceUrl, maxConnections);
+    }
+
+    @Bean
+    @Profile("webflux-r2dbc")
+    ReactiveStore r2dbcStore(DatabaseClient db, TransactionalOperator transaction) {
+        return new R2dbcStore(db, transaction);
+    }
+
+    /** The anti-pattern, on purpose: JDBC runs on whichever event-loop thread subscribes. */
+    @Bean
+    @Profile("webflux-jdbc-blocking")
+    ReactiveStore jdbcOnEventLoop(JdbcClient jdbc, TransactionTemplate transaction) {
+        return new JdbcReactiveStore(new JdbcStore(jdbc, transaction), Schedulers.immediate());
+    }
+
+    @Bean
+    @Profile("webflux-jdbc-elastic")
+    ReactiveStore jdbcOnBoundedElastic(JdbcClient jdbc, TransactionTemplate transaction) {
+        return new JdbcReactiveStore(new JdbcStore(jdbc, transaction), Schedulers.boundedElastic());
+    }
+
+    /** /actuator/info: what a benchmark result must record to be reproducible. */
+    @Bean
+    InfoContributor variantInfo(ApiResponses responses) {
+        return builder -> builder.withDetail("variant", responses.variant())
+                .withDetail("javaVersion", Runtime.version().toString())
+                .withDetail("springBootVersion", SpringBootVersion.getVersion());
+    }
+}

@@ -1,0 +1,53 @@
+package dev.stackbench.webflux.store;
+
+import dev.stackbench.target.common.Item;
+import dev.stackbench.target.common.JdbcStore;
+import dev.stackbench.target.common.OrderRequests.CreateOrder;
+import dev.stackbench.target.common.OrderStatus;
+import java.util.List;
+import java.util.concurrent.Callable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Blocking JDBC behind a reactive signature. The scheduler is the whole difference between two variants:
+ * webflux-jdbc-blocking passes {@code Schedulers.immediate()}, so each call blocks the Netty event loop that
+ * subscribed; webflux-jdbc-elastic passes {@code Schedulers.boundedElastic()}, Reactor's pool for blocking work.
+ */
+public class JdbcReactiveStore implements ReactiveStore {
+
+    private final JdbcStore jdbc;
+    private final Scheduler blockingWork;
+
+    public JdbcReactiveStore(JdbcStore jdbc, Scheduler blockingWork) {
+        this.jdbc = jdbc;
+        this.blockingWork = blockingWork;
+    }
+
+    @Override
+    public Mono<Void> sleep(int millis) {
+        return call(() -> {
+            jdbc.sleep(millis);
+            return true;
+        }).then();
+    }
+
+    @Override
+    public Mono<List<Item>> items(int count) {
+        return call(() -> jdbc.items(count));
+    }
+
+    @Override
+    public Mono<Long> createOrder(CreateOrder order) {
+        return call(() -> jdbc.createOrder(order));
+    }
+
+    @Override
+    public Mono<OrderStatus> changeStatus(long orderId, OrderStatus target) {
+        return call(() -> jdbc.changeStatus(orderId, target));
+    }
+
+    private <T> Mono<T> call(Callable<T> blockingCall) {
+        return Mono.fromCallable(blockingCall).subscribeOn(blockingWork);
+    }
+}

@@ -1,0 +1,19 @@
+package dev.stackbench.webflux.store;
+
+import dev.stackbench.target.common.Item;
+import dev.stackbench.target.common.OrderRequests.CreateOrder;
+import dev.stackbench.target.common.OrderStatus;
+import java.util.List;
+import reactor.core.publisher.Mono;
+
+/** The database work behind the WebFlux endpoints; how it runs (R2DBC or JDBC, on which thread) is the variant. */
+public interface ReactiveStore {
+
+    Mono<Void> sleep(int millis);
+
+    Mono<List<Item>> items(int count);
+
+    Mono<Long> createOrder(CreateOrder order);
+
+    Mono<OrderStatus> changeStatus(long orderId, OrderStatus target);
+}
