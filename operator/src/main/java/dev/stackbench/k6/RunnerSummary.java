@@ -1,0 +1,31 @@
+package dev.stackbench.k6;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stackbench.api.LatencySummary;
+import java.util.Map;
+
+/**
+ * What one k6 runner measured in the measure scenario (warmup excluded).
+ *
+ * @param latencyMs request duration statistics as k6 computed them for this runner (exact for this runner)
+ * @param latencyBuckets count of measured requests per {@link LatencyBuckets} bucket, for merging runners
+ * @param thresholds per k6 threshold key (e.g. http_req_duration{scenario:measure}): expression -> passed
+ * @param k6Summary the complete k6 handleSummary data, for anything not extracted here
+ */
+public record RunnerSummary(String runnerId, String variant, String scenario, double warmupSeconds,
+        double measuredSeconds, int requestsPerIteration, long requests, long failedRequests, long iterations,
+        long droppedIterations, long checksPassed, long checksFailed, LatencySummary latencyMs,
+        long[] latencyBuckets, Map<String, Map<String, Boolean>> thresholds, JsonNode k6Summary) {
+
+    public double requestsPerSecond() {
+        return measuredSeconds > 0 ? requests / measuredSeconds : 0;
+    }
+
+    public long bucketedRequests() {
+        long total = 0;
+        for (long count : latencyBuckets) {
+            total += count;
+        }
+        return total;
+    }
+}

@@ -1,0 +1,155 @@
+package dev.stackbench.k6;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.BenchmarkRuns;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Generated scripts against the real k6 binary: k6 accepts them and a short real run yields a parsable summary. */
+class K6ScriptGeneratorIT {
+
+    static Stream<Path> validSpecs() throws IOException {
+        return Files.list(Path.of("src", "test", "resources", "valid-specs")).sorted();
+    }
+
+    @ParameterizedTest
+    @MethodSource("validSpecs")
+    void k6AcceptsTheScriptOfEveryValidSpec(Path specFile, @TempDir Path dir) throws Exception {
+        BenchmarkRun run = BenchmarkRuns.readOne(specFile);
+        K6Script script = new K6ScriptGenerator().generate(run.getSpec());
+        Files.writeString(dir.resolve("script.js"), script.text());
+
+        K6Binary.Result inspect = K6Binary.run(dir, Map.of(), 60, "inspect", "script.js");
+
+        assertThat(inspect.exitCode()).as("k6 inspect: %s", inspect.stderr()).isZero();
+        assertThat(inspect.stdout()).contains("\"measure\"");
+    }
+
+    @Test
+    void k6AcceptsACustomModuleWrappedInTheScript(@TempDir Path dir) throws Exception {
+        BenchmarkRun run = BenchmarkRuns.read("""
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: custom}
+                spec:
+                  target: {variant: mvc-jdbc}
+                  workload:
+                    scenario: custom
+                    script: {file: custom.js}
+                    load: {executor: constant-vus, vus: 2}
+                    warmup: 1s
+                    duration: 2s
+                """, "custom.yaml").get(0);
+        Files.writeString(dir.resolve("custom.js"), """
+                import http from 'k6/http';
+                export default function (context) {
+                  context.verify(http.get(context.baseUrl + '/api/rows?count=1'), 200, 'rows');
+                }
+                """);
+        Files.writeString(dir.resolve("script.js"), new K6ScriptGenerator().generate(run.getSpec(), "./custom.js")
+                .text());
+
+        K6Binary.Result archive = K6Binary.run(dir, Map.of(), 60, "archive", "-O", "archive.tar", "script.js");
+
+        assertThat(archive.exitCode()).as("k6 archive: %s", archive.stderr()).isZero();
+        assertThat(dir.resolve("archive.tar")).isNotEmptyFile();
+    }
+
+    @Test
+    void realRunCountsOnlyMeasuredRequestsAndPrintsAParsableSummary(@TempDir Path dir) throws Exception {
+        AtomicLong served = new AtomicLong();
+        ExecutorService workers = Executors.newFixedThreadPool(16);
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        server.setExecutor(workers);
+        server.createContext("/api/upstream", exchange -> answerUpstream(exchange, served));
+        server.start();
+        try {
+            BenchmarkRunSpec spec = BenchmarkRuns.read("""
+                    apiVersion: stackbench.dev/v1alpha1
+                    kind: BenchmarkRun
+                    metadata: {name: tiny}
+                    spec:
+                      target: {variant: webflux-r2dbc}
+                      workload:
+                        scenario: upstream
+                        upstreamDelay: 5ms
+                        load: {executor: constant-arrival-rate, rate: 20}
+                        warmup: 2s
+                        duration: 3s
+                        thresholds:
+                          http_req_duration: ["p(95)<5000"]
+                    """, "tiny.yaml").get(0).getSpec();
+            Files.writeString(dir.resolve("script.js"), new K6ScriptGenerator().generate(spec).text());
+            Path summaryFile = dir.resolve("summary.json");
+
+            K6Binary.Result result = K6Binary.run(dir, Map.of(
+                    K6Env.BASE_URL, "http://127.0.0.1:" + server.getAddress().getPort(),
+                    K6Env.SUMMARY_FILE, summaryFile.toString(),
+                    K6Env.RUNNER_ID, "0"), 120, "run", "--quiet", "script.js");
+
+            assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
+            RunnerSummary fromStdout = K6SummaryParser.parse(result.stdout());
+            RunnerSummary fromFile = K6SummaryParser.parseFile(summaryFile);
+            Files.writeString(Path.of("target", "k6-tiny-run.stdout"), result.stdout());
+
+            assertThat(fromFile.requests()).isEqualTo(fromStdout.requests());
+            assertThat(fromStdout.runnerId()).isEqualTo("0");
+            assertThat(fromStdout.variant()).isEqualTo("webflux-r2dbc");
+            assertThat(fromStdout.measuredSeconds()).isEqualTo(3.0);
+            // 20 iterations/s for 3 s measured; k6 may start one more at the edge.
+            assertThat(fromStdout.requests()).isBetween(55L, 62L);
+            assertThat(fromStdout.iterations()).isEqualTo(fromStdout.requests());
+            // The server also answered the 2 s warmup, which no figure may include.
+            assertThat(served.get() - fromStdout.requests()).isBetween(35L, 45L);
+            assertThat(fromStdout.bucketedRequests()).isEqualTo(fromStdout.requests());
+            assertThat(fromStdout.failedRequests()).isZero();
+            assertThat(fromStdout.droppedIterations()).isZero();
+            assertThat(fromStdout.checksFailed()).isZero();
+            assertThat(fromStdout.checksPassed()).isEqualTo(2 * fromStdout.requests());
+            assertThat(fromStdout.latencyMs().getP95()).isGreaterThanOrEqualTo(5.0);
+            assertThat(fromStdout.latencyMs().getMax()).isGreaterThanOrEqualTo(fromStdout.latencyMs().getP50());
+            assertThat(fromStdout.thresholds().get("http_req_duration{scenario:measure}"))
+                    .containsEntry("p(95)<5000", true);
+        } finally {
+            server.stop(0);
+            workers.shutdownNow();
+        }
+    }
+
+    private static void answerUpstream(HttpExchange exchange, AtomicLong served) throws IOException {
+        served.incrementAndGet();
+        URI uri = exchange.getRequestURI();
+        String delay = uri.getQuery() == null ? "0" : uri.getQuery().replaceAll(".*delayMs=(\\d+).*", "$1");
+        try {
+            Thread.sleep(Long.parseLong(delay));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        byte[] body = ("{\"variant\":\"webflux-r2dbc\",\"operation\":\"upstream\",\"thread\":\""
+                + Thread.currentThread().getName() + "\",\"virtual\":false,\"delayMs\":" + delay + "}")
+                .getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, body.length);
+        exchange.getResponseBody().write(body);
+        exchange.close();
+    }
+
+}

@@ -1,0 +1,144 @@
+package dev.stackbench.k6;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.BenchmarkRuns;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class K6ScriptGeneratorTest {
+
+    private final K6ScriptGenerator generator = new K6ScriptGenerator();
+
+    private static BenchmarkRunSpec spec(String workload) {
+        return BenchmarkRuns.read("""
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: test}
+                spec:
+                  target: {variant: mvc-jdbc}
+                  workload:
+                """ + workload.indent(4), "test.yaml").get(0).getSpec();
+    }
+
+    private static JsonNode options(K6Script script) throws Exception {
+        String text = script.text();
+        int start = text.indexOf("export const options = ") + "export const options = ".length();
+        int end = text.indexOf("};\n", start) + 1;
+        return new ObjectMapper().readTree(text.substring(start, end));
+    }
+
+    @Test
+    void warmupAndMeasureUseTheSameArrivalRate() throws Exception {
+        K6Script script = generator.generate(spec("""
+                scenario: db
+                dbSleep: 100ms
+                load: {rate: 300}
+                """));
+        JsonNode scenarios = options(script).path("scenarios");
+
+        assertThat(scenarios.path("warmup").path("rate").asInt()).isEqualTo(300);
+        assertThat(scenarios.path("warmup").path("duration").asText()).isEqualTo("20s");
+        assertThat(scenarios.path("measure").path("executor").asText()).isEqualTo("constant-arrival-rate");
+        assertThat(scenarios.path("measure").path("startTime").asText()).isEqualTo("20s");
+        assertThat(scenarios.path("measure").path("duration").asText()).isEqualTo("1m");
+        assertThat(script.measured()).isEqualTo(Duration.ofSeconds(60));
+        // 300/s at 150 ms each needs 45 concurrent VUs; the plan leaves room above that.
+        assertThat(script.preAllocatedVUs()).isGreaterThanOrEqualTo(45);
+        assertThat(script.maxVUs()).isGreaterThan(script.preAllocatedVUs());
+        assertThat(script.text()).contains("/api/db?sleepMs=").contains("\"dbSleepMs\" : 100");
+    }
+
+    @Test
+    void noWarmupScenarioWhenWarmupIsZero() throws Exception {
+        K6Script script = generator.generate(spec("""
+                scenario: rows
+                rowCount: 25
+                load: {executor: constant-vus, vus: 5}
+                warmup: 0s
+                """));
+
+        assertThat(options(script).path("scenarios").has("warmup")).isFalse();
+        assertThat(options(script).path("scenarios").path("measure").path("vus").asInt()).isEqualTo(5);
+        assertThat(script.text()).contains("/api/rows?count=").contains("\"rowCount\" : 25");
+    }
+
+    @Test
+    void rampingStagesAreHeldUntilTheDuration() throws Exception {
+        K6Script script = generator.generate(spec("""
+                scenario: upstream
+                upstreamDelay: 300ms
+                load:
+                  executor: ramping-vus
+                  vus: 2
+                  stages: [{duration: 10s, target: 20}]
+                duration: 30s
+                """));
+        JsonNode scenarios = options(script).path("scenarios");
+
+        assertThat(scenarios.path("warmup").path("executor").asText()).isEqualTo("constant-vus");
+        assertThat(scenarios.path("warmup").path("vus").asInt()).isEqualTo(2);
+        assertThat(scenarios.path("measure").path("startVUs").asInt()).isEqualTo(2);
+        assertThat(scenarios.path("measure").path("stages").get(1).path("duration").asText()).isEqualTo("20s");
+        assertThat(scenarios.path("measure").path("stages").get(1).path("target").asInt()).isEqualTo(20);
+        assertThat(script.measured()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(script.maxVUs()).isEqualTo(20);
+    }
+
+    @Test
+    void userThresholdsApplyToTheMeasureScenario() {
+        JsonNode thresholds = K6ScriptGenerator.thresholds(Map.of(
+                "http_req_duration", List.of("p(95)<500"),
+                "http_req_duration{name:upstream}", List.of("p(99)<900")));
+
+        assertThat(thresholds.path("http_req_duration{scenario:measure}").toString())
+                .isEqualTo("[\"max>=0\",\"p(95)<500\"]");
+        assertThat(thresholds.has("http_req_duration{name:upstream,scenario:measure}")).isTrue();
+        assertThat(thresholds.has("dropped_iterations{scenario:measure}")).isTrue();
+        assertThat(thresholds.has("http_req_duration")).isFalse();
+    }
+
+    @Test
+    void ordersCreateThenPayAndCountTwoRequestsPerIteration() {
+        K6Script script = generator.generate(spec("""
+                scenario: orders
+                load: {rate: 10}
+                """));
+
+        assertThat(script.requestsPerIteration()).isEqualTo(2);
+        assertThat(script.text()).contains("'/api/orders'").contains("/status").contains("status: 'PAID'");
+    }
+
+    @Test
+    void customScenarioNeedsTheModule() {
+        BenchmarkRunSpec custom = spec("""
+                scenario: custom
+                script: {file: mine.js}
+                load: {rate: 10}
+                """);
+
+        assertThatThrownBy(() -> generator.generate(custom)).hasMessageContaining("pass its import path");
+        assertThat(generator.generate(custom, "./mine.js").text())
+                .contains("import customIteration from \"./mine.js\";");
+    }
+
+    @Test
+    void generatingLeavesTheCallersSpecUntouched() {
+        BenchmarkRunSpec spec = spec("""
+                scenario: db
+                dbSleep: 1ms
+                load: {rate: 1}
+                """);
+
+        generator.generate(spec);
+
+        assertThat(spec.getWorkload().getWarmup()).isNull();
+        assertThat(spec.getTimeout()).isNull();
+    }
+}

@@ -1,0 +1,84 @@
+package dev.stackbench.k6;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Parses stdout captured from a real k6 run of a generated script (K6ScriptGeneratorIT writes a fresh capture to
+ * target/k6-tiny-run.stdout).
+ */
+class K6SummaryParserTest {
+
+    private static String capturedStdout() throws IOException {
+        return Files.readString(Path.of("src", "test", "resources", "k6", "tiny-run.stdout"));
+    }
+
+    @Test
+    void readsTheMeasuredFiguresOfARealRun() throws IOException {
+        RunnerSummary summary = K6SummaryParser.parse(capturedStdout());
+
+        assertThat(summary.scenario()).isEqualTo("upstream");
+        assertThat(summary.measuredSeconds()).isEqualTo(3.0);
+        assertThat(summary.warmupSeconds()).isEqualTo(2.0);
+        assertThat(summary.requests()).isPositive();
+        assertThat(summary.requestsPerSecond()).isEqualTo(summary.requests() / 3.0);
+        assertThat(summary.bucketedRequests()).isEqualTo(summary.requests());
+        assertThat(summary.latencyMs().getP50()).isLessThanOrEqualTo(summary.latencyMs().getP95());
+        assertThat(summary.latencyMs().getP95()).isLessThanOrEqualTo(summary.latencyMs().getMax());
+        assertThat(summary.thresholds()).containsKey("http_req_duration{scenario:measure}");
+    }
+
+    @Test
+    void bucketsHoldTheK6Latencies() throws IOException {
+        RunnerSummary summary = K6SummaryParser.parse(capturedStdout());
+        int lowest = -1;
+        int highest = -1;
+        for (int i = 0; i < summary.latencyBuckets().length; i++) {
+            if (summary.latencyBuckets()[i] > 0) {
+                highest = i;
+                lowest = lowest < 0 ? i : lowest;
+            }
+        }
+
+        assertThat(LatencyBuckets.lowerBoundMs(lowest)).isLessThanOrEqualTo(summary.latencyMs().getMin());
+        assertThat(LatencyBuckets.upperBoundMs(highest)).isGreaterThan(summary.latencyMs().getMax());
+    }
+
+    @Test
+    void takesTheLastBlockAndIgnoresSurroundingLogLines() throws IOException {
+        String block = capturedStdout();
+        String log = "time=\"...\" level=info msg=\"starting\"\n" + block + "\nsome later line\n" + block;
+
+        assertThat(K6SummaryParser.parseAll(log)).hasSize(2);
+        assertThat(K6SummaryParser.parse(log).requests()).isEqualTo(K6SummaryParser.parse(block).requests());
+    }
+
+    @Test
+    void missingOrCutOffBlocksSayWhatHappened() throws IOException {
+        String stdout = capturedStdout();
+
+        assertThatThrownBy(() -> K6SummaryParser.parse("level=error msg=\"GoError: boom\"\n"))
+                .isInstanceOf(K6SummaryException.class)
+                .hasMessageContaining("k6 stopped before handleSummary ran");
+        assertThatThrownBy(() -> K6SummaryParser.parse(stdout.substring(0, stdout.indexOf(K6Env.SUMMARY_END))))
+                .hasMessageContaining("the output was cut off");
+        assertThatThrownBy(() -> K6SummaryParser.parseJson("{\"format\":\"other\"}"))
+                .hasMessageContaining("not a stackbench k6 summary");
+    }
+
+    @Test
+    void bucketFormulaMatchesTheBounds() {
+        for (double ms : new double[] {0.05, 0.1, 0.2, 1, 7.37, 300, 1_000, 60_000, 119_999, 500_000}) {
+            int index = LatencyBuckets.bucketOf(ms);
+            assertThat(LatencyBuckets.lowerBoundMs(index)).isLessThanOrEqualTo(ms);
+            assertThat(LatencyBuckets.upperBoundMs(index)).isGreaterThan(ms);
+        }
+        assertThat(LatencyBuckets.indexOf(LatencyBuckets.metricName(123))).isEqualTo(123);
+        assertThat(LatencyBuckets.indexOf("http_reqs")).isEqualTo(-1);
+    }
+}
