@@ -1,0 +1,56 @@
+package dev.stackbench.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CatalogueTest {
+
+    static final List<String> OPERATIONS = List.of("upstream", "db", "mixed", "rows", "orders");
+
+    private final Catalogue catalogue = Catalogue.load();
+
+    @Test
+    void listsTheSixVariantsEachOnAKnownAppWithAProfileOfItsName() {
+        assertThat(catalogue.variants()).extracting(Catalogue.Variant::name).containsExactly(
+                "mvc-jdbc", "mvc-virtual-threads", "mvc-webclient",
+                "webflux-r2dbc", "webflux-jdbc-blocking", "webflux-jdbc-elastic");
+        assertThat(catalogue.apps()).containsOnlyKeys("mvc-app", "webflux-app", "delay-service");
+        catalogue.apps().forEach((name, app) -> {
+            assertThat(app.jar()).isEqualTo("targets/" + name + "/target/" + name + ".jar");
+            assertThat(app.image()).isEqualTo("stackbench/" + name);
+        });
+        for (Catalogue.Variant variant : catalogue.variants()) {
+            assertThat(catalogue.apps()).containsKey(variant.app());
+            assertThat(variant.profile()).isEqualTo(variant.name());
+            assertThat(variant.name()).startsWith(variant.app().replace("-app", "-"));
+            assertThat(variant.description()).isNotBlank();
+        }
+    }
+
+    @Test
+    void describesEachThreadPoolEitherBySizeOrPerCpu() {
+        for (Catalogue.Variant variant : catalogue.variants()) {
+            Catalogue.ThreadPool pool = variant.threadPool();
+            assertThat(pool.name()).as(variant.name()).isNotBlank();
+            assertThat(pool.size() == null ^ pool.perCpu() == null)
+                    .as("%s: threadPool needs exactly one of size and perCpu", variant.name()).isTrue();
+            if (pool.minimum() != null) {
+                assertThat(pool.perCpu()).as("%s: minimum only goes with perCpu", variant.name()).isNotNull();
+            }
+            assertThat(OPERATIONS).containsAll(variant.blocksPoolOn());
+        }
+    }
+
+    @Test
+    void recordsTheDefaultsOfTheStacks() {
+        assertThat(catalogue.variant("mvc-jdbc").threadPool())
+                .isEqualTo(new Catalogue.ThreadPool("tomcat", 200, null, null, "SERVER_TOMCAT_THREADS_MAX"));
+        assertThat(catalogue.variant("webflux-jdbc-blocking").threadPool().minimum()).isEqualTo(4);
+        assertThat(catalogue.variant("webflux-jdbc-elastic").threadPool().perCpu()).isEqualTo(10);
+        assertThat(catalogue.variant("webflux-r2dbc").blocksPoolOn()).isEmpty();
+        assertThat(catalogue.variant("mvc-virtual-threads").blocksPoolOn()).isEmpty();
+        assertThat(catalogue.variant("mvc-jdbc").blocksPoolOn()).containsExactlyElementsOf(OPERATIONS);
+    }
+}

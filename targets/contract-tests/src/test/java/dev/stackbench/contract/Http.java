@@ -1,0 +1,82 @@
+package dev.stackbench.contract;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A small JSON-over-HTTP client for the contract checks. */
+final class Http {
+
+    record Response(int status, String body, JsonNode json) {
+
+        @Override
+        public String toString() {
+            return status + " " + body;
+        }
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+
+    HttpClient client() {
+        return client;
+    }
+
+    Response get(String url) {
+        return send(request(url).GET().build());
+    }
+
+    Response post(String url, String json) {
+        return send(request(url).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    Response put(String url, String json) {
+        return send(putRequest(url, json));
+    }
+
+    CompletableFuture<Response> putAsync(String url, String json) {
+        return client.sendAsync(putRequest(url, json), HttpResponse.BodyHandlers.ofString()).thenApply(Http::parse);
+    }
+
+    Response send(HttpRequest request) {
+        try {
+            return parse(client.send(request, HttpResponse.BodyHandlers.ofString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static HttpRequest.Builder request(String url) {
+        return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
+    }
+
+    private static HttpRequest putRequest(String url, String json) {
+        return request(url).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)).build();
+    }
+
+    private static Response parse(HttpResponse<String> response) {
+        String body = response.body();
+        JsonNode json = null;
+        String contentType = response.headers().firstValue("Content-Type").orElse("");
+        if (contentType.contains("json") && !body.isEmpty()) {
+            json = JSON.readTree(body);
+        }
+        return new Response(response.statusCode(), body, json);
+    }
+}

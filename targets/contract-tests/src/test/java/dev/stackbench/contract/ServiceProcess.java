@@ -1,0 +1,142 @@
+package dev.stackbench.contract;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Spring Boot jar started as a real {@code java -jar} process on 127.0.0.1 with the JDK running the tests, its
+ * output in a log file, considered up once its Actuator health answers on the management port.
+ */
+final class ServiceProcess implements AutoCloseable {
+
+    // Modest JVMs: the build machine is small and several of them run at once. C1 only starts Spring faster.
+    private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xss512k");
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
+    private final String name;
+    private final int port;
+    private final int managementPort;
+    private final Path log;
+    private final Process process;
+    private final long startedNanos = System.nanoTime();
+    private Duration startupTime;
+
+    private ServiceProcess(String name, Path jar, List<String> args, Map<String, String> env, Path logDir)
+            throws IOException {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " does not exist: package the targets first "
+                    + "(mvn -pl targets -amd package, or run hack/test.sh)");
+        }
+        this.name = name;
+        this.port = freePort();
+        this.managementPort = freePort();
+        Files.createDirectories(logDir);
+        this.log = logDir.resolve(name + ".log");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JVM_OPTIONS);
+        command.addAll(List.of("-jar", jar.toString()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        builder.environment().put("PORT", String.valueOf(port));
+        builder.environment().put("MANAGEMENT_PORT", String.valueOf(managementPort));
+        builder.environment().put("BIND_ADDRESS", "127.0.0.1");
+        this.process = builder.start();
+    }
+
+    static ServiceProcess start(String name, Path jar, List<String> args, Map<String, String> env, Path logDir) {
+        try {
+            return new ServiceProcess(name, jar, args, env, logDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start " + name + " from " + jar, e);
+        }
+    }
+
+    /** Waits until health answers UP; fails at once, with the log, if the process exits first. */
+    ServiceProcess awaitHealthy(HttpClient http) {
+        URI health = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health");
+        await(name + " healthy").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250)).until(() -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with code " + process.exitValue()
+                        + " before it was healthy. Log " + log + ":\n" + tail());
+            }
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(health)
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                return response.statusCode() == 200 && response.body().contains("UP");
+            } catch (IOException notYetListening) {
+                return false;
+            }
+        });
+        startupTime = Duration.ofNanos(System.nanoTime() - startedNanos);
+        return this;
+    }
+
+    String name() {
+        return name;
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    String managementUrl() {
+        return "http://127.0.0.1:" + managementPort;
+    }
+
+    int port() {
+        return port;
+    }
+
+    Duration startupTime() {
+        return startupTime;
+    }
+
+    String tail() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
+        } catch (IOException e) {
+            return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** SIGTERM (Spring shuts down gracefully), then SIGKILL for the process and anything it started. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
+    }
+}

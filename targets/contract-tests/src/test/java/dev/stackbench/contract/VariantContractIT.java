@@ -1,0 +1,336 @@
+package dev.stackbench.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.stackbench.contract.Http.Response;
+import dev.stackbench.postgres.LocalPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every variant of targets/variants.yaml, started once as a real process against a real PostgreSQL and the real
+ * delay service, answers the HTTP contract: same paths, payloads and status codes, on the threads its stack implies.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class VariantContractIT {
+
+    private static final Catalogue CATALOGUE = Catalogue.load();
+    private static final Path LOGS = Path.of(System.getProperty("stackbench.logs", "target/it-logs"));
+    /** Small pools: six variants share one PostgreSQL on a small machine; the contract does not depend on size. */
+    private static final String POOL_SIZE = "5";
+
+    private final Http http = new Http();
+    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Map<String, ServiceProcess> variants = new LinkedHashMap<>();
+    private LocalPostgres postgres;
+    private ServiceProcess delayService;
+
+    static Stream<String> variantNames() {
+        return CATALOGUE.variants().stream().map(Catalogue.Variant::name);
+    }
+
+    @BeforeAll
+    void startPostgresTheDelayServiceAndEveryVariant() throws IOException {
+        postgres = LocalPostgres.builder().maxConnections(100).start();
+        started.add(postgres);
+        delayService = ServiceProcess.start("delay-service", CATALOGUE.jar("delay-service"), List.of(), Map.of(),
+                LOGS);
+        started.add(delayService);
+        Map<String, String> env = Map.of(
+                "DB_HOST", postgres.host(),
+                "DB_PORT", String.valueOf(postgres.port()),
+                "DB_NAME", postgres.database(),
+                "DB_USER", postgres.user(),
+                "DB_PASSWORD", postgres.password(),
+                "DB_POOL_SIZE", POOL_SIZE,
+                "DELAY_SERVICE_URL", delayService.baseUrl());
+        // All variants start at once: on a small machine that is quicker than one after the other.
+        for (Catalogue.Variant variant : CATALOGUE.variants()) {
+            ServiceProcess process = ServiceProcess.start(variant.name(), CATALOGUE.jar(variant.app()),
+                    List.of("--spring.profiles.active=" + variant.profile()), env, LOGS);
+            started.add(process);
+            variants.put(variant.name(), process);
+        }
+        delayService.awaitHealthy(http.client());
+        variants.values().forEach(process -> process.awaitHealthy(http.client()));
+        recordStartupTimes();
+    }
+
+    @AfterAll
+    void stopEverything() {
+        List<AutoCloseable> newestFirst = new ArrayList<>(started);
+        Collections.reverse(newestFirst);
+        for (AutoCloseable process : newestFirst) {
+            try {
+                process.close();
+            } catch (Exception e) {
+                System.err.println("Could not stop " + process + ": " + e);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void upstreamWaitsForTheDelayService(String variant) {
+        JsonNode body = ok(variant, http.get(api(variant, "/api/upstream?delayMs=50")), 200, "upstream");
+        assertThat(body.get("delayMs").asInt()).isEqualTo(50);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void dbSleepsInPostgres(String variant) {
+        JsonNode body = ok(variant, http.get(api(variant, "/api/db?sleepMs=20")), 200, "db");
+        assertThat(body.get("sleepMs").asInt()).isEqualTo(20);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void mixedCallsTheDelayServiceThenPostgres(String variant) {
+        JsonNode body = ok(variant, http.get(api(variant, "/api/mixed?delayMs=30&sleepMs=20")), 200, "mixed");
+        assertThat(body.get("delayMs").asInt()).isEqualTo(30);
+        assertThat(body.get("sleepMs").asInt()).isEqualTo(20);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void rowsReturnsTheSeededItemsInIdOrder(String variant) throws SQLException {
+        JsonNode body = ok(variant, http.get(api(variant, "/api/rows?count=100")), 200, "rows");
+        assertThat(body.get("count").asInt()).isEqualTo(100);
+        List<String> served = new ArrayList<>();
+        body.get("items").forEach(item -> served.add(item.get("id").asLong() + "|" + item.get("name").asString()
+                + "|" + item.get("priceCents").asInt()));
+        assertThat(served).containsExactlyElementsOf(query(
+                "select id || '|' || name || '|' || price_cents from items order by id limit 100"));
+        assertThat(served.getFirst()).startsWith("1|item-1|");
+
+        JsonNode all = ok(variant, http.get(api(variant, "/api/rows?count=10000")), 200, "rows");
+        assertThat(all.get("items").size()).isEqualTo(10_000);
+        assertThat(all.get("items").get(9_999).get("id").asLong()).isEqualTo(10_000);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void createsAnOrderAndMovesItThroughItsLifecycle(String variant) throws SQLException {
+        JsonNode created = ok(variant, http.post(api(variant, "/api/orders"), "{\"itemId\":42,\"quantity\":2}"),
+                201, "order-create");
+        long orderId = created.get("orderId").asLong();
+        assertThat(created.get("status").asString()).isEqualTo("NEW");
+        assertThat(query("select o.status || '|' || l.item_id || '|' || l.quantity || '|' "
+                + "|| (l.price_cents = i.price_cents) from orders o join order_lines l on l.order_id = o.id "
+                + "join items i on i.id = l.item_id where o.id = " + orderId)).containsExactly("NEW|42|2|true");
+
+        String status = api(variant, "/api/orders/" + orderId + "/status");
+        JsonNode paid = ok(variant, http.put(status, "{\"status\":\"PAID\"}"), 200, "order-status");
+        assertThat(paid.get("orderId").asLong()).isEqualTo(orderId);
+        assertThat(paid.get("status").asString()).isEqualTo("PAID");
+        JsonNode shipped = ok(variant, http.put(status, "{\"status\":\"SHIPPED\"}"), 200, "order-status");
+        assertThat(shipped.get("status").asString()).isEqualTo("SHIPPED");
+        assertError(http.put(status, "{\"status\":\"CANCELLED\"}"), 409);
+        assertThat(query("select status from orders where id = " + orderId)).containsExactly("SHIPPED");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void threeConcurrentPaymentsOfOneOrderLetExactlyOneWin(String variant) throws SQLException {
+        for (int round = 0; round < 2; round++) {
+            long orderId = ok(variant, http.post(api(variant, "/api/orders"), "{\"itemId\":7,\"quantity\":1}"),
+                    201, "order-create").get("orderId").asLong();
+            String status = api(variant, "/api/orders/" + orderId + "/status");
+            List<CompletableFuture<Response>> payments = Stream.generate(
+                    () -> http.putAsync(status, "{\"status\":\"PAID\"}")).limit(3).toList();
+            List<Response> responses = payments.stream().map(CompletableFuture::join).toList();
+            assertThat(responses).extracting(Response::status).as("%s", responses)
+                    .containsExactlyInAnyOrder(200, 409, 409);
+            responses.stream().filter(r -> r.status() == 409).forEach(r -> assertError(r, 409));
+            assertThat(query("select status from orders where id = " + orderId)).containsExactly("PAID");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void reportsTheThreadTheStackRanTheWorkOn(String variant) {
+        JsonNode db = ok(variant, http.get(api(variant, "/api/db?sleepMs=1")), 200, "db");
+        String dbThread = db.get("thread").asString();
+        boolean dbVirtual = db.get("virtual").asBoolean();
+        JsonNode upstream = ok(variant, http.get(api(variant, "/api/upstream?delayMs=1")), 200, "upstream");
+        JsonNode mixed = ok(variant, http.get(api(variant, "/api/mixed?delayMs=1&sleepMs=1")), 200, "mixed");
+        switch (variant) {
+            case "mvc-jdbc" -> {
+                assertThat(dbThread).startsWith("http-nio-");
+                assertThat(dbVirtual).isFalse();
+                assertThat(upstream.get("thread").asString()).startsWith("http-nio-");
+            }
+            case "mvc-virtual-threads" -> {
+                assertThat(dbVirtual).as("db served on a virtual thread (%s)", dbThread).isTrue();
+                assertThat(upstream.get("virtual").asBoolean()).isTrue();
+            }
+            case "mvc-webclient" -> {
+                assertThat(dbThread).startsWith("http-nio-");
+                assertThat(upstream.get("thread").asString()).startsWith("reactor-http-");
+                assertThat(mixed.get("thread").asString()).startsWith("boundedElastic-");
+            }
+            case "webflux-r2dbc" -> {
+                assertThat(dbThread).startsWith("reactor-").doesNotStartWith("reactor-http-");
+                assertThat(dbVirtual).isFalse();
+            }
+            case "webflux-jdbc-blocking" -> {
+                assertThat(dbThread).as("JDBC on the event loop").startsWith("reactor-http-");
+                assertThat(mixed.get("thread").asString()).startsWith("reactor-http-");
+            }
+            case "webflux-jdbc-elastic" -> {
+                assertThat(dbThread).startsWith("boundedElastic-");
+                assertThat(mixed.get("thread").asString()).startsWith("boundedElastic-");
+            }
+            default -> fail("No thread expectation for variant " + variant + ": add one to this test");
+        }
+    }
+
+    static Stream<Arguments> badRequests() {
+        List<Arguments> requests = List.of(
+                Arguments.of("GET", "/api/upstream?delayMs=-1", null, 400),
+                Arguments.of("GET", "/api/upstream?delayMs=60001", null, 400),
+                Arguments.of("GET", "/api/upstream?delayMs=abc", null, 400),
+                Arguments.of("GET", "/api/upstream", null, 400),
+                Arguments.of("GET", "/api/db?sleepMs=-5", null, 400),
+                Arguments.of("GET", "/api/db?sleepMs=1.5", null, 400),
+                Arguments.of("GET", "/api/mixed?delayMs=1&sleepMs=70000", null, 400),
+                Arguments.of("GET", "/api/rows?count=0", null, 400),
+                Arguments.of("GET", "/api/rows?count=20000", null, 400),
+                Arguments.of("GET", "/api/rows?count=ten", null, 400),
+                Arguments.of("POST", "/api/orders", "{\"itemId\":99999,\"quantity\":1}", 404),
+                Arguments.of("POST", "/api/orders", "{\"itemId\":1,\"quantity\":0}", 400),
+                Arguments.of("POST", "/api/orders", "{\"itemId\":1,\"quantity\":1001}", 400),
+                Arguments.of("POST", "/api/orders", "{\"itemId\":1}", 400),
+                Arguments.of("POST", "/api/orders", "{\"itemId\":\"one\",\"quantity\":1}", 400),
+                Arguments.of("POST", "/api/orders", "{\"itemId\":", 400),
+                Arguments.of("POST", "/api/orders", "", 400),
+                Arguments.of("PUT", "/api/orders/999999999/status", "{\"status\":\"PAID\"}", 404),
+                Arguments.of("PUT", "/api/orders/abc/status", "{\"status\":\"PAID\"}", 400),
+                Arguments.of("PUT", "/api/orders/1/status", "{\"status\":\"LOST\"}", 400),
+                Arguments.of("PUT", "/api/orders/1/status", "{}", 400),
+                Arguments.of("PUT", "/api/orders/1/status", "{", 400));
+        return variantNames().flatMap(variant -> requests.stream().map(request -> {
+            Object[] values = request.get();
+            return Arguments.of(variant, values[0], values[1], values[2], values[3]);
+        }));
+    }
+
+    @ParameterizedTest(name = "{0}: {1} {2} {3} -> {4}")
+    @MethodSource("badRequests")
+    void refusesBadInputWithA4xxThatSaysWhatToSend(String variant, String method, String path, String body,
+            int expectedStatus) {
+        String url = api(variant, path);
+        Response response = switch (method) {
+            case "GET" -> http.get(url);
+            case "POST" -> http.post(url, body);
+            case "PUT" -> http.put(url, body);
+            default -> throw new IllegalArgumentException(method);
+        };
+        assertError(response, expectedStatus);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void exposesHealthInfoAndPrometheusOnTheManagementPortOnly(String variant) {
+        ServiceProcess process = variants.get(variant);
+        assertThat(http.get(process.managementUrl() + "/actuator/health").body()).contains("\"UP\"");
+
+        JsonNode info = http.get(process.managementUrl() + "/actuator/info").json();
+        assertThat(info.get("variant").asString()).isEqualTo(variant);
+        assertThat(info.get("javaVersion").asString()).isEqualTo(Runtime.version().toString());
+        assertThat(info.get("springBootVersion").asString()).startsWith("4.");
+
+        http.get(api(variant, "/api/db?sleepMs=1"));
+        String metrics = http.get(process.managementUrl() + "/actuator/prometheus").body();
+        List<String> expected = new ArrayList<>(List.of("jvm_threads_live_threads", "process_cpu_usage",
+                "process_cpu_time_ns_total", "jvm_memory_used_bytes{area=\"heap\"", "jvm_gc_pause_seconds_count"));
+        expected.addAll(variant.contains("r2dbc")
+                ? List.of("r2dbc_pool_acquired_connections", "r2dbc_pool_pending_connections")
+                : List.of("hikaricp_connections_active", "hikaricp_connections_pending"));
+        for (String metric : expected) {
+            assertThat(metrics.lines().anyMatch(line -> line.startsWith(metric)))
+                    .as("%s exports %s", variant, metric).isTrue();
+        }
+
+        assertThat(http.get(process.managementUrl() + "/actuator/env").status()).isEqualTo(404);
+        assertThat(http.get(process.baseUrl() + "/actuator/health").status()).isEqualTo(404);
+    }
+
+    @Test
+    void delayServiceAnswersAfterTheDelayAndRefusesBadDelays() {
+        Response ok = http.get(delayService.baseUrl() + "/delay?ms=20");
+        assertThat(ok.status()).isEqualTo(200);
+        assertThat(ok.json().get("delayMs").asInt()).isEqualTo(20);
+        for (String bad : List.of("-1", "60001", "abc", "")) {
+            assertError(http.get(delayService.baseUrl() + "/delay?ms=" + bad), 400);
+        }
+        assertThat(http.get(delayService.managementUrl() + "/actuator/prometheus").body())
+                .contains("jvm_threads_live_threads");
+    }
+
+    private String api(String variant, String path) {
+        return variants.get(variant).baseUrl() + path;
+    }
+
+    private static JsonNode ok(String variant, Response response, int status, String operation) {
+        assertThat(response.status()).as("%s", response).isEqualTo(status);
+        JsonNode body = response.json();
+        assertThat(body).as("JSON body of %s", response).isNotNull();
+        assertThat(body.get("variant").asString()).isEqualTo(variant);
+        assertThat(body.get("operation").asString()).isEqualTo(operation);
+        assertThat(body.get("thread").asString()).isNotBlank();
+        assertThat(body.get("virtual").isBoolean()).isTrue();
+        return body;
+    }
+
+    private static void assertError(Response response, int status) {
+        assertThat(response.status()).as("%s", response).isEqualTo(status);
+        assertThat(response.json()).as("JSON error body of %s", response).isNotNull();
+        assertThat(response.json().get("error").asString()).as("%s", response).isNotBlank();
+        assertThat(response.json().get("status").asInt()).isEqualTo(status);
+    }
+
+    private List<String> query(String sql) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(),
+                postgres.password());
+                PreparedStatement statement = connection.prepareStatement(sql);
+                ResultSet rows = statement.executeQuery()) {
+            List<String> values = new ArrayList<>();
+            while (rows.next()) {
+                values.add(rows.getString(1));
+            }
+            return values;
+        }
+    }
+
+    private void recordStartupTimes() throws IOException {
+        StringBuilder report = new StringBuilder("# time from java -jar to healthy, all variants starting at once\n");
+        report.append(delayService.name()).append(' ').append(delayService.startupTime().toMillis()).append(" ms\n");
+        variants.values().forEach(process -> report.append(process.name()).append(' ')
+                .append(process.startupTime().toMillis()).append(" ms\n"));
+        Files.writeString(LOGS.resolve("startup-times.txt"), report);
+        System.out.print(report);
+    }
+}
