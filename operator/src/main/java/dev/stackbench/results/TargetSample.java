@@ -1,0 +1,46 @@
+package dev.stackbench.results;
+
+import java.time.Instant;
+
+/**
+ * The target figures of one scrape, for plots over time. A field is NaN when the scrape did not have the metric.
+ *
+ * @param cpuSecondsTotal process CPU time so far (process_cpu_time_ns_total), NaN if not exposed
+ * @param cpuUsage process_cpu_usage: share of all available CPUs, 0..1
+ * @param availableCpus system_cpu_count: CPUs the JVM sees
+ * @param gcPauseSecondsTotal sum of jvm_gc_pause_seconds_sum over all collectors
+ */
+public record TargetSample(Instant at, double liveThreads, double heapUsedMiB, double cpuSecondsTotal,
+        double cpuUsage, double availableCpus, double gcPauseSecondsTotal, double gcPauses, double dbPoolActive,
+        double dbPoolPending) {
+
+    private static final double MIB = 1024.0 * 1024.0;
+
+    /** Extracts the figures stackbench reports from one scrape of /actuator/prometheus. */
+    public static TargetSample of(Instant at, PrometheusScrape scrape) {
+        return new TargetSample(at,
+                scrape.sum("jvm_threads_live_threads").orElse(Double.NaN),
+                scrape.sum("jvm_memory_used_bytes", labels -> "heap".equals(labels.get("area")))
+                        .orElse(Double.NaN) / MIB,
+                scrape.sum("process_cpu_time_ns_total").orElse(Double.NaN) / 1e9,
+                scrape.sum("process_cpu_usage").orElse(Double.NaN),
+                scrape.sum("system_cpu_count").orElse(Double.NaN),
+                scrape.sum("jvm_gc_pause_seconds_sum").orElse(Double.NaN),
+                scrape.sum("jvm_gc_pause_seconds_count").orElse(Double.NaN),
+                firstPresent(scrape.sum("hikaricp_connections_active").orElse(Double.NaN),
+                        scrape.sumMatching(name -> name.startsWith("r2dbc_pool_") && name.contains("acquired"))
+                                .orElse(Double.NaN)),
+                firstPresent(scrape.sum("hikaricp_connections_pending").orElse(Double.NaN),
+                        scrape.sumMatching(name -> name.startsWith("r2dbc_pool_") && name.contains("pending"))
+                                .orElse(Double.NaN)));
+    }
+
+    /** Parses and extracts in one step. */
+    public static TargetSample of(Instant at, String prometheusText) {
+        return of(at, PrometheusTextParser.parse(prometheusText));
+    }
+
+    private static double firstPresent(double first, double second) {
+        return Double.isNaN(first) ? second : first;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.stackbench.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.stackbench.api.TargetSummary;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PrometheusAndTargetMetricsTest {
+
+    private static final Instant START = Instant.parse("2026-01-01T10:00:00Z");
+
+    private static String scrape(Map<String, Object> values) throws IOException {
+        String text = Files.readString(Path.of("src", "test", "resources", "prometheus", "scrape-template.txt"));
+        for (Map.Entry<String, Object> value : values.entrySet()) {
+            text = text.replace("${" + value.getKey() + "}", String.valueOf(value.getValue()));
+        }
+        return text;
+    }
+
+    private static String scrape(int threads, double edenBytes, double cpuSeconds, int gcCount, double gcSeconds,
+            int pending) throws IOException {
+        return scrape(Map.of("threads", threads, "eden", edenBytes, "cpuUsage", 0.25, "cpuNs", cpuSeconds * 1e9,
+                "gcCount", gcCount, "gcSum", gcSeconds, "active", 10, "pending", pending));
+    }
+
+    @Test
+    void parsesSamplesLabelsEscapesAndTimestamps() throws IOException {
+        PrometheusScrape parsed = PrometheusTextParser.parse(scrape(30, 2_097_152, 1, 1, 0.01, 0));
+
+        assertThat(parsed.sum("jvm_threads_live_threads")).hasValue(30);
+        assertThat(parsed.sum("jvm_memory_used_bytes", labels -> "heap".equals(labels.get("area"))))
+                .hasValue(2_097_152 + 10_485_760);
+        PrometheusScrape.Sample escaped = parsed.samples().stream()
+                .filter(sample -> sample.name().equals("http_server_requests_seconds_count")).findFirst()
+                .orElseThrow();
+        assertThat(escaped.label("note")).isEqualTo("say \"hi\", ok");
+        assertThat(escaped.label("uri")).isEqualTo("/api/upstream");
+        assertThat(escaped.value()).isEqualTo(42.0);
+        assertThat(parsed.sum("not_there")).isEmpty();
+    }
+
+    @Test
+    void brokenLineIsReportedWithItsNumber() {
+        assertThatThrownBy(() -> PrometheusTextParser.parse("# ok\nmetric{a=\"b\" 1\n"))
+                .hasMessageContaining("line 2");
+    }
+
+    @Test
+    void oneScrapeGivesThePlotFigures() throws IOException {
+        TargetSample sample = TargetSample.of(START, scrape(30, 2_097_152, 1.5, 3, 0.02, 4));
+
+        assertThat(sample.liveThreads()).isEqualTo(30);
+        assertThat(sample.heapUsedMiB()).isCloseTo(12.0, within(1e-9));
+        assertThat(sample.cpuSecondsTotal()).isCloseTo(1.5, within(1e-9));
+        assertThat(sample.dbPoolActive()).isEqualTo(10);
+        assertThat(sample.dbPoolPending()).isEqualTo(4);
+    }
+
+    @Test
+    void summarisesTheMeasuredWindowOnly() throws IOException {
+        TargetMetrics metrics = new TargetMetrics();
+        // Before the window: a peak that must not count.
+        metrics.add(START.minusSeconds(5), scrape(500, 900 * 1_048_576.0, 0, 0, 0, 99));
+        metrics.add(START, scrape(200, 100 * 1_048_576.0, 10, 5, 0.050, 0));
+        metrics.add(START.plusSeconds(5), scrape(230, 300 * 1_048_576.0, 18, 9, 0.090, 7));
+        metrics.add(START.plusSeconds(10), scrape(210, 200 * 1_048_576.0, 20, 12, 0.125, 2));
+        metrics.addThrottling(START, 1_000, 100);
+        metrics.addThrottling(START.plusSeconds(10), 1_100, 150);
+
+        TargetSummary summary = metrics.summary(START, START.plusSeconds(10));
+
+        assertThat(summary.getSamples()).isEqualTo(3);
+        assertThat(summary.getPeakThreads()).isEqualTo(230);
+        assertThat(summary.getPeakHeapMiB()).isEqualTo(310.0);
+        assertThat(summary.getAvgCpuCores()).isEqualTo(1.0);
+        assertThat(summary.getGcPauseMs()).isEqualTo(75.0);
+        assertThat(summary.getGcPauses()).isEqualTo(7);
+        assertThat(summary.getPeakDbPoolPending()).isEqualTo(7.0);
+        assertThat(summary.getPeakDbPoolActive()).isEqualTo(10.0);
+        assertThat(summary.getCpuThrottledRatio()).isEqualTo(0.5);
+    }
+
+    @Test
+    void cpuFallsBackToUsageTimesCpusWithoutACpuTimeCounter() throws IOException {
+        TargetMetrics metrics = new TargetMetrics();
+        String withoutCpuTime = scrape(20, 1_048_576, 1, 1, 0.01, 0)
+                .replaceAll("(?m)^process_cpu_time_ns_total.*$", "");
+        metrics.add(START, withoutCpuTime);
+        metrics.add(START.plusSeconds(1), withoutCpuTime);
+
+        assertThat(metrics.summary().getAvgCpuCores()).isEqualTo(0.5);
+    }
+}
