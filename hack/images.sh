@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the four stackbench container images as tarballs with Jib (no Docker daemon needed):
+#
+#   operator/target/images/operator.tar                     stackbench/operator:<version>
+#   targets/mvc-app/target/images/mvc-app.tar               stackbench/mvc-app:<version>
+#   targets/webflux-app/target/images/webflux-app.tar       stackbench/webflux-app:<version>
+#   targets/delay-service/target/images/delay-service.tar   stackbench/delay-service:<version>
+#
+#   hack/images.sh                              build on a base image assembled offline (hack/image-base)
+#   hack/images.sh --base eclipse-temurin:25-jre  build on a registry base image instead
+#   hack/images.sh --kind [CLUSTER]             then load them into a kind cluster (default: stackbench)
+#
+# Extra arguments after `--` go to Maven (e.g. -- -o for offline).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$STACKBENCH_ROOT"
+
+IMAGE_MODULES=(operator targets/mvc-app targets/webflux-app targets/delay-service)
+
+base=""
+kind_cluster=""
+load_into_kind=false
+maven_args=()
+while (( $# > 0 )); do
+  case "$1" in
+    --base) base="${2:?--base needs an image reference, e.g. eclipse-temurin:25-jre}"; shift 2 ;;
+    --kind)
+      load_into_kind=true
+      if [[ -n "${2:-}" && "${2}" != -* ]]; then kind_cluster="$2"; shift; fi
+      shift ;;
+    --) shift; maven_args=("$@"); break ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1'; see hack/images.sh --help" ;;
+  esac
+done
+
+if [[ -z "$base" ]]; then
+  base_tar="$("$STACKBENCH_ROOT/hack/image-base/build.sh")"
+  base="tar://$base_tar"
+fi
+
+start=$SECONDS
+log "building the images on $base"
+modules="$(IFS=,; echo "${IMAGE_MODULES[*]}")"
+mvn_run -q -Pimages -DskipTests "-Dstackbench.image.base=$base" -Djib.disableUpdateChecks=true \
+  -pl "$modules" -am package "${maven_args[@]}" \
+  || die "the image build failed; see the Maven output above"
+
+tars=()
+for module in "${IMAGE_MODULES[@]}"; do
+  tar="$module/target/images/$(basename "$module").tar"
+  [[ -f "$tar" ]] || die "expected $tar after the build, but it is missing"
+  tars+=("$tar")
+  log "$(printf '%-48s %s' "$tar" "$(du -h "$tar" | cut -f1)")"
+done
+log "images built in $((SECONDS - start))s"
+
+if [[ "$load_into_kind" == true ]]; then
+  "$STACKBENCH_ROOT/hack/kind-load.sh" ${kind_cluster:+--name "$kind_cluster"} "${tars[@]}"
+fi
