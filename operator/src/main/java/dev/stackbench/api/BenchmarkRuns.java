@@ -10,6 +10,9 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -34,7 +37,13 @@ public final class BenchmarkRuns {
             .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            // The API server refuses a number where the schema says string (e.g. cpu: 2); so does local mode.
+            .withCoercionConfig(LogicalType.Textual, config -> config
+                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .build();
 
     private BenchmarkRuns() {
@@ -184,7 +193,7 @@ public final class BenchmarkRuns {
             return "write true or false";
         }
         if (type == String.class) {
-            return "write a plain value (a string), not a list or a map";
+            return "write a string; quote numbers, e.g. cpu: \"2\" or SERVER_TOMCAT_THREADS_MAX: \"100\"";
         }
         if (List.class.isAssignableFrom(type)) {
             return "write a list";

@@ -132,4 +132,13 @@ class BenchmarkRunsTest {
         assertThat(BenchmarkRuns.toYaml(again)).isEqualTo(BenchmarkRuns.toYaml(run));
         assertThat(again.getSpec().getWorkload().getWarmup()).isEqualTo("20s");
     }
+
+    @Test
+    void numbersWhereTheSchemaSaysStringAreRefusedLikeTheApiServerDoes() {
+        String text = VALID.replace("variant: webflux-r2dbc", "variant: webflux-r2dbc\n    resources: {cpu: 2}");
+
+        assertThatThrownBy(() -> BenchmarkRuns.read(text, "run.yaml"))
+                .hasMessageContaining("field spec.target.resources.cpu has the wrong value")
+                .hasMessageContaining("cpu: \"2\"");
+    }
 }

@@ -26,6 +26,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Generated scripts against the real k6 binary: k6 accepts them and a short real run yields a parsable summary. */
 class K6ScriptGeneratorIT {
 
+    private static final String CUSTOM_MODULE = """
+            import http from 'k6/http';
+            export default function (context) {
+              context.verify(http.get(context.baseUrl + '/api/rows?count=1'), 200, 'rows');
+            }
+            """;
+
     static Stream<Path> validSpecs() throws IOException {
         return Files.list(Path.of("src", "test", "resources", "valid-specs")).sorted();
     }
@@ -34,7 +41,12 @@ class K6ScriptGeneratorIT {
     @MethodSource("validSpecs")
     void k6AcceptsTheScriptOfEveryValidSpec(Path specFile, @TempDir Path dir) throws Exception {
         BenchmarkRun run = BenchmarkRuns.readOne(specFile);
-        K6Script script = new K6ScriptGenerator().generate(run.getSpec());
+        String customModule = null;
+        if (run.getSpec().getWorkload().getScript() != null) {
+            customModule = "./" + run.getSpec().getWorkload().getScript().getFile();
+            Files.writeString(dir.resolve(customModule), CUSTOM_MODULE);
+        }
+        K6Script script = new K6ScriptGenerator().generate(run.getSpec(), customModule);
         Files.writeString(dir.resolve("script.js"), script.text());
 
         K6Binary.Result inspect = K6Binary.run(dir, Map.of(), 60, "inspect", "script.js");
@@ -58,12 +70,7 @@ class K6ScriptGeneratorIT {
                     warmup: 1s
                     duration: 2s
                 """, "custom.yaml").get(0);
-        Files.writeString(dir.resolve("custom.js"), """
-                import http from 'k6/http';
-                export default function (context) {
-                  context.verify(http.get(context.baseUrl + '/api/rows?count=1'), 200, 'rows');
-                }
-                """);
+        Files.writeString(dir.resolve("custom.js"), CUSTOM_MODULE);
         Files.writeString(dir.resolve("script.js"), new K6ScriptGenerator().generate(run.getSpec(), "./custom.js")
                 .text());
 

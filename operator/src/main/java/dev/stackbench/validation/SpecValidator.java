@@ -1,0 +1,352 @@
+package dev.stackbench.validation;
+
+import dev.stackbench.api.BackendSpec;
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunDefaults;
+import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.ConfigMapKeyRef;
+import dev.stackbench.api.DatabaseSpec;
+import dev.stackbench.api.DelayServiceSpec;
+import dev.stackbench.api.Durations;
+import dev.stackbench.api.Executor;
+import dev.stackbench.api.LoadSpec;
+import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.api.Scenario;
+import dev.stackbench.api.ScriptSpec;
+import dev.stackbench.api.SecretKeysRef;
+import dev.stackbench.api.SpecRules;
+import dev.stackbench.api.Stage;
+import dev.stackbench.api.TargetSpec;
+import dev.stackbench.api.WorkloadSpec;
+import dev.stackbench.catalogue.VariantCatalogue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a BenchmarkRun against the same rules the CRD gives the API server (OpenAPI bounds and the CEL rules of
+ * {@link SpecRules}, after the same defaults), so local mode refuses exactly what a cluster refuses, with messages of
+ * the same meaning; and, where a catalogue is given, that the variant exists (which the API server cannot check).
+ * Every violation is reported, not just the first.
+ */
+public final class SpecValidator {
+
+    private static final Pattern CPU_POSITIVE =
+            Pattern.compile("^(0*[1-9][0-9]*m|0*[1-9][0-9]*([.][0-9]+)?|0*[.]0*[1-9][0-9]*)$");
+    private static final Pattern NAME = Pattern.compile(SpecRules.NAME_PATTERN);
+    private static final Pattern CPU = Pattern.compile(SpecRules.CPU_PATTERN);
+    private static final Pattern MEMORY = Pattern.compile(SpecRules.MEMORY_PATTERN);
+    private static final Pattern OBJECT_NAME = Pattern.compile("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$");
+
+    private final VariantCatalogue catalogue;
+
+    /** @param catalogue the variants to accept; null skips the variant check (as the API server does) */
+    public SpecValidator(VariantCatalogue catalogue) {
+        this.catalogue = catalogue;
+    }
+
+    /** A validator knowing the catalogue shipped in the jar. */
+    public static SpecValidator withShippedCatalogue() {
+        return new SpecValidator(VariantCatalogue.load());
+    }
+
+    /** Every violation of a resource, metadata included; empty when it is valid. */
+    public List<Violation> validate(BenchmarkRun run) {
+        List<Violation> violations = new ArrayList<>();
+        String name = run.getMetadata() == null ? null : run.getMetadata().getName();
+        if (name == null || name.isBlank()) {
+            violations.add(new Violation("metadata.name", "metadata.name is required: name the run, e.g."
+                    + " metadata: {name: webflux-r2dbc-upstream}"));
+        } else if (name.length() > 253 || !OBJECT_NAME.matcher(name).matches()) {
+            violations.add(new Violation("metadata.name", "metadata.name '" + name + "' is not a valid Kubernetes"
+                    + " name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or"
+                    + " digit"));
+        }
+        if (run.getSpec() == null) {
+            violations.add(new Violation("spec", "spec is required: describe the target and the workload"));
+            return violations;
+        }
+        violations.addAll(validate(run.getSpec()));
+        return violations;
+    }
+
+    /** Throws {@link InvalidSpecException} listing every violation. */
+    public void check(BenchmarkRun run) {
+        List<Violation> violations = validate(run);
+        if (!violations.isEmpty()) {
+            String name = run.getMetadata() == null ? null : run.getMetadata().getName();
+            throw new InvalidSpecException("BenchmarkRun " + (name == null ? "(unnamed)" : name), violations);
+        }
+    }
+
+    /** Every violation of a spec, checked after applying the defaults to a copy. */
+    public List<Violation> validate(BenchmarkRunSpec original) {
+        BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(
+                BenchmarkRuns.yamlMapper().convertValue(original, BenchmarkRunSpec.class));
+        Checks checks = new Checks();
+        checks.duration("spec.timeout", spec.getTimeout());
+        target(checks, spec.getTarget());
+        backend(checks, spec.getBackend());
+        workload(checks, spec.getWorkload());
+        if (spec.getWorkload() != null && Durations.isValid(spec.getTimeout())
+                && Durations.isValid(spec.getWorkload().getWarmup())
+                && Durations.isValid(spec.getWorkload().getDuration())) {
+            Duration run = Durations.parse(spec.getWorkload().getWarmup())
+                    .plus(Durations.parse(spec.getWorkload().getDuration()));
+            checks.rule(Durations.parse(spec.getTimeout()).compareTo(run) > 0, "spec.timeout",
+                    SpecRules.TIMEOUT_COVERS_RUN_MESSAGE);
+        }
+        return checks.violations;
+    }
+
+    private void target(Checks checks, TargetSpec target) {
+        if (!checks.required("spec.target", target, "describe the variant under test, e.g. target: {variant:"
+                + " webflux-r2dbc}")) {
+            return;
+        }
+        String variant = target.getVariant();
+        if (checks.required("spec.target.variant", variant, "name a variant from the catalogue, e.g. variant:"
+                + " webflux-r2dbc")) {
+            if (checks.size("spec.target.variant", variant, 1, 63)
+                    && checks.pattern("spec.target.variant", variant, NAME, "variant names are lower-case letters,"
+                            + " digits and '-', e.g. mvc-jdbc")
+                    && catalogue != null && catalogue.find(variant).isEmpty()) {
+                checks.add("spec.target.variant", "spec.target.variant: " + catalogue.unknownVariantMessage(variant));
+            }
+        }
+        checks.size("spec.target.image", target.getImage(), 0, 512);
+        checks.range("spec.target.replicas", target.getReplicas(), 1, SpecRules.MAX_REPLICAS);
+        resources(checks, "spec.target.resources", target.getResources());
+        checks.size("spec.target.jvmOptions", target.getJvmOptions(), 0, 4096);
+    }
+
+    private static void resources(Checks checks, String path, ResourcesSpec resources) {
+        if (resources == null) {
+            return;
+        }
+        String cpu = resources.getCpu();
+        if (cpu != null && checks.size(path + ".cpu", cpu, 0, SpecRules.QUANTITY_MAX_LENGTH)
+                && checks.pattern(path + ".cpu", cpu, CPU, "write cores or millicores, e.g. \"2\", \"1.5\" or"
+                        + " 500m")) {
+            // The CRD rule sits on a type shared by target and delay service, so its message names the field
+            // relative to resources; here the full path is known.
+            checks.rule(CPU_POSITIVE.matcher(cpu).matches(), path + ".cpu",
+                    SpecRules.CPU_POSITIVE_MESSAGE.replaceFirst("^resources[.]cpu", path + ".cpu"));
+        }
+        String memory = resources.getMemory();
+        if (memory != null && checks.size(path + ".memory", memory, 0, SpecRules.QUANTITY_MAX_LENGTH)) {
+            checks.pattern(path + ".memory", memory, MEMORY, "write e.g. 1Gi, 512Mi or 2G");
+        }
+    }
+
+    private static void backend(Checks checks, BackendSpec backend) {
+        if (backend == null) {
+            return;
+        }
+        DatabaseSpec database = backend.getDatabase();
+        if (database != null) {
+            String path = "spec.backend.database";
+            if (checks.required(path + ".host", database.getHost(), "name the PostgreSQL host, or remove"
+                    + " database to use the chart's own")) {
+                checks.size(path + ".host", database.getHost(), 1, 253);
+            }
+            checks.range(path + ".port", database.getPort(), 1, 65535);
+            checks.size(path + ".database", database.getDatabase(), 1, 63);
+            SecretKeysRef secret = database.getSecretRef();
+            if (secret != null && checks.required(path + ".secretRef.name", secret.getName(), "name the Secret"
+                    + " holding the user name and password")) {
+                checks.size(path + ".secretRef.name", secret.getName(), 1, 253);
+            }
+        }
+        DelayServiceSpec delayService = backend.getDelayService();
+        if (delayService != null) {
+            checks.range("spec.backend.delayService.replicas", delayService.getReplicas(), 1,
+                    SpecRules.MAX_REPLICAS);
+            resources(checks, "spec.backend.delayService.resources", delayService.getResources());
+        }
+    }
+
+    private static void workload(Checks checks, WorkloadSpec workload) {
+        if (!checks.required("spec.workload", workload, "describe the scenario and the load, e.g. workload:"
+                + " {scenario: upstream, upstreamDelay: 300ms, load: {rate: 100}}")) {
+            return;
+        }
+        Scenario scenario = workload.getScenario();
+        checks.required("spec.workload.scenario", scenario, "use one of " + String.join(", ", Scenario.names()));
+        boolean upstreamDelayValid = checks.duration("spec.workload.upstreamDelay", workload.getUpstreamDelay());
+        boolean dbSleepValid = checks.duration("spec.workload.dbSleep", workload.getDbSleep());
+        checks.range("spec.workload.rowCount", workload.getRowCount(), 1, SpecRules.MAX_ROW_COUNT);
+        boolean warmupValid = checks.duration("spec.workload.warmup", workload.getWarmup());
+        boolean durationValid = checks.duration("spec.workload.duration", workload.getDuration());
+        checks.range("spec.workload.parallelism", workload.getParallelism(), 1, SpecRules.MAX_PARALLELISM);
+        script(checks, workload.getScript());
+        load(checks, workload.getLoad());
+
+        if (scenario != null) {
+            checks.rule(scenario != Scenario.CUSTOM || workload.getScript() != null, "spec.workload.script",
+                    SpecRules.CUSTOM_NEEDS_SCRIPT_MESSAGE);
+            checks.rule(scenario == Scenario.CUSTOM || workload.getScript() == null, "spec.workload.script",
+                    SpecRules.SCRIPT_ONLY_FOR_CUSTOM_MESSAGE);
+            checks.rule(!scenario.callsUpstream() || workload.getUpstreamDelay() != null,
+                    "spec.workload.upstreamDelay", SpecRules.UPSTREAM_DELAY_REQUIRED_MESSAGE);
+            checks.rule(!scenario.sleepsInDatabase() || workload.getDbSleep() != null, "spec.workload.dbSleep",
+                    SpecRules.DB_SLEEP_REQUIRED_MESSAGE);
+        }
+        Duration maxCall = Durations.parse(SpecRules.MAX_CALL_DELAY);
+        if (upstreamDelayValid && workload.getUpstreamDelay() != null) {
+            checks.rule(Durations.parse(workload.getUpstreamDelay()).compareTo(maxCall) <= 0,
+                    "spec.workload.upstreamDelay", SpecRules.UPSTREAM_DELAY_MAX_MESSAGE);
+        }
+        if (dbSleepValid && workload.getDbSleep() != null) {
+            checks.rule(Durations.parse(workload.getDbSleep()).compareTo(maxCall) <= 0, "spec.workload.dbSleep",
+                    SpecRules.DB_SLEEP_MAX_MESSAGE);
+        }
+        if (durationValid && workload.getDuration() != null) {
+            Duration duration = Durations.parse(workload.getDuration());
+            checks.rule(duration.compareTo(Duration.ZERO) > 0, "spec.workload.duration",
+                    SpecRules.DURATION_POSITIVE_MESSAGE);
+            checks.rule(duration.compareTo(Durations.parse(SpecRules.MAX_DURATION)) <= 0, "spec.workload.duration",
+                    SpecRules.DURATION_MAX_MESSAGE);
+        }
+        if (warmupValid && workload.getWarmup() != null) {
+            checks.rule(Durations.parse(workload.getWarmup()).compareTo(Durations.parse(SpecRules.MAX_WARMUP)) <= 0,
+                    "spec.workload.warmup", SpecRules.WARMUP_MAX_MESSAGE);
+        }
+    }
+
+    private static void script(Checks checks, ScriptSpec script) {
+        if (script == null) {
+            return;
+        }
+        checks.rule(script.getConfigMapRef() != null || script.getFile() != null, "spec.workload.script",
+                SpecRules.SCRIPT_SOURCE_REQUIRED_MESSAGE);
+        ConfigMapKeyRef configMap = script.getConfigMapRef();
+        if (configMap != null) {
+            String path = "spec.workload.script.configMapRef";
+            if (checks.required(path + ".name", configMap.getName(), "name the ConfigMap holding the script")) {
+                checks.size(path + ".name", configMap.getName(), 1, 253);
+            }
+            if (checks.required(path + ".key", configMap.getKey(), "name the ConfigMap key holding the script")) {
+                checks.size(path + ".key", configMap.getKey(), 1, 253);
+            }
+        }
+        checks.size("spec.workload.script.file", script.getFile(), 0, 4096);
+    }
+
+    private static void load(Checks checks, LoadSpec load) {
+        if (!checks.required("spec.workload.load", load, "describe the load, e.g. load: {executor:"
+                + " constant-arrival-rate, rate: 100}")) {
+            return;
+        }
+        String path = "spec.workload.load";
+        checks.range(path + ".rate", load.getRate(), 1, SpecRules.MAX_RATE);
+        checks.range(path + ".vus", load.getVus(), 1, SpecRules.MAX_VUS);
+        checks.range(path + ".preAllocatedVUs", load.getPreAllocatedVUs(), 1, SpecRules.MAX_VUS);
+        List<Stage> stages = load.getStages();
+        if (stages != null) {
+            if (stages.size() > SpecRules.MAX_STAGES) {
+                checks.add(path + ".stages", path + ".stages has " + stages.size() + " stages, at most "
+                        + SpecRules.MAX_STAGES + " are allowed: merge some");
+            }
+            for (int i = 0; i < stages.size(); i++) {
+                String stagePath = path + ".stages[" + i + "]";
+                Stage stage = stages.get(i);
+                if (stage == null) {
+                    checks.add(stagePath, stagePath + " is empty: give it a duration and a target");
+                    continue;
+                }
+                if (checks.required(stagePath + ".duration", stage.getDuration(), "give the stage a duration,"
+                        + " e.g. duration: 30s")) {
+                    checks.duration(stagePath + ".duration", stage.getDuration());
+                }
+                if (checks.required(stagePath + ".target", stage.getTarget(), "give the stage a target rate or VU"
+                        + " count, e.g. target: 100")) {
+                    checks.range(stagePath + ".target", stage.getTarget(), 0, SpecRules.MAX_RATE);
+                }
+            }
+        }
+        Executor executor = load.getExecutor();
+        checks.rule(executor != Executor.CONSTANT_ARRIVAL_RATE || load.getRate() != null, path + ".rate",
+                SpecRules.RATE_REQUIRED_CONSTANT_MESSAGE);
+        checks.rule(executor != Executor.RAMPING_ARRIVAL_RATE || load.getRate() != null, path + ".rate",
+                SpecRules.RATE_REQUIRED_RAMPING_MESSAGE);
+        checks.rule(executor.isArrivalRate() || load.getVus() != null, path + ".vus", SpecRules.VUS_REQUIRED_MESSAGE);
+        checks.rule(!executor.isRamping() || (stages != null && !stages.isEmpty()), path + ".stages",
+                SpecRules.STAGES_REQUIRED_MESSAGE);
+        checks.rule(executor.isRamping() || stages == null, path + ".stages", SpecRules.STAGES_ONLY_RAMPING_MESSAGE);
+        checks.rule(executor.isArrivalRate() || load.getRate() == null, path + ".rate",
+                SpecRules.RATE_ONLY_ARRIVAL_MESSAGE);
+        checks.rule(executor.isArrivalRate() || load.getPreAllocatedVUs() == null, path + ".preAllocatedVUs",
+                SpecRules.PREALLOCATED_ONLY_ARRIVAL_MESSAGE);
+        checks.rule(load.getPreAllocatedVUs() == null || load.getVus() == null
+                || load.getPreAllocatedVUs() <= load.getVus(), path + ".preAllocatedVUs",
+                SpecRules.PREALLOCATED_WITHIN_VUS_MESSAGE);
+    }
+
+    /** Collects violations; each check returns whether the value passed, so dependent checks can be skipped. */
+    private static final class Checks {
+
+        private final List<Violation> violations = new ArrayList<>();
+
+        void add(String field, String message) {
+            violations.add(new Violation(field, message));
+        }
+
+        void rule(boolean holds, String field, String message) {
+            if (!holds) {
+                add(field, message);
+            }
+        }
+
+        boolean required(String field, Object value, String hint) {
+            if (value == null) {
+                add(field, field + " is required: " + hint);
+                return false;
+            }
+            return true;
+        }
+
+        boolean range(String field, Integer value, long min, long max) {
+            if (value == null) {
+                return true;
+            }
+            if (value < min || value > max) {
+                add(field, field + " is " + value + ", it must be between " + min + " and " + max + ": change it"
+                        + " to a value in that range");
+                return false;
+            }
+            return true;
+        }
+
+        boolean size(String field, String value, long min, long max) {
+            if (value == null) {
+                return true;
+            }
+            if (value.length() < min || value.length() > max) {
+                add(field, field + " must be " + (min > 0 ? min + " to " : "at most ") + max + " characters long:"
+                        + " shorten it" + (min > 0 ? " or fill it in" : ""));
+                return false;
+            }
+            return true;
+        }
+
+        boolean pattern(String field, String value, Pattern pattern, String hint) {
+            if (value != null && !pattern.matcher(value).matches()) {
+                add(field, field + " '" + value + "' has the wrong format: " + hint);
+                return false;
+            }
+            return true;
+        }
+
+        boolean duration(String field, String value) {
+            if (value == null) {
+                return true;
+            }
+            return size(field, value, 0, SpecRules.DURATION_MAX_LENGTH)
+                    && pattern(field, value, Pattern.compile(SpecRules.DURATION_PATTERN), "write a duration with a"
+                            + " unit (ns, us, ms, s, m, h), e.g. 300ms, 20s or 1m30s; it cannot be negative");
+        }
+    }
+}
