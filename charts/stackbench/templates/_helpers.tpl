@@ -1,0 +1,124 @@
+{{/* The chart name, overridable. */}}
+{{- define "stackbench.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The release-scoped name of the chart's resources; the release name alone when it already says stackbench. */}}
+{{- define "stackbench.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "stackbench.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels on every resource of the chart. */}}
+{{- define "stackbench.labels" -}}
+helm.sh/chart: {{ include "stackbench.chart" . }}
+{{ include "stackbench.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: stackbench
+{{- end }}
+
+{{/* Labels selecting the operator pods. */}}
+{{- define "stackbench.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "stackbench.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "stackbench.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "stackbench.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- required "serviceAccount.name is required when serviceAccount.create is false: name an existing ServiceAccount" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "stackbench.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/* The operator's leader-election Lease (fixed in the operator: StackbenchOperator.LEASE_NAME). */}}
+{{- define "stackbench.leaseName" -}}
+stackbench-operator
+{{- end }}
+
+{{/* Host of the default database: explicit, else the chart's own PostgreSQL, else none. */}}
+{{- define "stackbench.databaseHost" -}}
+{{- if .Values.database.host }}
+{{- .Values.database.host }}
+{{- else if .Values.postgresql.enabled }}
+{{- printf "%s-postgresql.%s.svc" .Release.Name .Release.Namespace }}
+{{- end }}
+{{- end }}
+
+{{/* Pod security context meeting the Pod Security "restricted" profile. */}}
+{{- define "stackbench.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: 65532
+runAsGroup: 65532
+fsGroup: 65532
+seccompProfile:
+  type: RuntimeDefault
+{{- end }}
+
+{{/* Container security context meeting the Pod Security "restricted" profile. */}}
+{{- define "stackbench.containerSecurityContext" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+runAsNonRoot: true
+capabilities:
+  drop:
+    - ALL
+{{- end }}
+
+{{/* What the operator does in a watched namespace; each rule says what for. */}}
+{{- define "stackbench.operatorRules" -}}
+# The BenchmarkRuns it reconciles, their status and their finalizer.
+- apiGroups: ["stackbench.dev"]
+  resources: ["benchmarkruns"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["stackbench.dev"]
+  resources: ["benchmarkruns/status"]
+  verbs: ["get", "patch", "update"]
+- apiGroups: ["stackbench.dev"]
+  resources: ["benchmarkruns/finalizers"]
+  verbs: ["update", "patch"]
+# What a run deploys: target and delay service Deployments and Services, the k6 script ConfigMap (and a
+# custom script's ConfigMap it reads). No Secrets: target pods reference the database Secret themselves.
+- apiGroups: ["apps"]
+  resources: ["deployments"]
+  verbs: ["create", "get", "list", "watch", "update", "patch", "delete"]
+- apiGroups: [""]
+  resources: ["services", "configmaps"]
+  verbs: ["create", "get", "list", "watch", "update", "patch", "delete"]
+# The k6-operator TestRun that drives the load.
+- apiGroups: ["k6.io"]
+  resources: ["testruns"]
+  verbs: ["create", "get", "list", "watch", "update", "patch", "delete"]
+# Readiness of targets, the k6 runners' results (their pods' logs and Jobs), and the targets' metrics,
+# scraped through the API server's pod proxy.
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: [""]
+  resources: ["pods/log", "pods/proxy"]
+  verbs: ["get"]
+- apiGroups: ["batch"]
+  resources: ["jobs"]
+  verbs: ["get", "list", "watch"]
+# Events on BenchmarkRuns for every step a run takes.
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+{{- end }}
