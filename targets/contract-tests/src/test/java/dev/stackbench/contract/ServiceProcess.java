@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,12 +29,16 @@ final class ServiceProcess implements AutoCloseable {
     private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xss512k");
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
+    private static final int PORT_ATTEMPTS = 3;
+
     private final String name;
-    private final int port;
-    private final int managementPort;
+    private final List<String> command;
+    private final Map<String, String> env;
     private final Path log;
-    private final Process process;
     private final long startedNanos = System.nanoTime();
+    private int port;
+    private int managementPort;
+    private Process process;
     private Duration startupTime;
 
     private ServiceProcess(String name, Path jar, List<String> args, Map<String, String> env, Path logDir)
@@ -43,22 +48,28 @@ final class ServiceProcess implements AutoCloseable {
                     + "(mvn -pl targets -amd package, or run hack/test.sh)");
         }
         this.name = name;
-        this.port = freePort();
-        this.managementPort = freePort();
+        this.env = env;
         Files.createDirectories(logDir);
         this.log = logDir.resolve(name + ".log");
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_OPTIONS);
-        command.addAll(List.of("-jar", jar.toString()));
-        command.addAll(args);
+        List<String> javaCommand = new ArrayList<>();
+        javaCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        javaCommand.addAll(JVM_OPTIONS);
+        javaCommand.addAll(List.of("-jar", jar.toString()));
+        javaCommand.addAll(args);
+        this.command = List.copyOf(javaCommand);
+        launch();
+    }
+
+    private void launch() throws IOException {
+        port = freePort();
+        managementPort = freePort();
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().putAll(env);
         builder.environment().put("PORT", String.valueOf(port));
         builder.environment().put("MANAGEMENT_PORT", String.valueOf(managementPort));
         builder.environment().put("BIND_ADDRESS", "127.0.0.1");
-        this.process = builder.start();
+        process = builder.start();
     }
 
     static ServiceProcess start(String name, Path jar, List<String> args, Map<String, String> env, Path logDir) {
@@ -69,24 +80,40 @@ final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until health answers UP; fails at once, with the log, if the process exits first. */
+    /**
+     * Waits until health answers UP; fails at once, with the log, if the process exits first. A port taken between
+     * picking it and binding it (other builds share the machine) is retried on new ports.
+     */
     ServiceProcess awaitHealthy(HttpClient http) {
-        URI health = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health");
-        await(name + " healthy").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250)).until(() -> {
-            if (!process.isAlive()) {
+        for (int attempt = 1; ; attempt++) {
+            URI health = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health");
+            boolean healthy = await(name + " healthy").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250))
+                    .until(() -> !process.isAlive() || isUp(http, health), done -> done);
+            if (healthy && process.isAlive()) {
+                startupTime = Duration.ofNanos(System.nanoTime() - startedNanos);
+                return this;
+            }
+            String tail = tail();
+            if (!tail.contains("was already in use") || attempt == PORT_ATTEMPTS) {
                 throw new IllegalStateException(name + " exited with code " + process.exitValue()
-                        + " before it was healthy. Log " + log + ":\n" + tail());
+                        + " before it was healthy. Log " + log + ":\n" + tail);
             }
             try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(health)
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-                return response.statusCode() == 200 && response.body().contains("UP");
-            } catch (IOException notYetListening) {
-                return false;
+                launch();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not restart " + name, e);
             }
-        });
-        startupTime = Duration.ofNanos(System.nanoTime() - startedNanos);
-        return this;
+        }
+    }
+
+    private static boolean isUp(HttpClient http, URI health) throws InterruptedException {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(health)
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 && response.body().contains("UP");
+        } catch (IOException notYetListening) {
+            return false;
+        }
     }
 
     String name() {
@@ -134,9 +161,19 @@ final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * A port that is free now, below Linux's ephemeral range (32768-60999) so that outgoing connections of the many
+     * processes on the machine cannot take it before the service binds it.
+     */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int candidate = ThreadLocalRandom.current().nextInt(20_000, 32_000);
+            try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getByName("127.0.0.1"))) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // try another one
+            }
         }
+        throw new IOException("No free port found on 127.0.0.1 between 20000 and 32000");
     }
 }

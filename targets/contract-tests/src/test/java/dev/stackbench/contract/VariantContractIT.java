@@ -58,6 +58,8 @@ class VariantContractIT {
         delayService = ServiceProcess.start("delay-service", CATALOGUE.jar("delay-service"), List.of(), Map.of(),
                 LOGS);
         started.add(delayService);
+        // Healthy before the variants start: they are told its URL, so its port must be final.
+        delayService.awaitHealthy(http.client());
         Map<String, String> env = Map.of(
                 "DB_HOST", postgres.host(),
                 "DB_PORT", String.valueOf(postgres.port()),
@@ -73,7 +75,6 @@ class VariantContractIT {
             started.add(process);
             variants.put(variant.name(), process);
         }
-        delayService.awaitHealthy(http.client());
         variants.values().forEach(process -> process.awaitHealthy(http.client()));
         recordStartupTimes();
     }
