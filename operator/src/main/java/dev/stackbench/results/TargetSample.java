@@ -28,11 +28,10 @@ public record TargetSample(Instant at, double liveThreads, double heapUsedMiB, d
                 scrape.sum("jvm_gc_pause_seconds_sum").orElse(Double.NaN),
                 scrape.sum("jvm_gc_pause_seconds_count").orElse(Double.NaN),
                 firstPresent(scrape.sum("hikaricp_connections_active").orElse(Double.NaN),
-                        scrape.sumMatching(name -> name.startsWith("r2dbc_pool_") && name.contains("acquired"))
-                                .orElse(Double.NaN)),
+                        scrape.sum("r2dbc_pool_acquired_connections").orElse(Double.NaN)),
+                // Only the live gauges: r2dbc_pool_max_pending_connections is a configured limit, not a queue.
                 firstPresent(scrape.sum("hikaricp_connections_pending").orElse(Double.NaN),
-                        scrape.sumMatching(name -> name.startsWith("r2dbc_pool_") && name.contains("pending"))
-                                .orElse(Double.NaN)));
+                        scrape.sum("r2dbc_pool_pending_connections").orElse(Double.NaN)));
     }
 
     /** Parses and extracts in one step. */

@@ -97,4 +97,23 @@ class PrometheusAndTargetMetricsTest {
 
         assertThat(metrics.summary().getAvgCpuCores()).isEqualTo(0.5);
     }
+
+    @Test
+    void readsRealScrapesOfBothPoolKinds() throws IOException {
+        Path resources = Path.of("src", "test", "resources", "prometheus");
+        TargetSample jdbc = TargetSample.of(START, Files.readString(resources.resolve("mvc-jdbc-actuator.txt")));
+        TargetSample r2dbc = TargetSample.of(START,
+                Files.readString(resources.resolve("webflux-r2dbc-actuator.txt")));
+
+        for (TargetSample sample : new TargetSample[] {jdbc, r2dbc}) {
+            assertThat(sample.liveThreads()).isPositive();
+            assertThat(sample.heapUsedMiB()).isPositive();
+            assertThat(sample.cpuSecondsTotal()).isPositive();
+            assertThat(sample.availableCpus()).isGreaterThanOrEqualTo(1);
+            // Live pool gauges, never the configured limits (r2dbc_pool_max_pending_connections is 2^31-1).
+            assertThat(sample.dbPoolActive()).isBetween(0.0, 100.0);
+            assertThat(sample.dbPoolPending()).isBetween(0.0, 10_000.0);
+        }
+        assertThat(r2dbc.liveThreads()).isLessThan(jdbc.liveThreads());
+    }
 }
