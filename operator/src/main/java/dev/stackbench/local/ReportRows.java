@@ -40,6 +40,10 @@ public final class ReportRows {
                 }
             }
         }
+        if (alarm != null) {
+            // The loud alarm already says k6 fell short; the aggregator's own note on dropped iterations repeats it.
+            warnings.removeIf(warning -> warning.startsWith("k6 dropped"));
+        }
         Double k6Cores = observation == null ? null : observation.averageLoadGeneratorCores();
         return new RunRow(run.getMetadata().getName(), variant, phase,
                 summary.getRequests() == null ? 0 : summary.getRequests(), summary.getRps(), latency.getP50(),

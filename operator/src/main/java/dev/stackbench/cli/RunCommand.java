@@ -1,0 +1,245 @@
+package dev.stackbench.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunFileException;
+import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Phase;
+import dev.stackbench.local.CoreBindings;
+import dev.stackbench.local.CpuSet;
+import dev.stackbench.local.LocalRunner;
+import dev.stackbench.local.ProgressPrinter;
+import dev.stackbench.local.ResultsLayout;
+import dev.stackbench.local.StandardCoreBindings;
+import dev.stackbench.report.HtmlReport;
+import dev.stackbench.report.ReportRun;
+import dev.stackbench.report.RunRow;
+import dev.stackbench.report.SummaryTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code stackbench run FILE...}: runs BenchmarkRuns on this machine, one after the other, and compares them. */
+@Command(name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs each BenchmarkRun on this machine with no cluster: PostgreSQL, the delay service and the target "
+                    + "variant as local processes on 127.0.0.1, the target pinned to its own CPUs, k6 as the load "
+                    + "generator. Several files run one after the other, each with fresh processes, and are "
+                    + "compared in one table and one HTML report.",
+            "Every file is validated with the rules the CRD enforces before anything starts."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every run succeeded and its thresholds passed",
+            "1:a run failed (see its message and the logs in the results directory)",
+            "2:a file is not a valid BenchmarkRun or the command line is wrong; nothing was started",
+            "3:every run completed but a threshold failed"})
+public final class RunCommand implements Callable<Integer> {
+
+    /** How the final result is printed. */
+    enum Output { table, json, yaml }
+
+    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "BenchmarkRun YAML files (several runs per file "
+            + "are allowed, separated by ---)")
+    List<Path> files;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT",
+            description = "table (default), or json / yaml: print the status block the operator would write "
+                    + "(the table then goes to stderr)")
+    Output output;
+
+    @Option(names = "--results-dir", paramLabel = "DIR",
+            description = "where to write results (default: results/<timestamp> under the repository root)")
+    Path resultsDir;
+
+    @Option(names = "--keep", description = "keep PostgreSQL's data directory after the run, for inspection")
+    boolean keep;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "repository root holding the jars "
+            + "(default: $STACKBENCH_ROOT, else the current directory)")
+    Path root;
+
+    @Option(names = "--k6", paramLabel = "PATH", description = "k6 binary (default: $STACKBENCH_K6, else k6 on PATH)")
+    Path k6;
+
+    @Option(names = "--start-timeout", paramLabel = "SECONDS", defaultValue = "180",
+            description = "how long each service may take to become healthy (default: ${DEFAULT-VALUE})")
+    long startTimeoutSeconds;
+
+    private CoreBindings core;
+
+    public RunCommand() {
+    }
+
+    RunCommand(CoreBindings core) {
+        this.core = core;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        Path repoRoot = repoRoot();
+        if (core == null) {
+            core = StandardCoreBindings.forRepository(repoRoot);
+        }
+        List<BenchmarkRun> runs = readAndValidate(err);
+        if (runs == null) {
+            return ExitCodes.INVALID_INPUT;
+        }
+        LocalRunner.Settings settings;
+        try {
+            settings = new LocalRunner.Settings(repoRoot, javaBinary(), k6Binary(), CpuSet.ofThisProcess(), keep,
+                    Duration.ofSeconds(startTimeoutSeconds));
+        } catch (IllegalStateException e) {
+            err.println("stackbench: " + e.getMessage());
+            return ExitCodes.INVALID_INPUT;
+        }
+        ResultsLayout layout = resultsDir != null ? new ResultsLayout(resultsDir.toAbsolutePath())
+                : ResultsLayout.underDefaultDirectory(repoRoot, ZonedDateTime.now());
+        Files.createDirectories(layout.root());
+        ProgressPrinter progress = ProgressPrinter.forStderr();
+        LocalRunner runner = new LocalRunner(settings, progress, core);
+        List<LocalRunner.Result> results = new ArrayList<>();
+        // Ctrl-C: each run's supervisor stops its processes from its own hook; this one tells the user.
+        Thread interrupted = new Thread(() -> progress.message("stackbench: interrupted; stopping every process "
+                + "it started (partial results in " + layout.root() + ")"), "stackbench-interrupted");
+        Runtime.getRuntime().addShutdownHook(interrupted);
+        try {
+            for (int i = 0; i < runs.size(); i++) {
+                BenchmarkRun run = runs.get(i);
+                progress.message("== run " + (i + 1) + "/" + runs.size() + ": " + run.getMetadata().getName() + " ("
+                        + run.getSpec().getTarget().getVariant() + ")");
+                results.add(runner.run(run, new ResultsLayout.RunFiles(layout.run(i + 1,
+                        run.getMetadata().getName()))));
+            }
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook runs; nothing else to do.
+            }
+        }
+        List<ReportRun> reportRuns = results.stream().map(LocalRunner.Result::report).toList();
+        List<RunRow> rows = reportRuns.stream().map(ReportRun::row).toList();
+        String table = SummaryTable.render(rows);
+        Files.writeString(layout.comparisonTable(), table);
+        List<BenchmarkRunStatus> statuses = results.stream().map(result -> result.run().getStatus()).toList();
+        JSON.writeValue(layout.comparisonStatuses().toFile(), statuses);
+        String title = "stackbench: " + runs.stream().map(run -> run.getMetadata().getName())
+                .collect(Collectors.joining(" vs "));
+        Files.writeString(layout.report(), HtmlReport.render(title, Instant.now(), reportRuns));
+
+        PrintWriter tableOut = output == Output.table ? out : err;
+        tableOut.println();
+        tableOut.print(table);
+        tableOut.flush();
+        if (output != Output.table) {
+            Object document = statuses.size() == 1 ? statuses.get(0) : statuses;
+            out.print(output == Output.json ? JSON.writeValueAsString(document) + "\n"
+                    : BenchmarkRuns.toYaml(document));
+            out.flush();
+        }
+        err.println("results: " + layout.root() + "  (report: " + layout.report() + ")");
+        err.flush();
+        return exitCode(statuses);
+    }
+
+    /** Reads every file and checks every run before anything starts; prints every problem, not just the first. */
+    private List<BenchmarkRun> readAndValidate(PrintWriter err) {
+        List<BenchmarkRun> runs = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (Path file : files) {
+            List<BenchmarkRun> inFile;
+            try {
+                inFile = BenchmarkRuns.read(file);
+            } catch (BenchmarkRunFileException e) {
+                problems.add(e.getMessage());
+                continue;
+            }
+            for (BenchmarkRun run : inFile) {
+                String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "(no name)"
+                        : run.getMetadata().getName();
+                List<String> violations = core.validate(run);
+                violations.forEach(violation -> problems.add(file + ": BenchmarkRun " + name + ": " + violation));
+                if (violations.isEmpty()) {
+                    runs.add(core.withDefaults(run));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(problem -> err.println("invalid: " + problem));
+            err.println("nothing was started: fix the field(s) above and run again");
+            err.flush();
+            return null;
+        }
+        return runs;
+    }
+
+    private Path repoRoot() {
+        if (root != null) {
+            return root.toAbsolutePath();
+        }
+        String fromLauncher = System.getenv("STACKBENCH_ROOT");
+        return fromLauncher != null && !fromLauncher.isBlank() ? Path.of(fromLauncher) : Path.of("").toAbsolutePath();
+    }
+
+    private Path k6Binary() {
+        if (k6 != null) {
+            return requireExecutable(k6, "--k6");
+        }
+        String fromSetup = System.getenv("STACKBENCH_K6");
+        if (fromSetup != null && !fromSetup.isBlank()) {
+            return requireExecutable(Path.of(fromSetup), "STACKBENCH_K6");
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            Path candidate = Path.of(dir, "k6");
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("k6 not found: run hack/setup.sh k6 (./stackbench does this for you), or "
+                + "pass --k6 PATH or set STACKBENCH_K6");
+    }
+
+    private static Path requireExecutable(Path path, String source) {
+        if (!Files.isExecutable(path)) {
+            throw new IllegalStateException(source + " points to " + path + ", which is not an executable k6: run "
+                    + "hack/setup.sh k6 or fix the path");
+        }
+        return path;
+    }
+
+    private static Path javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    private static int exitCode(List<BenchmarkRunStatus> statuses) {
+        if (statuses.stream().anyMatch(status -> status.getPhase() != Phase.Succeeded)) {
+            return ExitCodes.RUN_FAILED;
+        }
+        boolean thresholdFailed = statuses.stream().anyMatch(status -> status.getSummary() != null
+                && Boolean.FALSE.equals(status.getSummary().getThresholdsPassed()));
+        return thresholdFailed ? ExitCodes.THRESHOLDS_FAILED : ExitCodes.OK;
+    }
+}

@@ -1,0 +1,93 @@
+package dev.stackbench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** A bad file is refused before anything starts, with the field named and what to change. */
+class RunCommandValidationTest {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = StackbenchCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private Path write(String name, String yaml) throws Exception {
+        return Files.writeString(dir.resolve(name), yaml);
+    }
+
+    @Test
+    void aMisspelledFieldIsNamedAndNothingStarts() throws Exception {
+        Path file = write("typo.yaml", """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: typo}
+                spec:
+                  target: {variant: mvc-jdbc}
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: 300ms
+                    load: {executor: constant-arrival-rate, rat: 100}
+                """);
+
+        int exitCode = run("run", "--results-dir", dir.resolve("results").toString(), file.toString());
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).contains("rat").contains("unknown field").contains("nothing was started");
+        assertThat(dir.resolve("results")).doesNotExist();
+    }
+
+    @Test
+    void aRuleViolationNamesTheFieldAndAnUnknownVariantListsTheKnownOnes() throws Exception {
+        Path missingRate = write("missing-rate.yaml", """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: missing-rate}
+                spec:
+                  target: {variant: mvc-jdbc}
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: 300ms
+                    load: {executor: constant-arrival-rate}
+                """);
+        Path unknownVariant = write("unknown-variant.yaml", """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: unknown-variant}
+                spec:
+                  target: {variant: mvc-cobol}
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: 300ms
+                    load: {executor: constant-arrival-rate, rate: 10}
+                """);
+
+        int exitCode = run("run", "--results-dir", dir.resolve("results").toString(), missingRate.toString(),
+                unknownVariant.toString());
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).contains("missing-rate.yaml").contains("spec.workload.load.rate")
+                .contains("unknown-variant.yaml").contains("mvc-cobol").contains("webflux-r2dbc");
+        assertThat(dir.resolve("results")).doesNotExist();
+    }
+
+    @Test
+    void aMissingFileIsAnInputError() {
+        assertThat(run("run", dir.resolve("nope.yaml").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("nope.yaml").contains("no such file");
+    }
+}

@@ -1,0 +1,116 @@
+package dev.stackbench.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.Phase;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.cli.StackbenchCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * A short, low-rate local run for real: PostgreSQL, the delay service and a target variant as real processes,
+ * driven by the real k6. Checks that the summary is complete and consistent and that nothing is left running.
+ * No assertion on timings: the machine is shared.
+ */
+class LocalRunIT {
+
+    private static final Path REPO_ROOT = Path.of("").toAbsolutePath().getParent();
+    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void requireToolsAndJars() {
+        String k6 = System.getenv("STACKBENCH_K6");
+        assertThat(k6).as("STACKBENCH_K6 is not set: run hack/setup.sh and source .tools/env.sh").isNotBlank();
+        for (String jar : List.of("targets/delay-service/target/delay-service.jar",
+                "targets/webflux-app/target/webflux-app.jar")) {
+            assertThat(REPO_ROOT.resolve(jar)).as(jar + " is missing: build the targets first (mvn -pl "
+                    + "targets/webflux-app,targets/delay-service -am package, or the full build)").isRegularFile();
+        }
+    }
+
+    @Test
+    void shortRealRunProducesAConsistentSummaryAndLeavesNoProcessBehind() throws Exception {
+        Path spec = dir.resolve("short.yaml");
+        Files.writeString(spec, """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: it-webflux-r2dbc
+                spec:
+                  target:
+                    variant: webflux-r2dbc
+                    resources: {cpu: "1", memory: 512Mi}
+                  workload:
+                    scenario: mixed
+                    upstreamDelay: 20ms
+                    dbSleep: 10ms
+                    load: {executor: constant-arrival-rate, rate: 10, vus: 20}
+                    warmup: 2s
+                    duration: 5s
+                    thresholds:
+                      http_req_failed: ["rate<0.01"]
+                """);
+        Path results = dir.resolve("results");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = StackbenchCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exitCode = cli.execute("run", "--root", REPO_ROOT.toString(), "--results-dir", results.toString(),
+                "--output", "json", spec.toString());
+
+        assertThat(exitCode).as("exit code; stderr:\n" + err).isZero();
+        BenchmarkRunStatus status = JSON.readValue(out.toString(), BenchmarkRunStatus.class);
+        assertThat(status.getPhase()).isEqualTo(Phase.Succeeded);
+        RunSummary summary = status.getSummary();
+        assertThat(summary.getRequests()).isPositive();
+        assertThat(summary.getRps()).isPositive();
+        assertThat(summary.getErrorRate()).isZero();
+        LatencySummary latency = summary.getLatencyMs();
+        assertThat(latency.getP50()).isPositive().isLessThanOrEqualTo(latency.getP95());
+        assertThat(latency.getP95()).isLessThanOrEqualTo(latency.getP99());
+        assertThat(latency.getP99()).isLessThanOrEqualTo(latency.getMax());
+        assertThat(summary.getTarget().getPeakThreads()).isPositive();
+        assertThat(status.getEnvironment().getMode()).isEqualTo("local");
+        assertThat(status.getEnvironment().getCpuSet()).isNotBlank();
+
+        Path runDir;
+        try (Stream<Path> runs = Files.list(results)) {
+            runDir = runs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        for (String file : List.of("status.json", "environment.json", "benchmarkrun.yaml", "k6-script.js",
+                "k6-requests.csv", "k6-summary.json", "target-metrics.csv", "requests-per-second.csv")) {
+            assertThat(runDir.resolve(file)).isNotEmptyFile();
+        }
+        assertThat(Files.readString(results.resolve("report.html"))).contains("data:image/png;base64,")
+                .contains("it-webflux-r2dbc");
+        assertThat(err.toString()).contains("it-webflux-r2dbc");
+
+        JsonNode environment = JSON.readTree(runDir.resolve("environment.json").toFile());
+        List<Long> pids = new ArrayList<>();
+        environment.path("startedPids").forEach(pid -> pids.add(pid.asLong()));
+        assertThat(pids).as("pids of PostgreSQL, delay service, target and k6").hasSizeGreaterThanOrEqualTo(4);
+        for (long pid : pids) {
+            assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+                    .as("process " + pid + " started by the run is still alive").isEmpty();
+        }
+    }
+}
