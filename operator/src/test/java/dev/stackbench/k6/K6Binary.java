@@ -10,15 +10,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** The real k6 binary that hack/setup.sh installs, run as a bounded child process. */
-final class K6Binary {
+public final class K6Binary {
 
-    record Result(int exitCode, String stdout, String stderr) {
+    public record Result(int exitCode, String stdout, String stderr) {
     }
 
     private K6Binary() {
     }
 
-    static Path locate() {
+    public static Path locate() {
         String configured = System.getenv("STACKBENCH_K6");
         if (configured != null && Files.isExecutable(Path.of(configured))) {
             return Path.of(configured);
@@ -27,7 +27,7 @@ final class K6Binary {
                 + " source .tools/env.sh (or use hack/test.sh), which install k6 and export STACKBENCH_K6");
     }
 
-    static Result run(Path workDir, Map<String, String> env, long timeoutSeconds, String... args)
+    public static Result run(Path workDir, Map<String, String> env, long timeoutSeconds, String... args)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(locate().toString());

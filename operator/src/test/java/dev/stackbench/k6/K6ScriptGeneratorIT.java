@@ -2,21 +2,13 @@ package dev.stackbench.k6;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,13 +74,7 @@ class K6ScriptGeneratorIT {
 
     @Test
     void realRunCountsOnlyMeasuredRequestsAndPrintsAParsableSummary(@TempDir Path dir) throws Exception {
-        AtomicLong served = new AtomicLong();
-        ExecutorService workers = Executors.newFixedThreadPool(16);
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
-        server.setExecutor(workers);
-        server.createContext("/api/upstream", exchange -> answerUpstream(exchange, served));
-        server.start();
-        try {
+        try (TinyTargetServer server = new TinyTargetServer("webflux-r2dbc")) {
             BenchmarkRunSpec spec = BenchmarkRuns.read("""
                     apiVersion: stackbench.dev/v1alpha1
                     kind: BenchmarkRun
@@ -108,7 +94,7 @@ class K6ScriptGeneratorIT {
             Path summaryFile = dir.resolve("summary.json");
 
             K6Binary.Result result = K6Binary.run(dir, Map.of(
-                    K6Env.BASE_URL, "http://127.0.0.1:" + server.getAddress().getPort(),
+                    K6Env.BASE_URL, server.baseUrl(),
                     K6Env.SUMMARY_FILE, summaryFile.toString(),
                     K6Env.RUNNER_ID, "0"), 120, "run", "--quiet", "script.js");
 
@@ -125,7 +111,7 @@ class K6ScriptGeneratorIT {
             assertThat(fromStdout.requests()).isBetween(55L, 62L);
             assertThat(fromStdout.iterations()).isEqualTo(fromStdout.requests());
             // The server also answered the 2 s warmup, which no figure may include.
-            assertThat(served.get() - fromStdout.requests()).isBetween(35L, 45L);
+            assertThat(server.served() - fromStdout.requests()).isBetween(35L, 45L);
             assertThat(fromStdout.bucketedRequests()).isEqualTo(fromStdout.requests());
             assertThat(fromStdout.failedRequests()).isZero();
             assertThat(fromStdout.droppedIterations()).isZero();
@@ -135,28 +121,6 @@ class K6ScriptGeneratorIT {
             assertThat(fromStdout.latencyMs().getMax()).isGreaterThanOrEqualTo(fromStdout.latencyMs().getP50());
             assertThat(fromStdout.thresholds().get("http_req_duration{scenario:measure}"))
                     .containsEntry("p(95)<5000", true);
-        } finally {
-            server.stop(0);
-            workers.shutdownNow();
         }
     }
-
-    private static void answerUpstream(HttpExchange exchange, AtomicLong served) throws IOException {
-        served.incrementAndGet();
-        URI uri = exchange.getRequestURI();
-        String delay = uri.getQuery() == null ? "0" : uri.getQuery().replaceAll(".*delayMs=(\\d+).*", "$1");
-        try {
-            Thread.sleep(Long.parseLong(delay));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        byte[] body = ("{\"variant\":\"webflux-r2dbc\",\"operation\":\"upstream\",\"thread\":\""
-                + Thread.currentThread().getName() + "\",\"virtual\":false,\"delayMs\":" + delay + "}")
-                .getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.sendResponseHeaders(200, body.length);
-        exchange.getResponseBody().write(body);
-        exchange.close();
-    }
-
 }
