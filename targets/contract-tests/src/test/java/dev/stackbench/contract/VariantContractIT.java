@@ -44,6 +44,7 @@ class VariantContractIT {
     private final Http http = new Http();
     private final List<AutoCloseable> started = new ArrayList<>();
     private final Map<String, ServiceProcess> variants = new LinkedHashMap<>();
+    private final Thread stopOnExit = new Thread(this::stopEverything, "stop-contract-test-processes");
     private LocalPostgres postgres;
     private ServiceProcess delayService;
 
@@ -53,6 +54,8 @@ class VariantContractIT {
 
     @BeforeAll
     void startPostgresTheDelayServiceAndEveryVariant() throws IOException {
+        // Also stop everything if the test JVM is asked to exit before @AfterAll (for example on Ctrl-C).
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
         postgres = LocalPostgres.builder().maxConnections(100).start();
         started.add(postgres);
         delayService = ServiceProcess.start("delay-service", CATALOGUE.jar("delay-service"), List.of(), Map.of(),
@@ -80,7 +83,12 @@ class VariantContractIT {
     }
 
     @AfterAll
-    void stopEverything() {
+    void stopEverythingAndForgetTheExitHook() {
+        stopEverything();
+        Runtime.getRuntime().removeShutdownHook(stopOnExit);
+    }
+
+    private synchronized void stopEverything() {
         List<AutoCloseable> newestFirst = new ArrayList<>(started);
         Collections.reverse(newestFirst);
         for (AutoCloseable process : newestFirst) {
@@ -90,6 +98,7 @@ class VariantContractIT {
                 System.err.println("Could not stop " + process + ": " + e);
             }
         }
+        started.clear();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -179,6 +180,7 @@ public final class LocalPostgres implements AutoCloseable {
                 "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions")));
         for (int attempt = 1; ; attempt++) {
             port = builder.port > 0 ? builder.port : freePort();
+            Files.deleteIfExists(logFile);
             server = launchServer(builder);
             try {
                 awaitReady(builder.startTimeout);
@@ -390,10 +392,20 @@ public final class LocalPostgres implements AutoCloseable {
         }
     }
 
+    /**
+     * A port that is free now, below Linux's ephemeral range (32768-60999) so that outgoing connections of other
+     * processes cannot take it before the server binds it.
+     */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int candidate = ThreadLocalRandom.current().nextInt(20_000, 32_000);
+            try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getByName(HOST))) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // try another one
+            }
         }
+        throw new IOException("No free port found on " + HOST + " between 20000 and 32000: pass one with port(...)");
     }
 
     private static void deleteRecursively(Path dir) {
