@@ -9,4 +9,9 @@ mvn_run -q -pl operator -am process-classes
 [[ -f "$generated" ]] || die "the build did not generate $generated; check the crd-generator-maven-plugin in operator/pom.xml"
 mkdir -p "$STACKBENCH_ROOT/crds"
 cp "$generated" "$STACKBENCH_ROOT/crds/benchmarkruns.stackbench.dev-v1.yml"
-log "updated crds/benchmarkruns.stackbench.dev-v1.yml; commit it together with the API change"
+# The chart ships its own copy of the CRDs; keep it in step when the chart is there.
+sync="$STACKBENCH_ROOT/charts/stackbench/sync-crds.sh"
+if [[ -x "$sync" ]]; then
+  "$sync"
+fi
+log "updated crds/benchmarkruns.stackbench.dev-v1.yml (and the chart's copy); commit them with the API change"
