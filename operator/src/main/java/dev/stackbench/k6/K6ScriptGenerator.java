@@ -36,6 +36,9 @@ public final class K6ScriptGenerator {
     public static final Duration GRACEFUL_STOP = Duration.ofSeconds(30);
     /** Time a request takes beyond its nominal wait (network, JSON, scheduling), for sizing VU pools. */
     private static final double OVERHEAD_SECONDS = 0.05;
+    private static final int MIN_VUS = 10;
+    /** Each VU costs memory in the load generator; beyond this many, k6 initialises more while running. */
+    private static final int MAX_DEFAULT_PREALLOCATED = 1_000;
     /** Items the contract seeds; orders pick one of them at random. */
     private static final int SEEDED_ITEMS = 10_000;
 
@@ -120,7 +123,11 @@ public final class K6ScriptGenerator {
     private record VuPlan(int preAllocated, int max) {
     }
 
-    /** Enough VUs for the rate at the nominal service time, with room for the target slowing down. */
+    /**
+     * Enough VUs for the rate at the nominal service time, with room for the target slowing down. k6 drops an
+     * iteration when no initialised VU is idle (initialising one takes time), so VUs are pre-allocated for requests
+     * taking twice their nominal time and at least half a second, as a cold target answers slowly.
+     */
     private static VuPlan planVus(WorkloadSpec workload, int requestsPerIteration) {
         LoadSpec load = workload.getLoad();
         if (!load.getExecutor().isArrivalRate()) {
@@ -140,13 +147,14 @@ public final class K6ScriptGenerator {
         }
         double waitSeconds = VariantCatalogue.nominalServiceTime(workload).map(Durations::seconds).orElse(0.0);
         double iterationSeconds = (waitSeconds + OVERHEAD_SECONDS) * requestsPerIteration;
-        int maxAllowed = (int) SpecRules.MAX_VUS;
         int max = load.getVus() != null
                 ? load.getVus()
-                : (int) Math.min(maxAllowed, Math.max(10, Math.ceil(peakRate * Math.max(1.0, 4 * iterationSeconds))));
+                : (int) Math.min(SpecRules.MAX_VUS, Math.max(MIN_VUS,
+                        Math.ceil(peakRate * Math.max(1.0, 4 * iterationSeconds))));
         int preAllocated = load.getPreAllocatedVUs() != null
                 ? load.getPreAllocatedVUs()
-                : (int) Math.min(max, Math.max(1, Math.ceil(peakRate * iterationSeconds * 1.5)));
+                : (int) Math.min(MAX_DEFAULT_PREALLOCATED, Math.max(MIN_VUS,
+                        Math.ceil(peakRate * Math.max(0.5, 2 * iterationSeconds))));
         return new VuPlan(Math.min(preAllocated, max), max);
     }
 
