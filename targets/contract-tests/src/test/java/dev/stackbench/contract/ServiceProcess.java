@@ -132,6 +132,10 @@ final class ServiceProcess implements AutoCloseable {
         return port;
     }
 
+    int managementPort() {
+        return managementPort;
+    }
+
     Duration startupTime() {
         return startupTime;
     }

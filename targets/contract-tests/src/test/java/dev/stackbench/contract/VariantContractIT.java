@@ -288,6 +288,18 @@ class VariantContractIT {
         assertThat(http.get(process.baseUrl() + "/actuator/health").status()).isEqualTo(404);
     }
 
+    /** Read from the kernel's socket table, so checking this sends no traffic anywhere but 127.0.0.1. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void listensOnLoopbackOnly(String variant) throws IOException {
+        ServiceProcess process = variants.get(variant);
+        for (int port : List.of(process.port(), process.managementPort())) {
+            List<String> addresses = listeningAddresses(port);
+            assertThat(addresses).as("%s listening sockets on port %d", variant, port).isNotEmpty()
+                    .allMatch(address -> address.equals(IPV4_LOOPBACK) || address.equals(IPV4_LOOPBACK_IN_IPV6));
+        }
+    }
+
     @Test
     void delayServiceAnswersAfterTheDelayAndRefusesBadDelays() {
         Response ok = http.get(delayService.baseUrl() + "/delay?ms=20");
@@ -298,6 +310,25 @@ class VariantContractIT {
         }
         assertThat(http.get(delayService.managementUrl() + "/actuator/prometheus").body())
                 .contains("jvm_threads_live_threads");
+    }
+
+    private static final String IPV4_LOOPBACK = "0100007F";
+    private static final String IPV4_LOOPBACK_IN_IPV6 = "0000000000000000FFFF00000100007F";
+
+    /** Local addresses (hex, as /proc/net/tcp* shows them) of the sockets listening on this port. */
+    private static List<String> listeningAddresses(int port) throws IOException {
+        String hexPort = String.format("%04X", port);
+        List<String> addresses = new ArrayList<>();
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            for (String line : Files.readAllLines(Path.of(table)).stream().skip(1).toList()) {
+                String[] fields = line.trim().split("\\s+");
+                String[] local = fields[1].split(":");
+                if (fields[3].equals("0A") && local[1].equals(hexPort)) {
+                    addresses.add(local[0]);
+                }
+            }
+        }
+        return addresses;
     }
 
     private String api(String variant, String path) {
