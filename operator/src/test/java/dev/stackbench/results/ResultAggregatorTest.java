@@ -115,4 +115,12 @@ class ResultAggregatorTest {
         assertThat(summary.getLittleLawRps()).isCloseTo(tomcatThreads / 0.3, within(0.1));
         assertThat(summary.getWarnings()).anyMatch(warning -> warning.contains("Little's-law cap"));
     }
+
+    @Test
+    void nonBlockingVariantsGetNoThreadPrediction() {
+        RunSummary summary = ResultAggregator.aggregate(List.of(runner("0", 100, 0, 0, 0)),
+                spec("webflux-r2dbc", "2", 10, "{}"), VariantCatalogue.load(), null);
+
+        assertThat(summary.getLittleLawRps()).isNull();
+    }
 }
