@@ -77,6 +77,9 @@ public final class LocalRunner {
                 BigDecimal.valueOf(Quantities.cpuCores(spec.getTarget().getResources().getCpu())));
         List<String> notes = new ArrayList<>(plan.notes());
         notes.addAll(clusterOnlySettings(spec));
+        if (plan.isolated()) {
+            notes.add(pinThisProcess(plan.supportCpus()));
+        }
         notes.forEach(note -> progress.message("[" + name + "] " + note));
 
         BenchmarkRunStatus status = new BenchmarkRunStatus();
@@ -291,6 +294,27 @@ public final class LocalRunner {
                         + k6.logFile());
             }
         }
+    }
+
+    /**
+     * Moves this JVM (sampler, k6 output follower, progress) off the target's CPUs, so the tool that measures the
+     * target does not take CPU time from it.
+     */
+    private static String pinThisProcess(CpuSet cpus) {
+        try {
+            Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus.toList(),
+                    Long.toString(ProcessHandle.current().pid())).redirectErrorStream(true).start();
+            taskset.getInputStream().readAllBytes();
+            if (taskset.waitFor() == 0) {
+                return "the stackbench CLI itself (sampling, progress) also runs on " + cpus;
+            }
+        } catch (IOException e) {
+            // Reported below.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return "could not move the stackbench CLI off the target's CPUs (taskset failed): it may take a little CPU "
+                + "time from the target";
     }
 
     /** Settings that only mean something on a cluster, said out loud so nobody reads them into a local result. */
