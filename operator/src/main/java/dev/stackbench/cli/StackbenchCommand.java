@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = StackbenchCommand.Version.class,
         description = "Fair, repeatable load experiments comparing server stacks.",
-        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, dev.stackbench.operator.OperatorCommand.class, CommandLine.HelpCommand.class})
 public final class StackbenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,0 +1,554 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunDefaults;
+import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.CleanupPolicy;
+import dev.stackbench.api.Conditions;
+import dev.stackbench.api.Durations;
+import dev.stackbench.api.Phase;
+import dev.stackbench.api.RunEnvironment;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.Scenario;
+import dev.stackbench.catalogue.VariantCatalogue;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives a BenchmarkRun through its phases, one small step each, in the order they happen:
+ * <ol>
+ *   <li>{@link #admit} Pending: the spec names a known variant; a spec change after the start is ignored, saying so.
+ *   <li>{@link #waitForPools} Queued while another run holds one of its node pools.
+ *   <li>{@link #failWhenTimedOut} Failed (TimedOut) once spec.timeout has passed.
+ *   <li>{@link #provision} Provisioning: script, delay service and target; wait until both are Ready.
+ *   <li>{@link #startLoad} the k6-operator TestRun, created exactly once.
+ *   <li>{@link #followLoad} WarmingUp, then Running, by the TestRun's stage and the time since load started;
+ *       failed runners fail the run.
+ *   <li>{@link #collect} Collecting: every runner's k6 summary from its pod log, combined; Succeeded.
+ *   <li>{@link #cleanUp} per spec.cleanup once the run has ended; the run and its status stay.
+ * </ol>
+ * Each step returns true when the run has to wait (for time or for another object to change).
+ */
+@ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
+public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
+
+    public static final String NAME = "benchmarkrun";
+
+    private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRunReconciler.class);
+    private static final String SPEC_GENERATION_ANNOTATION = "stackbench.dev/spec-generation";
+
+    private final VariantCatalogue catalogue;
+    private final OperatorSettings settings;
+    private final RunResults results;
+    private final TargetMetricsScraper scraper;
+    private final Clock clock;
+    private final TargetDeploymentDependentResource target;
+    private final TargetServiceDependentResource targetService = new TargetServiceDependentResource();
+    private final DelayServiceDeploymentDependentResource delayService;
+    private final DelayServiceServiceDependentResource delayServiceService = new DelayServiceServiceDependentResource();
+    private final K6ScriptConfigMapDependentResource script = new K6ScriptConfigMapDependentResource();
+    private final K6TestRunDependentResource testRun;
+
+    public BenchmarkRunReconciler(VariantCatalogue catalogue, OperatorSettings settings, RunResults results,
+            TargetMetricsScraper scraper, Clock clock) {
+        this.catalogue = catalogue;
+        this.settings = settings;
+        this.results = results;
+        this.scraper = scraper;
+        this.clock = clock;
+        this.target = new TargetDeploymentDependentResource(catalogue, settings);
+        this.delayService = new DelayServiceDeploymentDependentResource(catalogue, settings);
+        this.testRun = new K6TestRunDependentResource(settings);
+    }
+
+    @Override
+    public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun resource, Context<BenchmarkRun> context) {
+        RunProgress progress = new RunProgress(resource, clock.instant());
+        KubernetesClient client = context.getClient();
+        if (!progress.isTerminal()) {
+            BenchmarkRun run = withStartedSpec(resource, context);
+            boolean waiting = admit(progress, run, context)
+                    || waitForPools(progress, context)
+                    || failWhenTimedOut(progress, run)
+                    || provision(progress, run, context)
+                    || startLoad(progress, run, context)
+                    || followLoad(progress, run, context)
+                    || collect(progress, run, context);
+            LOG.debug("run {} in phase {} (waiting: {})", resource.getMetadata().getName(), progress.phase(), waiting);
+        }
+        cleanUp(progress, withStartedSpec(resource, context), client);
+        if (progress.isTerminal() && progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
+            // Cleanup waits for the next pass, when the final status with the results is stored.
+            progress.checkAgainIn(settings.pollInterval());
+        }
+        return finish(progress, client);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // The phases
+
+    private boolean admit(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
+        progress.moveTo(Phase.Pending, "Accepted", "the run is accepted and waits for its node pools");
+        if (catalogue.find(run.getSpec().getTarget().getVariant()).isEmpty()) {
+            progress.fail("InvalidSpec", "spec.target.variant: " + catalogue.unknownVariantMessage(
+                    run.getSpec().getTarget().getVariant()));
+            return true;
+        }
+        Optional<Long> started = startedGeneration(context, run);
+        if (started.isPresent() && !Objects.equals(run.getMetadata().getGeneration(), started.get())) {
+            progress.condition(RunProgress.SPEC_CHANGE_IGNORED, true, "RunInProgress", "the spec changed (generation "
+                    + run.getMetadata().getGeneration() + ") after the run started with generation "
+                    + started.get() + ": the run continues with the spec it started with; create a new"
+                    + " BenchmarkRun to run the changed spec");
+        }
+        return false;
+    }
+
+    private boolean waitForPools(RunProgress progress, Context<BenchmarkRun> context) {
+        if (progress.reached(Phase.Provisioning)) {
+            return false;
+        }
+        List<BenchmarkRun> runs = context.getPrimaryCache().list().toList();
+        Optional<PoolQueue.Wait> wait = PoolQueue.waitFor(progress.run(), runs);
+        if (wait.isPresent()) {
+            progress.moveTo(Phase.Queued, "WaitingForPool", wait.get().message());
+            progress.condition(RunProgress.POOLS_AVAILABLE, false, "WaitingForPool", wait.get().message());
+            progress.status().setMessage(wait.get().message());
+            progress.checkAgainIn(settings.pollInterval());
+            return true;
+        }
+        progress.condition(RunProgress.POOLS_AVAILABLE, true, "PoolsAcquired",
+                "no other run uses the node pools of this run");
+        progress.moveTo(Phase.Provisioning, "Provisioning",
+                "creating the delay service, the target and the k6 script");
+        return false;
+    }
+
+    private boolean failWhenTimedOut(RunProgress progress, BenchmarkRun run) {
+        Duration timeout = Durations.parse(run.getSpec().getTimeout());
+        Instant start = startOf(progress);
+        if (progress.now().isAfter(start.plus(timeout))) {
+            progress.fail("TimedOut", "the run did not finish within spec.timeout (" + run.getSpec().getTimeout()
+                    + "); it was in phase " + progress.phase() + ": " + progress.status().getMessage()
+                    + ". Raise spec.timeout or look at the events of the run");
+            return true;
+        }
+        progress.checkAgainIn(Duration.between(progress.now(), start.plus(timeout)).plusMillis(100));
+        return false;
+    }
+
+    private boolean provision(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
+        // Once load has been handed to k6-operator, provisioning is done: readiness is not judged again.
+        if (progress.reached(Phase.WarmingUp)
+                || secondary(context, GenericKubernetesResource.class, RunLabels.testRunName(run)).isPresent()) {
+            return false;
+        }
+        KubernetesClient client = context.getClient();
+        if (secondary(context, ConfigMap.class, RunLabels.scriptConfigMapName(run)).isEmpty()) {
+            Optional<String> customModule = customModule(progress, run, client);
+            if (run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM && customModule.isEmpty()) {
+                return true;
+            }
+            ConfigMap desired = script.desired(run, customModule.orElse(null));
+            desired.getMetadata().setAnnotations(Map.of(SPEC_GENERATION_ANNOTATION,
+                    String.valueOf(run.getMetadata().getGeneration())));
+            apply(client, desired);
+        }
+        applyIfMissing(context, client, delayService.desired(run));
+        applyIfMissing(context, client, delayServiceService.desired(run));
+        applyIfMissing(context, client, target.desired(run));
+        applyIfMissing(context, client, targetService.desired(run));
+
+        Optional<Deployment> targetDeployment = secondary(context, Deployment.class, RunLabels.targetName(run));
+        Optional<Deployment> delayDeployment = secondary(context, Deployment.class, RunLabels.delayServiceName(run));
+        boolean targetReady = targetDeployment.map(TargetReadiness::isReady).orElse(false);
+        boolean delayReady = delayDeployment.map(TargetReadiness::isReady).orElse(false);
+        if (targetReady && delayReady) {
+            progress.condition(Conditions.TARGET_READY, true, "TargetReady",
+                    "the target and the delay service are Ready");
+            return false;
+        }
+        String problem = !targetReady
+                ? TargetReadiness.problem("target " + RunLabels.targetName(run), pods(context, run,
+                        RunLabels.ROLE_TARGET))
+                : TargetReadiness.problem("delay service " + RunLabels.delayServiceName(run), pods(context, run,
+                        RunLabels.ROLE_DELAY_SERVICE));
+        Duration limit = readyLimit(run);
+        if (progress.now().isAfter(startOf(progress).plus(limit))) {
+            progress.condition(Conditions.TARGET_READY, false, "TargetNotReady", problem);
+            progress.fail("TargetNotReady", "not Ready within " + Durations.format(limit) + ": " + problem);
+            return true;
+        }
+        progress.condition(Conditions.TARGET_READY, false, "WaitingForTarget", problem);
+        progress.status().setMessage("waiting for Ready: " + problem);
+        progress.checkAgainIn(settings.pollInterval());
+        return true;
+    }
+
+    private boolean startLoad(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
+        if (secondary(context, GenericKubernetesResource.class, RunLabels.testRunName(run)).isPresent()) {
+            return false;
+        }
+        KubernetesClient client = context.getClient();
+        // The cache may lag behind a TestRun created just before a restart: ask the API server before creating.
+        GenericKubernetesResource existing = client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+                .inNamespace(run.getMetadata().getNamespace()).withName(RunLabels.testRunName(run)).get();
+        if (existing == null) {
+            apply(client, testRun.desired(run));
+            progress.condition(Conditions.LOAD_RUNNING, false, "TestRunCreated", "created k6-operator TestRun "
+                    + RunLabels.testRunName(run) + " with " + run.getSpec().getWorkload().getParallelism()
+                    + " runner(s); waiting for it to start");
+            progress.status().setMessage("waiting for the k6 runners to start");
+        }
+        progress.checkAgainIn(settings.pollInterval());
+        return true;
+    }
+
+    private boolean followLoad(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
+        String name = RunLabels.testRunName(run);
+        String stage = secondary(context, GenericKubernetesResource.class, name)
+                .map(K6TestRunDependentResource::stage).orElse(null);
+        List<Pod> runnerPods = runnerPods(context, run);
+        List<Job> runnerJobs = context.getClient().batch().v1().jobs().inNamespace(run.getMetadata().getNamespace())
+                .withLabel(RunLabels.K6_TEST_RUN, name).list().getItems();
+        Optional<String> runnerFailure = RunnerHealth.failure(runnerJobs, runnerPods);
+        if (runnerFailure.isPresent()) {
+            progress.condition(Conditions.LOAD_RUNNING, false, "RunnerFailed", runnerFailure.get());
+            progress.fail("RunnerFailed", runnerFailure.get());
+            return true;
+        }
+        if ("error".equals(stage)) {
+            progress.fail("LoadGeneratorFailed", "k6-operator reports TestRun " + name + " in stage error: see its"
+                    + " status and the k6-operator logs");
+            return true;
+        }
+        boolean started = "started".equals(stage) || "stopped".equals(stage) || "finished".equals(stage);
+        if (!started) {
+            progress.checkAgainIn(settings.pollInterval());
+            return true;
+        }
+        if (progress.status().getStartedAt() == null) {
+            progress.status().setStartedAt(Conditions.format(progress.now()));
+        }
+        boolean finished = "finished".equals(stage)
+                && RunnerHealth.allFinished(runnerPods, run.getSpec().getWorkload().getParallelism());
+        if (finished) {
+            progress.condition(Conditions.LOAD_RUNNING, false, "LoadFinished", "every k6 runner has finished");
+            progress.moveTo(Phase.Collecting, "Collecting", "reading the k6 summaries of the runners");
+            return false;
+        }
+        Duration elapsed = Duration.between(Instant.parse(progress.status().getStartedAt()), progress.now());
+        Duration warmup = Durations.parse(run.getSpec().getWorkload().getWarmup());
+        progress.condition(Conditions.LOAD_RUNNING, true, "LoadRunning", runnerPods.size() + " k6 runner(s) send"
+                + " load to " + TargetServiceDependentResource.url(run));
+        if (elapsed.compareTo(warmup) < 0) {
+            progress.moveTo(Phase.WarmingUp, "WarmingUp", "load runs; the first " + run.getSpec().getWorkload()
+                    .getWarmup() + " are excluded from the results");
+            progress.checkAgainIn(warmup.minus(elapsed));
+        } else {
+            progress.moveTo(Phase.Running, "Running", "measuring for " + run.getSpec().getWorkload().getDuration());
+            scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
+        }
+        progress.checkAgainIn(settings.pollInterval());
+        return true;
+    }
+
+    private boolean collect(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
+        KubernetesClient client = context.getClient();
+        List<RunResults.RunnerLog> logs = new ArrayList<>();
+        for (Pod pod : RunnerHealth.sorted(runnerPods(context, run))) {
+            String log = client.pods().inNamespace(run.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName()).getLog();
+            logs.add(new RunResults.RunnerLog(pod.getMetadata().getName(), log == null ? "" : log));
+        }
+        TargetMetricsScraper.Outcome metrics = scraper.finish(run);
+        RunSummary summary;
+        try {
+            summary = results.summarize(run, logs, metrics.summary().orElse(null));
+        } catch (IllegalArgumentException e) {
+            progress.condition(Conditions.RESULTS_COLLECTED, false, "ResultsUnreadable", e.getMessage());
+            progress.fail("ResultsUnreadable", e.getMessage());
+            return true;
+        }
+        metrics.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
+        progress.status().setSummary(summary);
+        progress.status().setEnvironment(environment(run, context, metrics));
+        progress.condition(Conditions.RESULTS_COLLECTED, true, "ResultsCollected", "combined the k6 summaries of "
+                + logs.size() + " runner(s)");
+        if (summary.getThresholdsPassed() != null) {
+            progress.condition(Conditions.THRESHOLDS_PASSED, summary.getThresholdsPassed(),
+                    summary.getThresholdsPassed() ? "ThresholdsPassed" : "ThresholdsFailed",
+                    summary.getThresholdsPassed() ? "every threshold held on the combined result"
+                            : "at least one threshold failed on the combined result: see status.summary");
+        }
+        progress.moveTo(Phase.Succeeded, "RunSucceeded", String.format(java.util.Locale.ROOT,
+                "%d requests, %.1f requests/s, p95 %.1f ms, error rate %.4f", summary.getRequests(),
+                summary.getRps(), summary.getLatencyMs() == null || summary.getLatencyMs().getP95() == null
+                        ? Double.NaN : summary.getLatencyMs().getP95(), summary.getErrorRate()));
+        return false;
+    }
+
+    private void cleanUp(RunProgress progress, BenchmarkRun run, KubernetesClient client) {
+        boolean stored = run.getStatus() != null && run.getStatus().getPhase() != null
+                && run.getStatus().getPhase().isTerminal();
+        if (!stored || progress.condition(RunProgress.CLEANED_UP).isPresent()) {
+            return;
+        }
+        scraper.forget(run);
+        CleanupPolicy policy = run.getSpec().getCleanup() == null ? CleanupPolicy.ALWAYS : run.getSpec().getCleanup();
+        boolean delete = policy == CleanupPolicy.ALWAYS
+                || (policy == CleanupPolicy.ON_SUCCESS && progress.phase() == Phase.Succeeded);
+        if (!delete) {
+            progress.condition(RunProgress.CLEANED_UP, false, "KeptByPolicy", "kept the target, delay service,"
+                    + " k6 script and TestRun (spec.cleanup " + policy.value() + "); deleting the BenchmarkRun"
+                    + " deletes them");
+            return;
+        }
+        String namespace = run.getMetadata().getNamespace();
+        String selector = RunLabels.RUN + "=" + run.getMetadata().getName() + "," + RunLabels.MANAGED_SELECTOR;
+        client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+                .withLabelSelector(selector).delete();
+        client.apps().deployments().inNamespace(namespace).withLabelSelector(selector).delete();
+        client.services().inNamespace(namespace).withLabelSelector(selector).delete();
+        client.configMaps().inNamespace(namespace).withLabelSelector(selector).delete();
+        progress.condition(RunProgress.CLEANED_UP, true, "Deleted", "deleted the target, delay service, k6 script"
+                + " and TestRun (spec.cleanup " + policy.value() + "); the results stay in this status");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Helpers
+
+    private UpdateControl<BenchmarkRun> finish(RunProgress progress, KubernetesClient client) {
+        RunEvents events = new RunEvents(client);
+        for (RunProgress.Step step : progress.steps()) {
+            if (step.warning()) {
+                events.warning(progress.run(), step.reason(), step.message());
+            } else {
+                events.normal(progress.run(), step.reason(), step.message());
+            }
+        }
+        UpdateControl<BenchmarkRun> control;
+        if (progress.changed()) {
+            BenchmarkRun patch = new BenchmarkRun();
+            patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                    .withName(progress.run().getMetadata().getName())
+                    .withNamespace(progress.run().getMetadata().getNamespace()).build());
+            patch.setStatus(progress.status());
+            control = UpdateControl.patchStatus(patch);
+        } else {
+            control = UpdateControl.noUpdate();
+        }
+        if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
+            progress.nextCheck().ifPresent(delay -> control.rescheduleAfter(delay.isNegative() ? Duration.ZERO
+                    : delay));
+        }
+        return control;
+    }
+
+    /**
+     * The run as it started: once its script ConfigMap exists, the spec recorded there, so a later change of the
+     * spec cannot alter a run in flight. Defaults are applied either way.
+     */
+    private BenchmarkRun withStartedSpec(BenchmarkRun resource, Context<BenchmarkRun> context) {
+        BenchmarkRun run = new BenchmarkRun();
+        run.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(resource.getMetadata()).build());
+        run.setStatus(resource.getStatus());
+        BenchmarkRunSpec spec = secondary(context, ConfigMap.class, RunLabels.scriptConfigMapName(resource))
+                .map(configMap -> configMap.getData() == null ? null
+                        : configMap.getData().get(K6ScriptConfigMapDependentResource.SPEC_KEY))
+                .map(yaml -> {
+                    try {
+                        return BenchmarkRuns.yamlMapper().readValue(yaml, BenchmarkRunSpec.class);
+                    } catch (java.io.IOException e) {
+                        LOG.warn("the recorded spec of run {} is unreadable, using the current spec: {}",
+                                resource.getMetadata().getName(), e.getMessage());
+                        return null;
+                    }
+                })
+                .orElseGet(() -> BenchmarkRuns.yamlMapper().convertValue(resource.getSpec(), BenchmarkRunSpec.class));
+        run.setSpec(BenchmarkRunDefaults.apply(spec));
+        return run;
+    }
+
+    /** The generation of the spec the run started with, once it started (recorded on its script ConfigMap). */
+    private static Optional<Long> startedGeneration(Context<BenchmarkRun> context, BenchmarkRun run) {
+        return secondary(context, ConfigMap.class, RunLabels.scriptConfigMapName(run))
+                .map(configMap -> configMap.getMetadata().getAnnotations())
+                .map(annotations -> annotations.get(SPEC_GENERATION_ANNOTATION))
+                .map(Long::valueOf);
+    }
+
+    /** When the run got its pools: the timeout and the target's readiness limit count from there. */
+    private static Instant startOf(RunProgress progress) {
+        return progress.trueSince(RunProgress.POOLS_AVAILABLE).orElse(progress.now());
+    }
+
+    /** The longest the target may take to become Ready: the operator's limit, at most half the run's timeout. */
+    Duration readyLimit(BenchmarkRun run) {
+        Duration half = Durations.parse(run.getSpec().getTimeout()).dividedBy(2);
+        return half.compareTo(settings.targetReadyLimit()) < 0 ? half : settings.targetReadyLimit();
+    }
+
+    private Optional<String> customModule(RunProgress progress, BenchmarkRun run, KubernetesClient client) {
+        if (run.getSpec().getWorkload().getScenario() != Scenario.CUSTOM) {
+            return Optional.empty();
+        }
+        var ref = run.getSpec().getWorkload().getScript().getConfigMapRef();
+        ConfigMap configMap = ref == null ? null : client.configMaps().inNamespace(run.getMetadata().getNamespace())
+                .withName(ref.getName()).get();
+        String module = configMap == null || configMap.getData() == null ? null : configMap.getData()
+                .get(ref.getKey());
+        if (module == null) {
+            String what = ref == null ? "spec.workload.script.configMapRef is not set"
+                    : "ConfigMap " + ref.getName() + " with key " + ref.getKey() + " does not exist";
+            progress.fail("ScriptMissing", what + ": create it in namespace " + run.getMetadata().getNamespace()
+                    + " with your k6 module, then create the run again");
+            return Optional.empty();
+        }
+        return Optional.of(module);
+    }
+
+    private RunEnvironment environment(BenchmarkRun run, Context<BenchmarkRun> context,
+            TargetMetricsScraper.Outcome metrics) {
+        RunEnvironment environment = new RunEnvironment();
+        environment.setMode("cluster");
+        environment.setVariant(run.getSpec().getTarget().getVariant());
+        environment.setNodeNames(pods(context, run, RunLabels.ROLE_TARGET).stream()
+                .map(pod -> pod.getSpec().getNodeName()).filter(Objects::nonNull).distinct().sorted().toList());
+        environment.setCpuLimit(run.getSpec().getTarget().getResources().getCpu());
+        environment.setMemoryLimit(run.getSpec().getTarget().getResources().getMemory());
+        environment.setJvmOptions(JvmSizing.options(run.getSpec().getTarget().getResources(),
+                run.getSpec().getTarget().getJvmOptions()));
+        environment.setParallelism(run.getSpec().getWorkload().getParallelism());
+        environment.setThreadPoolSize(catalogue.poolThreads(run.getSpec().getTarget().getVariant(),
+                JvmSizing.activeProcessors(run.getSpec().getTarget().getResources().getCpu()),
+                run.getSpec().getTarget().getEnv()));
+        Map<String, String> images = new LinkedHashMap<>();
+        images.put(RunLabels.ROLE_TARGET, target.image(run));
+        images.put(RunLabels.ROLE_DELAY_SERVICE, delayService.image());
+        runnerPods(context, run).stream().findFirst()
+                .ifPresent(pod -> images.put(RunLabels.ROLE_LOADGEN, pod.getSpec().getContainers().getFirst()
+                        .getImage()));
+        environment.setImages(images);
+        metrics.javaVersion().ifPresent(environment::setJavaVersion);
+        metrics.springBootVersion().ifPresent(environment::setSpringBootVersion);
+        return environment;
+    }
+
+    private static void addWarning(RunSummary summary, String warning) {
+        List<String> warnings = summary.getWarnings() == null ? new ArrayList<>()
+                : new ArrayList<>(summary.getWarnings());
+        warnings.add(warning);
+        summary.setWarnings(warnings);
+    }
+
+    private static <R extends HasMetadata> Optional<R> secondary(Context<BenchmarkRun> context, Class<R> type,
+            String name) {
+        return context.getSecondaryResources(type).stream()
+                .filter(resource -> name.equals(resource.getMetadata().getName())).findFirst();
+    }
+
+    private static List<Pod> pods(Context<BenchmarkRun> context, BenchmarkRun run, String role) {
+        return context.getSecondaryResources(Pod.class).stream()
+                .filter(pod -> role.equals(pod.getMetadata().getLabels().get(RunLabels.ROLE))).toList();
+    }
+
+    private static List<Pod> runnerPods(Context<BenchmarkRun> context, BenchmarkRun run) {
+        String testRunName = RunLabels.testRunName(run);
+        return context.getSecondaryResources(Pod.class).stream()
+                .filter(pod -> testRunName.equals(pod.getMetadata().getLabels().get(RunLabels.K6_TEST_RUN))
+                        && "true".equals(pod.getMetadata().getLabels().get(RunLabels.K6_RUNNER)))
+                .toList();
+    }
+
+    private static <R extends HasMetadata> void applyIfMissing(Context<BenchmarkRun> context, KubernetesClient client,
+            R desired) {
+        @SuppressWarnings("unchecked")
+        Class<R> type = (Class<R>) desired.getClass();
+        if (secondary(context, type, desired.getMetadata().getName()).isEmpty()) {
+            apply(client, desired);
+        }
+    }
+
+    private static void apply(KubernetesClient client, HasMetadata desired) {
+        try {
+            if (desired instanceof GenericKubernetesResource generic) {
+                client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+                        .inNamespace(generic.getMetadata().getNamespace()).resource(generic)
+                        .fieldManager(RunEvents.COMPONENT).forceConflicts().serverSideApply();
+            } else {
+                client.resource(desired).fieldManager(RunEvents.COMPONENT).forceConflicts().serverSideApply();
+            }
+        } catch (KubernetesClientException e) {
+            throw new IllegalStateException("cannot apply " + desired.getKind() + " "
+                    + desired.getMetadata().getName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // What the operator watches: only objects labelled managed-by=stackbench, mapped to their run by label.
+
+    @Override
+    public List<EventSource<?, BenchmarkRun>> prepareEventSources(EventSourceContext<BenchmarkRun> context) {
+        return List.of(
+                informer(context, Deployment.class),
+                informer(context, Service.class),
+                informer(context, ConfigMap.class),
+                informer(context, Pod.class),
+                new InformerEventSource<>(InformerEventSourceConfiguration
+                        .from(new GroupVersionKind("k6.io", "v1alpha1", K6TestRunDependentResource.KIND),
+                                BenchmarkRun.class)
+                        .withName("testruns")
+                        .withLabelSelector(RunLabels.MANAGED_SELECTOR)
+                        .withSecondaryToPrimaryMapper(byRunLabel())
+                        .build(), context));
+    }
+
+    private static <R extends HasMetadata> InformerEventSource<R, BenchmarkRun> informer(
+            EventSourceContext<BenchmarkRun> context, Class<R> type) {
+        return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, BenchmarkRun.class)
+                .withName(type.getSimpleName().toLowerCase(java.util.Locale.ROOT) + "s")
+                .withLabelSelector(RunLabels.MANAGED_SELECTOR)
+                .withSecondaryToPrimaryMapper(byRunLabel())
+                .build(), context);
+    }
+
+    private static <R extends HasMetadata> SecondaryToPrimaryMapper<R> byRunLabel() {
+        return resource -> {
+            Map<String, String> labels = resource.getMetadata().getLabels();
+            String run = labels == null ? null : labels.get(RunLabels.RUN);
+            return run == null ? Set.of() : Set.of(new ResourceID(run, resource.getMetadata().getNamespace()));
+        };
+    }
+}

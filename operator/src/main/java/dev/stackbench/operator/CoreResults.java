@@ -1,0 +1,62 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.TargetSummary;
+import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.k6.K6SummaryException;
+import dev.stackbench.k6.K6SummaryParser;
+import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.results.ResultAggregator;
+import dev.stackbench.results.TargetMetrics;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Binds the operator to the shared results module, so the cluster and local mode compute figures the same way:
+ * the k6 summary parser for each runner's log and the aggregator combining runners.
+ */
+public final class CoreResults implements RunResults {
+
+    private final VariantCatalogue catalogue;
+
+    public CoreResults(VariantCatalogue catalogue) {
+        this.catalogue = catalogue;
+    }
+
+    @Override
+    public RunSummary summarize(BenchmarkRun run, List<RunnerLog> logs, TargetSummary target) {
+        List<RunnerSummary> runners = new ArrayList<>();
+        for (RunnerLog log : logs) {
+            try {
+                runners.add(K6SummaryParser.parse(log.text()));
+            } catch (K6SummaryException e) {
+                throw new IllegalArgumentException("the log of k6 runner pod " + log.podName() + " holds no readable"
+                        + " k6 summary (" + e.getMessage() + "); see kubectl logs " + log.podName(), e);
+            }
+        }
+        if (runners.isEmpty()) {
+            throw new IllegalArgumentException("no k6 runner pod was found to read results from: check the TestRun"
+                    + " and its Jobs (kubectl get testruns,jobs)");
+        }
+        return ResultAggregator.aggregate(runners, run.getSpec(), catalogue, target);
+    }
+
+    /** The shared accumulator of target scrapes. */
+    static TargetMetricsScraper.MetricsSummarizer newTargetMetrics() {
+        TargetMetrics metrics = new TargetMetrics();
+        return new TargetMetricsScraper.MetricsSummarizer() {
+            @Override
+            public void add(String prometheusText, Instant at) {
+                metrics.add(at, prometheusText);
+            }
+
+            @Override
+            public Optional<TargetSummary> summary() {
+                return metrics.samples().isEmpty() ? Optional.empty() : Optional.of(metrics.summary());
+            }
+        };
+    }
+}

@@ -1,0 +1,52 @@
+package dev.stackbench.operator;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the operator fills in what a BenchmarkRun leaves open: image tags, the database used when the spec names none,
+ * and how often it looks at a run that is waiting on time rather than on a Kubernetes event.
+ *
+ * @param imageTag tag appended to the catalogue images (stackbench/mvc-app -> stackbench/mvc-app:TAG)
+ * @param defaultDatabaseHost PostgreSQL host for runs without spec.backend.database (the chart's database)
+ * @param defaultDatabaseSecret Secret (in the run's namespace) with username/password for that database
+ * @param k6Image runner image for the TestRun; null leaves k6-operator's default
+ * @param pollInterval how often a run waiting on elapsed time (warmup, duration, queue, timeout) is looked at again
+ * @param targetReadyLimit the longest a target may take to become Ready, capped further by half the run's timeout
+ */
+public record OperatorSettings(String imageTag, String defaultDatabaseHost, String defaultDatabaseSecret,
+        String k6Image, Duration pollInterval, Duration targetReadyLimit) {
+
+    public static final String DEFAULT_DATABASE_HOST = "stackbench-postgresql";
+    public static final String DEFAULT_DATABASE_SECRET = "stackbench-postgresql";
+
+    public OperatorSettings {
+        Objects.requireNonNull(imageTag, "imageTag");
+        Objects.requireNonNull(defaultDatabaseHost, "defaultDatabaseHost");
+        Objects.requireNonNull(defaultDatabaseSecret, "defaultDatabaseSecret");
+        Objects.requireNonNull(pollInterval, "pollInterval");
+        Objects.requireNonNull(targetReadyLimit, "targetReadyLimit");
+    }
+
+    /** Settings for a cluster installed with the chart. */
+    public static OperatorSettings defaults() {
+        return new OperatorSettings(defaultImageTag(), DEFAULT_DATABASE_HOST, DEFAULT_DATABASE_SECRET, null,
+                Duration.ofSeconds(5), Duration.ofMinutes(5));
+    }
+
+    public OperatorSettings withPollInterval(Duration interval) {
+        return new OperatorSettings(imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, interval,
+                targetReadyLimit);
+    }
+
+    public OperatorSettings withTargetReadyLimit(Duration limit) {
+        return new OperatorSettings(imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, pollInterval,
+                limit);
+    }
+
+    /** The images are built with the operator's own version (hack/images.sh), so that is the matching tag. */
+    static String defaultImageTag() {
+        String version = OperatorSettings.class.getPackage().getImplementationVersion();
+        return version == null ? "latest" : version;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.k6.K6Env;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Whether k6 runners failed. k6-operator reports a TestRun {@code finished} even when its runners failed, so the
+ * operator looks at the runner pods and Jobs itself. Exit code {@value K6Env#EXIT_THRESHOLDS_FAILED} is not a
+ * failure: k6 completed and only thresholds did not hold, which the results show.
+ */
+public final class RunnerHealth {
+
+    private RunnerHealth() {
+    }
+
+    /** What went wrong with the runners, or empty when none failed (so far). */
+    public static Optional<String> failure(List<Job> jobs, List<Pod> pods) {
+        for (Pod pod : sorted(pods)) {
+            Optional<String> problem = podFailure(pod);
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        for (Job job : jobs) {
+            Optional<JobCondition> failed = job.getStatus() == null || job.getStatus().getConditions() == null
+                    ? Optional.empty()
+                    : job.getStatus().getConditions().stream()
+                            .filter(c -> "Failed".equals(c.getType()) && "True".equals(c.getStatus())).findFirst();
+            String jobName = job.getMetadata().getName();
+            boolean onlyThresholds = pods.stream()
+                    .filter(pod -> jobName.equals(labelOf(pod, "job-name")))
+                    .anyMatch(pod -> exitCode(pod).orElse(-1) == K6Env.EXIT_THRESHOLDS_FAILED);
+            if (failed.isPresent() && !onlyThresholds) {
+                return Optional.of("k6 runner Job " + jobName + " failed: " + failed.get().getReason() + " ("
+                        + failed.get().getMessage() + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> podFailure(Pod pod) {
+        String name = pod.getMetadata().getName();
+        Optional<Integer> exit = exitCode(pod);
+        if (exit.isPresent() && exit.get() != 0 && exit.get() != K6Env.EXIT_THRESHOLDS_FAILED) {
+            return Optional.of("k6 runner pod " + name + " failed: k6 exited with code " + exit.get()
+                    + terminationReason(pod) + "; see kubectl logs " + name);
+        }
+        if (pod.getStatus() != null && "Failed".equals(pod.getStatus().getPhase()) && exit.isEmpty()) {
+            return Optional.of("k6 runner pod " + name + " failed: " + pod.getStatus().getReason() + " "
+                    + pod.getStatus().getMessage());
+        }
+        return Optional.empty();
+    }
+
+    /** Whether every runner pod has finished (succeeded or failed). */
+    public static boolean allFinished(List<Pod> pods, int expected) {
+        return pods.size() >= expected && pods.stream().allMatch(pod -> pod.getStatus() != null
+                && ("Succeeded".equals(pod.getStatus().getPhase()) || "Failed".equals(pod.getStatus().getPhase())));
+    }
+
+    static Optional<Integer> exitCode(Pod pod) {
+        return k6Container(pod).map(status -> status.getState() == null ? null : status.getState().getTerminated())
+                .map(terminated -> terminated.getExitCode());
+    }
+
+    private static String terminationReason(Pod pod) {
+        return k6Container(pod).map(status -> status.getState().getTerminated().getReason())
+                .map(reason -> " (" + reason + ")").orElse("");
+    }
+
+    private static Optional<ContainerStatus> k6Container(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getContainerStatuses().stream().findFirst();
+    }
+
+    private static String labelOf(Pod pod, String key) {
+        return pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(key);
+    }
+
+    static List<Pod> sorted(List<Pod> pods) {
+        return pods.stream().sorted(Comparator.comparing(pod -> pod.getMetadata().getName())).toList();
+    }
+}

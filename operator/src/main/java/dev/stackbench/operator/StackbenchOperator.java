@@ -1,0 +1,70 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.catalogue.VariantCatalogue;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import java.time.Clock;
+import java.util.Set;
+
+/**
+ * The operator: one BenchmarkRun controller on a java-operator-sdk Operator, optionally behind leader election (a
+ * Lease in the operator's namespace), so a second replica only waits.
+ */
+public final class StackbenchOperator implements AutoCloseable {
+
+    public static final String LEASE_NAME = "stackbench-operator";
+
+    private final Operator operator;
+
+    /**
+     * @param namespaces namespaces to watch; empty for all
+     * @param leaseNamespace namespace of the leader-election Lease; null runs without leader election
+     */
+    public StackbenchOperator(KubernetesClient client, VariantCatalogue catalogue, OperatorSettings settings,
+            RunResults results, Set<String> namespaces, String leaseNamespace) {
+        this.operator = new Operator(overrider -> {
+            overrider.withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withConcurrentReconciliationThreads(4)
+                    .withStopOnInformerErrorDuringStartup(true);
+            if (leaseNamespace != null) {
+                LeaderElectionConfiguration leaderElection = LeaderElectionConfigurationBuilder
+                        .aLeaderElectionConfiguration(LEASE_NAME)
+                        .withLeaseNamespace(leaseNamespace)
+                        .build();
+                overrider.withLeaderElectionConfiguration(leaderElection);
+            }
+        });
+        BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(catalogue, settings, results,
+                new TargetMetricsScraper(client, CoreResults::newTargetMetrics), Clock.systemUTC());
+        operator.register(reconciler, configuration -> {
+            if (namespaces.isEmpty()) {
+                configuration.watchingAllNamespaces();
+            } else {
+                configuration.settingNamespaces(namespaces);
+            }
+        });
+    }
+
+    /** Starts the informers and, once leader (or at once without leader election), reconciling. */
+    public void start() {
+        operator.start();
+    }
+
+    /** True once the controller's informers have synced (used by /readyz). */
+    public boolean isReady() {
+        return operator.getRuntimeInfo().allEventSourcesAreHealthy();
+    }
+
+    /** True while the operator runs (used by /healthz). */
+    public boolean isAlive() {
+        return operator.getRuntimeInfo().isStarted();
+    }
+
+    @Override
+    public void close() {
+        operator.stop();
+    }
+}

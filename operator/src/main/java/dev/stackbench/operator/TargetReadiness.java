@@ -1,0 +1,77 @@
+package dev.stackbench.operator;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.List;
+import java.util.Optional;
+
+/** Whether a Deployment is ready for load, and if not, the problem of its pods in words a user can act on. */
+public final class TargetReadiness {
+
+    private TargetReadiness() {
+    }
+
+    public static boolean isReady(Deployment deployment) {
+        if (deployment == null || deployment.getStatus() == null || deployment.getSpec() == null) {
+            return false;
+        }
+        Integer ready = deployment.getStatus().getReadyReplicas();
+        Integer wanted = deployment.getSpec().getReplicas();
+        return ready != null && wanted != null && ready >= wanted
+                && deployment.getStatus().getObservedGeneration() != null
+                && deployment.getStatus().getObservedGeneration() >= deployment.getMetadata().getGeneration();
+    }
+
+    /** The first problem found among the pods, e.g. "pod x is not scheduled: 0/5 nodes are available: ...". */
+    public static String problem(String what, List<Pod> pods) {
+        if (pods.isEmpty()) {
+            return what + " has no pods yet: check the Deployment's events (kubectl describe deployment)";
+        }
+        for (Pod pod : RunnerHealth.sorted(pods)) {
+            Optional<String> problem = podProblem(pod);
+            if (problem.isPresent()) {
+                return what + ": " + problem.get();
+            }
+        }
+        return what + ": pods are running but not Ready: check the readiness probe on /actuator/health";
+    }
+
+    private static Optional<String> podProblem(Pod pod) {
+        String name = "pod " + pod.getMetadata().getName();
+        Optional<PodCondition> scheduled = condition(pod, "PodScheduled");
+        if (scheduled.isPresent() && "False".equals(scheduled.get().getStatus())) {
+            return Optional.of(name + " cannot be scheduled (" + scheduled.get().getReason() + "): "
+                    + scheduled.get().getMessage() + "; check spec.placement and the nodes' labels and taints");
+        }
+        if (pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
+            for (ContainerStatus container : pod.getStatus().getContainerStatuses()) {
+                if (container.getState() != null && container.getState().getWaiting() != null
+                        && container.getState().getWaiting().getReason() != null
+                        && !"ContainerCreating".equals(container.getState().getWaiting().getReason())) {
+                    return Optional.of(name + " container " + container.getName() + " is waiting: "
+                            + container.getState().getWaiting().getReason() + " "
+                            + Optional.ofNullable(container.getState().getWaiting().getMessage()).orElse(""));
+                }
+                if (container.getState() != null && container.getState().getTerminated() != null) {
+                    return Optional.of(name + " container " + container.getName() + " exited with code "
+                            + container.getState().getTerminated().getExitCode());
+                }
+            }
+        }
+        Optional<PodCondition> ready = condition(pod, "Ready");
+        if (ready.isPresent() && "False".equals(ready.get().getStatus())) {
+            return Optional.of(name + " is not Ready: " + Optional.ofNullable(ready.get().getMessage())
+                    .orElse("its readiness probe on /actuator/health fails"));
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<PodCondition> condition(Pod pod, String type) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+}

@@ -1,0 +1,51 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunDefaults;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.catalogue.VariantCatalogue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+
+/** Runs read from the project's examples, as the API server would hand them to the operator. */
+final class ExampleRuns {
+
+    static final String NAMESPACE = "bench";
+
+    private ExampleRuns() {
+    }
+
+    /** The repository root: the nearest directory at or above the working directory holding examples/. */
+    static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("examples")) && Files.isDirectory(dir.resolve("targets"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("run the tests from inside the stackbench repository");
+    }
+
+    static Path example(String file) {
+        return repositoryRoot().resolve("examples").resolve(file);
+    }
+
+    /** examples/webflux-r2dbc.yaml in namespace bench, with a uid and defaults applied. */
+    static BenchmarkRun webfluxR2dbc() {
+        BenchmarkRun run = BenchmarkRuns.readOne(example("webflux-r2dbc.yaml"));
+        run.getMetadata().setNamespace(NAMESPACE);
+        run.getMetadata().setUid(UUID.randomUUID().toString());
+        run.getMetadata().setGeneration(1L);
+        return BenchmarkRunDefaults.apply(run);
+    }
+
+    static VariantCatalogue catalogue() {
+        return VariantCatalogue.load(repositoryRoot().resolve("targets/variants.yaml"));
+    }
+
+    static OperatorSettings settings() {
+        return new OperatorSettings("1.2.3", "postgres.db.svc", "postgres-credentials", null,
+                Duration.ofSeconds(1), Duration.ofMinutes(1));
+    }
+}

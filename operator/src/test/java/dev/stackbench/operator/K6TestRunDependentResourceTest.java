@@ -1,0 +1,69 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.k6.K6Env;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class K6TestRunDependentResourceTest {
+
+    @Test
+    void runsParallelismRunnersOfTheScriptOnTheLoadgenPoolWithoutCleanup() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getWorkload().setParallelism(2);
+
+        GenericKubernetesResource testRun = new K6TestRunDependentResource(ExampleRuns.settings()).desired(run);
+
+        assertThat(testRun.getApiVersion()).isEqualTo("k6.io/v1alpha1");
+        assertThat(testRun.getKind()).isEqualTo("TestRun");
+        assertThat(testRun.getMetadata().getName()).isEqualTo("webflux-r2dbc-k6");
+        assertThat(testRun.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getName()).isEqualTo("webflux-r2dbc"));
+        Map<String, Object> spec = spec(testRun);
+        assertThat(spec).doesNotContainKey("cleanup").containsEntry("parallelism", 2)
+                .containsEntry("separate", false)
+                .containsEntry("script", Map.of("configMap", Map.of("name", "webflux-r2dbc-k6-script",
+                        "file", "test.js")));
+        Map<String, Object> runner = map(spec.get("runner"));
+        assertThat(runner.get("nodeSelector")).isEqualTo(Map.of("stackbench.dev/pool", "loadgen"));
+        assertThat(runner.get("tolerations")).isEqualTo(List.of(Map.of("key", "stackbench.dev/pool",
+                "operator", "Equal", "value", "loadgen", "effect", "NoSchedule")));
+        assertThat(runner.get("env")).isEqualTo(List.of(
+                Map.of("name", K6Env.BASE_URL, "value", "http://webflux-r2dbc-target.bench.svc:8080"),
+                Map.of("name", K6Env.VARIANT, "value", "webflux-r2dbc")));
+        assertThat(map(map(runner.get("metadata")).get("labels")))
+                .containsEntry("app.kubernetes.io/managed-by", "stackbench")
+                .containsEntry("stackbench.dev/run", "webflux-r2dbc");
+    }
+
+    @Test
+    void scriptConfigMapHoldsTheGeneratedScriptAndTheSpecTheRunStartedWith() throws Exception {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+
+        ConfigMap configMap = new K6ScriptConfigMapDependentResource().desired(run, null);
+
+        assertThat(configMap.getMetadata().getName()).isEqualTo("webflux-r2dbc-k6-script");
+        assertThat(configMap.getData().get("test.js")).contains("export const options", "handleSummary",
+                K6Env.BASE_URL);
+        BenchmarkRunSpec recorded = BenchmarkRuns.yamlMapper().readValue(configMap.getData().get("spec.yaml"),
+                BenchmarkRunSpec.class);
+        assertThat(BenchmarkRuns.toYaml(recorded)).isEqualTo(BenchmarkRuns.toYaml(run.getSpec()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> spec(GenericKubernetesResource resource) {
+        return (Map<String, Object>) resource.getAdditionalProperties().get("spec");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return (Map<String, Object>) value;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.Phase;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PoolQueueTest {
+
+    @Test
+    void laterRunWaitsForTheEarlierOneOnTheSamePoolsWhichGoesFirst() {
+        BenchmarkRun first = run("first", "2026-01-01T10:00:00Z", null);
+        BenchmarkRun second = run("second", "2026-01-01T10:00:05Z", null);
+
+        assertThat(PoolQueue.waitFor(first, List.of(first, second))).isEmpty();
+        assertThat(PoolQueue.waitFor(second, List.of(first, second))).hasValueSatisfying(wait -> {
+            assertThat(wait.blocker().getMetadata().getName()).isEqualTo("first");
+            assertThat(wait.message()).contains("bench/first", "stackbench.dev/pool=");
+        });
+    }
+
+    @Test
+    void sameCreationTimeIsDecidedByName() {
+        BenchmarkRun alpha = run("alpha", "2026-01-01T10:00:00Z", null);
+        BenchmarkRun beta = run("beta", "2026-01-01T10:00:00Z", null);
+
+        assertThat(PoolQueue.waitFor(alpha, List.of(beta, alpha))).isEmpty();
+        assertThat(PoolQueue.waitFor(beta, List.of(beta, alpha))).isPresent();
+    }
+
+    @Test
+    void aStartedRunBlocksEvenAnEarlierOneAndAFinishedRunBlocksNobody() {
+        BenchmarkRun earlier = run("earlier", "2026-01-01T10:00:00Z", null);
+        BenchmarkRun started = run("started", "2026-01-01T10:00:05Z", Phase.Running);
+        BenchmarkRun finished = run("finished", "2026-01-01T09:00:00Z", Phase.Succeeded);
+
+        assertThat(PoolQueue.waitFor(earlier, List.of(earlier, started, finished)))
+                .hasValueSatisfying(wait -> assertThat(wait.blocker().getMetadata().getName()).isEqualTo("started"));
+        assertThat(PoolQueue.waitFor(started, List.of(earlier, started, finished))).isEmpty();
+    }
+
+    @Test
+    void runsOnDifferentPoolsOrWithoutPlacementNeverWait() {
+        BenchmarkRun first = run("first", "2026-01-01T10:00:00Z", Phase.Running);
+        BenchmarkRun elsewhere = run("elsewhere", "2026-01-01T10:00:05Z", null);
+        elsewhere.getSpec().getPlacement().getTarget().setNodeSelector(Map.of("stackbench.dev/pool", "target-b"));
+        elsewhere.getSpec().getPlacement().getBackend().setNodeSelector(Map.of("stackbench.dev/pool", "backend-b"));
+        elsewhere.getSpec().getPlacement().getLoadgen().setNodeSelector(Map.of("stackbench.dev/pool", "loadgen-b"));
+        BenchmarkRun anywhere = run("anywhere", "2026-01-01T10:00:05Z", null);
+        anywhere.getSpec().setPlacement(null);
+
+        assertThat(PoolQueue.waitFor(elsewhere, List.of(first, elsewhere))).isEmpty();
+        assertThat(PoolQueue.waitFor(anywhere, List.of(first, anywhere))).isEmpty();
+    }
+
+    private static BenchmarkRun run(String name, String created, Phase phase) {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getMetadata().setName(name);
+        run.getMetadata().setCreationTimestamp(created);
+        if (phase != null) {
+            run.setStatus(new BenchmarkRunStatus().withPhase(phase));
+        }
+        return run;
+    }
+}
