@@ -1,6 +1,6 @@
 package dev.stackbench.delay;
 
-import dev.stackbench.target.common.Limits;
+import dev.stackbench.targets.common.Limits;
 import java.time.Duration;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;

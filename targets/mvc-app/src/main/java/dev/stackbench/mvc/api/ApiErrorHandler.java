@@ -1,7 +1,7 @@
 package dev.stackbench.mvc.api;
 
-import dev.stackbench.target.common.ApiError;
-import dev.stackbench.target.common.ApiException;
+import dev.stackbench.targets.common.ApiError;
+import dev.stackbench.targets.common.ApiException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;

@@ -1,10 +1,10 @@
 package dev.stackbench.mvc.api;
 
 import dev.stackbench.mvc.upstream.BlockingDelayClient;
-import dev.stackbench.target.common.ApiResponse;
-import dev.stackbench.target.common.ApiResponses;
-import dev.stackbench.target.common.JdbcStore;
-import dev.stackbench.target.common.Limits;
+import dev.stackbench.targets.common.ApiResponse;
+import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.JdbcStore;
+import dev.stackbench.targets.common.Limits;
 import org.springframework.context.annotation.Profile;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;

@@ -1,12 +1,12 @@
 package dev.stackbench.mvc.api;
 
-import dev.stackbench.target.common.ApiResponse;
-import dev.stackbench.target.common.ApiResponses;
-import dev.stackbench.target.common.JdbcStore;
-import dev.stackbench.target.common.Limits;
-import dev.stackbench.target.common.OrderRequests.ChangeStatus;
-import dev.stackbench.target.common.OrderRequests.CreateOrder;
-import dev.stackbench.target.common.OrderStatus;
+import dev.stackbench.targets.common.ApiResponse;
+import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.JdbcStore;
+import dev.stackbench.targets.common.Limits;
+import dev.stackbench.targets.common.OrderRequests.ChangeStatus;
+import dev.stackbench.targets.common.OrderRequests.CreateOrder;
+import dev.stackbench.targets.common.OrderStatus;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;

@@ -1,6 +1,6 @@
 package dev.stackbench.mvc.config;
 
-import dev.stackbench.target.common.ReactiveDelayClient;
+import dev.stackbench.targets.common.ReactiveDelayClient;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

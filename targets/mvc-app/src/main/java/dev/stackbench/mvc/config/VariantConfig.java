@@ -1,7 +1,7 @@
 package dev.stackbench.mvc.config;
 
-import dev.stackbench.target.common.ApiResponses;
-import dev.stackbench.target.common.JdbcStore;
+import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.JdbcStore;
 import java.util.List;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootVersion;

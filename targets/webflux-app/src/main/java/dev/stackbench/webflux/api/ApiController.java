@@ -1,11 +1,11 @@
 package dev.stackbench.webflux.api;
 
-import dev.stackbench.target.common.ApiResponse;
-import dev.stackbench.target.common.ApiResponses;
-import dev.stackbench.target.common.Limits;
-import dev.stackbench.target.common.OrderRequests.ChangeStatus;
-import dev.stackbench.target.common.OrderRequests.CreateOrder;
-import dev.stackbench.target.common.ReactiveDelayClient;
+import dev.stackbench.targets.common.ApiResponse;
+import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.Limits;
+import dev.stackbench.targets.common.OrderRequests.ChangeStatus;
+import dev.stackbench.targets.common.OrderRequests.CreateOrder;
+import dev.stackbench.targets.common.ReactiveDelayClient;
 import dev.stackbench.webflux.store.ReactiveStore;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;

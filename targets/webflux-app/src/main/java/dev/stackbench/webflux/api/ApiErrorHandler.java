@@ -1,7 +1,7 @@
 package dev.stackbench.webflux.api;
 
-import dev.stackbench.target.common.ApiError;
-import dev.stackbench.target.common.ApiException;
+import dev.stackbench.targets.common.ApiError;
+import dev.stackbench.targets.common.ApiException;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.codec.DecodingException;
 import org.springframework.http.HttpHeaders;

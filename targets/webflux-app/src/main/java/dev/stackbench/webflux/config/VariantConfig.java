@@ -1,8 +1,8 @@
 package dev.stackbench.webflux.config;
 
-import dev.stackbench.target.common.ApiResponses;
-import dev.stackbench.target.common.JdbcStore;
-import dev.stackbench.target.common.ReactiveDelayClient;
+import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.JdbcStore;
+import dev.stackbench.targets.common.ReactiveDelayClient;
 import dev.stackbench.webflux.store.JdbcReactiveStore;
 import dev.stackbench.webflux.store.R2dbcStore;
 import dev.stackbench.webflux.store.ReactiveStore;

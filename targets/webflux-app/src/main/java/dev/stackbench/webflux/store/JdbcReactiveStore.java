@@ -1,9 +1,9 @@
 package dev.stackbench.webflux.store;
 
-import dev.stackbench.target.common.Item;
-import dev.stackbench.target.common.JdbcStore;
-import dev.stackbench.target.common.OrderRequests.CreateOrder;
-import dev.stackbench.target.common.OrderStatus;
+import dev.stackbench.targets.common.Item;
+import dev.stackbench.targets.common.JdbcStore;
+import dev.stackbench.targets.common.OrderRequests.CreateOrder;
+import dev.stackbench.targets.common.OrderStatus;
 import java.util.List;
 import java.util.concurrent.Callable;
 import reactor.core.publisher.Mono;

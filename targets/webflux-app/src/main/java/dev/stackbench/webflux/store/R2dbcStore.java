@@ -1,10 +1,10 @@
 package dev.stackbench.webflux.store;
 
-import dev.stackbench.target.common.Item;
-import dev.stackbench.target.common.OrderRequests;
-import dev.stackbench.target.common.OrderRequests.CreateOrder;
-import dev.stackbench.target.common.OrderStatus;
-import dev.stackbench.target.common.Sql;
+import dev.stackbench.targets.common.Item;
+import dev.stackbench.targets.common.OrderRequests;
+import dev.stackbench.targets.common.OrderRequests.CreateOrder;
+import dev.stackbench.targets.common.OrderStatus;
+import dev.stackbench.targets.common.Sql;
 import java.util.List;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;

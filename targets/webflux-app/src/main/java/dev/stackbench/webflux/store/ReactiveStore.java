@@ -1,8 +1,8 @@
 package dev.stackbench.webflux.store;
 
-import dev.stackbench.target.common.Item;
-import dev.stackbench.target.common.OrderRequests.CreateOrder;
-import dev.stackbench.target.common.OrderStatus;
+import dev.stackbench.targets.common.Item;
+import dev.stackbench.targets.common.OrderRequests.CreateOrder;
+import dev.stackbench.targets.common.OrderStatus;
 import java.util.List;
 import reactor.core.publisher.Mono;
 

@@ -1,0 +1,55 @@
+package dev.stackbench.targets.common;
+
+import java.util.List;
+
+/**
+ * Builds the answers of one variant. Each method records the thread that calls it, so call it on the thread that ran
+ * the blocking work or, for non-blocking work, in the step that completes it.
+ */
+public final class ApiResponses {
+
+    private final String variant;
+
+    public ApiResponses(String variant) {
+        if (variant == null || variant.isBlank()) {
+            throw new IllegalStateException("No variant is active: start the application with a Spring profile named "
+                    + "after the variant, for example --spring.profiles.active=mvc-jdbc (see targets/variants.yaml)");
+        }
+        this.variant = variant;
+    }
+
+    public String variant() {
+        return variant;
+    }
+
+    public ApiResponse upstream(int delayMs) {
+        return build("upstream", delayMs, null, null, null, null, null);
+    }
+
+    public ApiResponse db(int sleepMs) {
+        return build("db", null, sleepMs, null, null, null, null);
+    }
+
+    public ApiResponse mixed(int delayMs, int sleepMs) {
+        return build("mixed", delayMs, sleepMs, null, null, null, null);
+    }
+
+    public ApiResponse rows(List<Item> items) {
+        return build("rows", null, null, items.size(), items, null, null);
+    }
+
+    public ApiResponse orderCreated(long orderId) {
+        return build("order-create", null, null, null, null, orderId, OrderStatus.NEW);
+    }
+
+    public ApiResponse orderStatus(long orderId, OrderStatus status) {
+        return build("order-status", null, null, null, null, orderId, status);
+    }
+
+    private ApiResponse build(String operation, Integer delayMs, Integer sleepMs, Integer count, List<Item> items,
+            Long orderId, OrderStatus status) {
+        Thread current = Thread.currentThread();
+        return new ApiResponse(variant, operation, current.getName(), current.isVirtual(), delayMs, sleepMs, count,
+                items, orderId, status == null ? null : status.name());
+    }
+}
