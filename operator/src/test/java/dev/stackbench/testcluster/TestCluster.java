@@ -1,0 +1,307 @@
+package dev.stackbench.testcluster;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Kubernetes control plane on 127.0.0.1 for integration tests, started with {@code hack/cluster.sh up}:
+ * etcd, kube-apiserver (client certificates, Node,RBAC authorization), kube-controller-manager, kube-scheduler,
+ * and kwok faking five nodes, one pool each ({@link #SYSTEM_NODE} untainted; the others labelled and tainted
+ * {@value #POOL_KEY}=&lt;pool&gt;:NoSchedule). k6-operator's real TestRun CRD is installed.
+ *
+ * <p>Pods on the fake nodes become Ready at once and keep running; pods owned by a Job, Helm hook pods and pods
+ * annotated with {@value #EXIT_CODE_ANNOTATION} finish (after {@value #RUN_DURATION_ANNOTATION}, if given). Their
+ * container logs come from {@link #servePodLogs}.
+ *
+ * <p>Use {@link #shared()} for one cluster per test JVM (stopped by a shutdown hook), or {@link #start()} and
+ * {@link #close()} for a private one. Either way the cluster also stops if the JVM is killed.
+ */
+public final class TestCluster implements AutoCloseable {
+
+    public static final String POOL_KEY = "stackbench.dev/pool";
+    public static final String SYSTEM_NODE = "stackbench-system-0";
+    public static final String TARGET_NODE = "stackbench-target-0";
+    public static final String BACKEND_NODE = "stackbench-backend-0";
+    public static final List<String> LOADGEN_NODES = List.of("stackbench-loadgen-0", "stackbench-loadgen-1");
+    /** Exit code a pod's containers finish with (a pod with this annotation finishes even without a Job). */
+    public static final String EXIT_CODE_ANNOTATION = "kwok.stackbench.dev/exit-code";
+    /** How long a finishing pod runs first: a Go duration such as "30s". */
+    public static final String RUN_DURATION_ANNOTATION = "kwok.stackbench.dev/run-duration";
+
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
+    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
+    private static final Duration KUBECTL_TIMEOUT = Duration.ofMinutes(2);
+
+    private static TestCluster shared;
+
+    private final Path repositoryRoot;
+    private final Path directory;
+    private final Path kubectl;
+    private final Map<String, String> settings;
+    private final KubernetesClient client;
+    private final KwokPodLogs podLogs;
+    private final List<AutoCloseable> ownedResources = new CopyOnWriteArrayList<>();
+    private boolean closed;
+
+    private TestCluster(Path repositoryRoot, Path directory, Path kubectl) {
+        this.repositoryRoot = repositoryRoot;
+        this.directory = directory;
+        this.kubectl = kubectl;
+        this.settings = readSettings(directory.resolve("cluster.env"));
+        this.client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(read(kubeconfig()))).build();
+        this.podLogs = new KwokPodLogs(client, Path.of(settings.get("STACKBENCH_CLUSTER_POD_LOGS")));
+    }
+
+    /** The cluster shared by every test in this JVM, started on first use and stopped when the JVM exits. */
+    public static synchronized TestCluster shared() {
+        if (shared == null || shared.closed) {
+            TestCluster cluster = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "stackbench-test-cluster-stop"));
+            shared = cluster;
+        }
+        return shared;
+    }
+
+    /** Starts a cluster of its own; the caller closes it. Takes seconds once hack/setup.sh built the tools. */
+    public static TestCluster start() {
+        Path root = ProjectTools.repositoryRoot();
+        Path kubectl = ProjectTools.requireExecutable("STACKBENCH_KUBECTL", "kubectl for the test cluster");
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("stackbench-cluster-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a directory for the test cluster", e);
+        }
+        List<String> command = new ArrayList<>(List.of("bash", root.resolve("hack/cluster.sh").toString(), "up",
+                "--dir", directory.toString(), "--owner-pid", Long.toString(ProcessHandle.current().pid())));
+        thirdPartyCrds().ifPresent(dir -> command.addAll(List.of("--third-party-crds", dir)));
+        CommandResult result = run(command, null, START_TIMEOUT, root);
+        if (!result.succeeded()) {
+            throw new IllegalStateException("the test cluster did not start (if tools are missing, run "
+                    + "hack/setup.sh):\n" + result.describe());
+        }
+        // The start time and where the component logs are, for whoever reads the test output.
+        System.err.print(result.stderr());
+        try {
+            return new TestCluster(root, directory, kubectl);
+        } catch (RuntimeException e) {
+            stop(root, directory);
+            throw e;
+        }
+    }
+
+    private static Optional<String> thirdPartyCrds() {
+        String property = System.getProperty("stackbench.thirdPartyCrds");
+        if (property != null && !property.isBlank()) {
+            return Optional.of(property);
+        }
+        return ProjectTools.toolSetting("STACKBENCH_THIRD_PARTY_CRDS");
+    }
+
+    /** An administrator client (group system:masters). Owned by the cluster: do not close it. */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /** The administrator kubeconfig. */
+    public Path kubeconfig() {
+        return directory.resolve("kubeconfig");
+    }
+
+    /** The directory holding everything of this cluster, including component logs under logs/. */
+    public Path directory() {
+        return directory;
+    }
+
+    public String apiServerUrl() {
+        return settings.get("STACKBENCH_CLUSTER_API_URL");
+    }
+
+    /** Runs the kubectl built with the cluster, as administrator, and returns what it printed. */
+    public CommandResult kubectl(String... args) {
+        return kubectlWithInput(null, args);
+    }
+
+    /** Runs kubectl with the given text on its standard input (e.g. {@code apply -f -}). */
+    public CommandResult kubectlWithInput(String stdin, String... args) {
+        List<String> command = new ArrayList<>(List.of(kubectl.toString(), "--kubeconfig", kubeconfig().toString()));
+        command.addAll(List.of(args));
+        return run(command, stdin, KUBECTL_TIMEOUT, repositoryRoot);
+    }
+
+    /**
+     * A client authenticated as the ServiceAccount with a real token from the TokenRequest API, so RBAC applies
+     * exactly as to a pod running under it. Closed with the cluster (closing it earlier is fine too).
+     */
+    public KubernetesClient clientForServiceAccount(String namespace, String serviceAccount) {
+        TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build();
+        String token = client.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
+                .tokenRequest(request).getStatus().getToken();
+        Config config = new ConfigBuilder(client.getConfiguration())
+                .withClientCertData(null)
+                .withClientCertFile(null)
+                .withClientKeyData(null)
+                .withClientKeyFile(null)
+                .withOauthToken(token)
+                .withNamespace(namespace)
+                .build();
+        KubernetesClient serviceAccountClient = new KubernetesClientBuilder().withConfig(config).build();
+        ownedResources.add(serviceAccountClient);
+        return serviceAccountClient;
+    }
+
+    /**
+     * Creates a namespace named {@code <prefix>-<random>} and waits for its default ServiceAccount, without
+     * which the API server refuses pods.
+     */
+    public String createNamespace(String prefix) {
+        String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .create();
+        await("default ServiceAccount in namespace " + name).atMost(Duration.ofSeconds(60))
+                .until(() -> client.serviceAccounts().inNamespace(name).withName("default").get() != null);
+        return name;
+    }
+
+    /**
+     * Makes the pod's container logs (every container, through {@code kubectl logs} and the pod log API) return
+     * exactly {@code content}. The pod may be created before or after this call. If it is already on a node,
+     * returns once the log API serves it.
+     */
+    public Path servePodLogs(String namespace, String podName, String content) {
+        Path file = podLogs.writeLogFile(namespace, podName, content);
+        podLogs.register(namespace, podName, file, null);
+        Pod pod = client.pods().inNamespace(namespace).withName(podName).get();
+        if (pod != null && pod.getSpec().getNodeName() != null) {
+            await("kwok serving the logs of pod " + namespace + "/" + podName).atMost(Duration.ofSeconds(30))
+                    .ignoreExceptionsInstanceOf(KubernetesClientException.class)
+                    .until(() -> client.pods().inNamespace(namespace).withName(podName).getLog() != null);
+        }
+        return file;
+    }
+
+    /**
+     * Serves {@code content} as the logs of every pod in the namespace carrying these labels, including pods
+     * created later (e.g. by a Job), until the returned handle is closed. A pod's logs are served moments after
+     * it appears, so poll for them (awaitility) rather than reading once.
+     */
+    public PodLogServing servePodLogs(String namespace, Map<String, String> podLabels, String content) {
+        Path file = podLogs.writeLogFile(namespace, "selected-pods", content);
+        PodLogServing serving = new PodLogServing(podLogs, namespace, podLabels, file);
+        ownedResources.add(serving);
+        return serving;
+    }
+
+    /** Stops every process of the cluster and removes its directory. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (AutoCloseable resource : ownedResources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                System.err.println("closing " + resource + " failed: " + e);
+            }
+        }
+        client.close();
+        stop(repositoryRoot, directory);
+    }
+
+    private static void stop(Path repositoryRoot, Path directory) {
+        CommandResult result = run(List.of("bash", repositoryRoot.resolve("hack/cluster.sh").toString(), "down",
+                "--dir", directory.toString()), null, STOP_TIMEOUT, repositoryRoot);
+        if (!result.succeeded()) {
+            throw new IllegalStateException("stopping the test cluster failed:\n" + result.describe());
+        }
+    }
+
+    static CommandResult run(List<String> command, String stdin, Duration timeout, Path workingDirectory) {
+        Path stdout = null;
+        Path stderr = null;
+        try {
+            stdout = Files.createTempFile("stackbench-command-", ".out");
+            stderr = Files.createTempFile("stackbench-command-", ".err");
+            ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile())
+                    .redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+            Process process = builder.start();
+            try (var input = process.getOutputStream()) {
+                if (stdin != null) {
+                    input.write(stdin.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor();
+                throw new IllegalStateException(String.join(" ", command) + " did not finish within " + timeout
+                        + "\n--- stdout ---\n" + Files.readString(stdout) + "\n--- stderr ---\n"
+                        + Files.readString(stderr));
+            }
+            return new CommandResult(List.copyOf(command), process.exitValue(), Files.readString(stdout),
+                    Files.readString(stderr));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
+        } finally {
+            deleteQuietly(stdout);
+            deleteQuietly(stderr);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // A leftover temp file is harmless; the command's result matters more.
+            }
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    private static Map<String, String> readSettings(Path envFile) {
+        Map<String, String> values = new HashMap<>();
+        for (String line : read(envFile).split("\n")) {
+            int equals = line.indexOf('=');
+            if (equals > 0) {
+                values.put(line.substring(0, equals), line.substring(equals + 1));
+            }
+        }
+        return values;
+    }
+}

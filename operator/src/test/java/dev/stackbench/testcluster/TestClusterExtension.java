@@ -1,0 +1,22 @@
+package dev.stackbench.testcluster;
+
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Injects the JVM-wide {@link TestCluster#shared()} cluster into test constructors, lifecycle methods and test
+ * methods that declare a {@code TestCluster} parameter: {@code @ExtendWith(TestClusterExtension.class)}.
+ */
+public final class TestClusterExtension implements ParameterResolver {
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == TestCluster.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return TestCluster.shared();
+    }
+}
