@@ -1,0 +1,402 @@
+package dev.stackbench.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.ProjectTools;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The chart as `helm lint` and `helm template` see it, for every value combination a user is likely to pick,
+ * each rendered manifest validated offline by kubeconform against the real Kubernetes and CRD schemas.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ChartRenderIT {
+
+    private static final String RELEASE = "sb";
+    private static final String NAMESPACE = "stackbench";
+    private static final String FULLNAME = "sb-stackbench";
+
+    private OfflineChart chart;
+    private Kubeconform kubeconform;
+
+    @BeforeAll
+    void prepare() {
+        chart = OfflineChart.create();
+        kubeconform = Kubeconform.create();
+    }
+
+    @AfterAll
+    void cleanUp() {
+        if (chart != null) {
+            chart.close();
+        }
+        if (kubeconform != null) {
+            kubeconform.close();
+        }
+    }
+
+    static Stream<Arguments> valueCombinations() {
+        return Stream.of(
+                Arguments.of("defaults", List.of()),
+                Arguments.of("crds off", List.of("--set", "crds.enabled=false")),
+                Arguments.of("crds not kept", List.of("--set", "crds.keep=false")),
+                Arguments.of("namespaced watch", List.of("--set", "watch.namespaces={team-a,team-b}")),
+                Arguments.of("postgresql on", List.of("--set", "postgresql.enabled=true")),
+                Arguments.of("prometheus on", List.of("--set", "kube-prometheus-stack.enabled=true")),
+                Arguments.of("all dependencies on", List.of("--set", "postgresql.enabled=true",
+                        "--set", "k6-operator.enabled=true", "--set", "kube-prometheus-stack.enabled=true")),
+                Arguments.of("prometheus on, namespaced watch", List.of("--set", "kube-prometheus-stack.enabled=true",
+                        "--set", "watch.namespaces={team-a}")),
+                Arguments.of("existing database", List.of("--set", "database.host=pg.databases.svc",
+                        "--set", "database.createSecret=false", "--set", "database.secretName=pg-credentials")),
+                Arguments.of("custom images", List.of("--set", "image.repository=registry.example.com/sb/operator",
+                        "--set", "image.tag=1.2.3", "--set", "targetImages.tag=1.2.3",
+                        "--set", "k6.runnerImage=registry.example.com/k6:1.8.1",
+                        "--set", "imagePullSecrets[0].name=regcred")),
+                Arguments.of("resources", List.of("--set", "resources.requests.cpu=250m",
+                        "--set", "resources.requests.memory=384Mi", "--set", "resources.limits.cpu=2",
+                        "--set", "resources.limits.memory=1Gi")),
+                Arguments.of("no leader election, system pool", List.of(
+                        "--set", "operator.leaderElection.enabled=false",
+                        "--set", "nodeSelector.stackbench\\.dev/pool=system")),
+                Arguments.of("existing service account, no rbac", List.of("--set", "serviceAccount.create=false",
+                        "--set", "serviceAccount.name=platform-operator", "--set", "rbac.create=false")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("valueCombinations")
+    void everyCombinationLintsAndRendersSchemaValidRestrictedPods(String name, List<String> values) {
+        List<String> lint = new ArrayList<>(List.of("lint", "chart", "--strict", "--namespace", NAMESPACE));
+        lint.addAll(values);
+        chart.helm(lint).requireSuccess();
+
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, values);
+
+        CommandResult validation = kubeconform.validate(manifests.yaml());
+        assertThat(validation.succeeded()).as("kubeconform on %s:\n%s", name, validation.describe()).isTrue();
+        for (PodSpec pod : podSpecs(manifests)) {
+            assertThat(RestrictedPodSecurity.violations(pod)).as("Pod Security restricted + resources (%s)", name)
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void strictValidationRejectsAnUnknownFieldSoTheChecksAboveMeanSomething() {
+        String manifest = chart.template(RELEASE, NAMESPACE, List.of()).yaml()
+                .replace("strategy:\n    type: Recreate", "strategy:\n    type: Recreate\n    surge: 1");
+
+        CommandResult validation = kubeconform.validate(manifest);
+
+        assertThat(validation.succeeded()).isFalse();
+        assertThat(validation.stdout() + validation.stderr()).contains("surge");
+    }
+
+    @Test
+    void defaultsWatchEveryNamespaceWithExactlyTheOperatorsRules() {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of());
+
+        JsonNode clusterRole = manifests.get("ClusterRole", FULLNAME);
+        assertThat(rules(clusterRole)).containsExactlyInAnyOrder(
+                "stackbench.dev/benchmarkruns: get,list,watch,patch,update",
+                "stackbench.dev/benchmarkruns/status: get,patch,update",
+                "stackbench.dev/benchmarkruns/finalizers: update,patch",
+                "apps/deployments: create,get,list,watch,update,patch,delete",
+                "/services: create,get,list,watch,update,patch,delete",
+                "/configmaps: create,get,list,watch,update,patch,delete",
+                "k6.io/testruns: create,get,list,watch,update,patch,delete",
+                "/pods: get,list,watch",
+                "/pods/log: get",
+                "batch/jobs: get,list,watch",
+                "/pods/proxy: get",
+                "/events: create,patch");
+        assertThat(clusterRole.path("rules").findValues("resourceNames")).isEmpty();
+        JsonNode binding = manifests.get("ClusterRoleBinding", FULLNAME);
+        assertThat(binding.path("subjects").get(0).path("name").asText()).isEqualTo(FULLNAME);
+        assertThat(binding.path("subjects").get(0).path("namespace").asText()).isEqualTo(NAMESPACE);
+
+        assertThat(rules(clusterRole)).as("the operator reads no Secrets: target pods reference them")
+                .noneMatch(rule -> rule.contains("secrets"));
+
+        JsonNode leaderElection = manifests.get("Role", FULLNAME + "-leader-election");
+        assertThat(leaderElection.path("metadata").path("namespace").asText()).isEqualTo(NAMESPACE);
+        assertThat(rules(leaderElection)).containsExactlyInAnyOrder(
+                "coordination.k8s.io/leases: create",
+                "coordination.k8s.io/leases[stackbench-operator]: get,update,patch");
+
+        Deployment deployment = operatorDeployment(manifests);
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
+        Container operator = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(operator.getImage()).isEqualTo("stackbench/operator:" + appVersion());
+        assertThat(operator.getArgs()).containsExactly("operator", "--health-port=8080",
+                "--default-database-secret=stackbench-database");
+        assertThat(env(deployment)).containsEntry("STACKBENCH_IMAGE_TAG", appVersion())
+                .containsKey("JAVA_TOOL_OPTIONS");
+        assertThat(operator.getEnv()).anySatisfy(variable -> {
+            assertThat(variable.getName()).isEqualTo("POD_NAMESPACE");
+            assertThat(variable.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.namespace");
+        });
+        assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(manifests.find("ServiceMonitor", FULLNAME + "-targets")).isEmpty();
+    }
+
+    @Test
+    void namespacedWatchGrantsRulesOnlyInTheListedNamespaces() {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "watch.namespaces={team-a,team-b}"));
+
+        assertThat(manifests.ofKind("ClusterRole")).isEmpty();
+        assertThat(manifests.ofKind("ClusterRoleBinding")).isEmpty();
+        List<String> operatorRoles = manifests.ofKind("Role").stream()
+                .filter(role -> role.path("metadata").path("name").asText().equals(FULLNAME))
+                .map(role -> role.path("metadata").path("namespace").asText()).toList();
+        assertThat(operatorRoles).containsExactly("team-a", "team-b");
+        assertThat(manifests.get("Role", FULLNAME + "-leader-election").path("metadata").path("namespace").asText())
+                .isEqualTo(NAMESPACE);
+        assertThat(manifests.ofKind("RoleBinding").stream()
+                .map(b -> b.path("metadata").path("namespace").asText() + ":" + b.path("roleRef").path("name").asText())
+                .toList()).containsExactlyInAnyOrder("team-a:" + FULLNAME, "team-b:" + FULLNAME,
+                        NAMESPACE + ":" + FULLNAME + "-leader-election");
+        assertThat(args(operatorDeployment(manifests))).contains("--namespace=team-a,team-b");
+    }
+
+    @Test
+    void withoutLeaderElectionTheOperatorGetsNoLeaseRights() {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set",
+                "operator.leaderElection.enabled=false"));
+
+        assertThat(args(operatorDeployment(manifests))).contains("--no-leader-election");
+        assertThat(manifests.find("Role", FULLNAME + "-leader-election")).isEmpty();
+        assertThat(manifests.yaml()).doesNotContain("leases");
+    }
+
+    @Test
+    void crdIsInstalledAndKeptByDefaultAndCanBeLeftOut() throws IOException {
+        JsonNode crd = chart.template(RELEASE, NAMESPACE, List.of())
+                .get("CustomResourceDefinition", "benchmarkruns.stackbench.dev");
+        assertThat(crd.path("metadata").path("annotations").path("helm.sh/resource-policy").asText())
+                .isEqualTo("keep");
+        JsonNode generated = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(
+                ProjectTools.repositoryRoot().resolve("crds/benchmarkruns.stackbench.dev-v1.yml").toFile());
+        // Helm's YAML round trip writes 65535.0 as 65535; the API server reads both as the same number.
+        java.util.Comparator<JsonNode> sameValue = (a, b) -> a.isNumber() && b.isNumber()
+                ? a.decimalValue().compareTo(b.decimalValue()) : a.equals(b) ? 0 : 1;
+        assertThat(crd.path("spec").equals(sameValue, generated.path("spec")))
+                .as("the chart's CRD spec is the generated one (crds/benchmarkruns.stackbench.dev-v1.yml)").isTrue();
+
+        assertThat(chart.template(RELEASE, NAMESPACE, List.of("--set", "crds.keep=false"))
+                .get("CustomResourceDefinition", "benchmarkruns.stackbench.dev")
+                .path("metadata").path("annotations").path("helm.sh/resource-policy").isMissingNode()).isTrue();
+        assertThat(chart.template(RELEASE, NAMESPACE, List.of("--set", "crds.enabled=false"))
+                .ofKind("CustomResourceDefinition")).isEmpty();
+    }
+
+    @Test
+    void chartsOwnPostgresqlBecomesTheDefaultDatabaseOfRuns() {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "postgresql.enabled=true"));
+
+        assertThat(args(operatorDeployment(manifests))).contains(
+                "--default-database-host=sb-postgresql." + NAMESPACE + ".svc",
+                "--default-database-secret=stackbench-database");
+        JsonNode secret = manifests.get("Secret", "stackbench-database");
+        assertThat(decode(secret.path("data").path("username").asText())).isEqualTo("stackbench");
+        assertThat(decode(secret.path("data").path("password").asText())).hasSize(24);
+    }
+
+    @Test
+    void existingDatabaseIsReferencedWithoutCreatingASecret() {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "database.host=pg.databases.svc",
+                "--set", "database.createSecret=false", "--set", "database.secretName=pg-credentials"));
+
+        assertThat(manifests.ofKind("Secret")).isEmpty();
+        assertThat(args(operatorDeployment(manifests))).contains("--default-database-host=pg.databases.svc",
+                "--default-database-secret=pg-credentials");
+    }
+
+    @Test
+    void prometheusAddsTargetServiceMonitorAndLiveDashboard() throws IOException {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "kube-prometheus-stack.enabled=true"));
+
+        JsonNode monitor = manifests.get("ServiceMonitor", FULLNAME + "-targets");
+        assertThat(monitor.path("spec").path("selector").path("matchLabels").path("app.kubernetes.io/managed-by")
+                .asText()).isEqualTo("stackbench");
+        assertThat(monitor.path("spec").path("namespaceSelector").path("any").asBoolean()).isTrue();
+        JsonNode endpoint = monitor.path("spec").path("endpoints").get(0);
+        assertThat(endpoint.path("port").asText()).isEqualTo("management");
+        assertThat(endpoint.path("path").asText()).isEqualTo("/actuator/prometheus");
+
+        JsonNode dashboardMap = manifests.get("ConfigMap", FULLNAME + "-dashboard");
+        assertThat(dashboardMap.path("metadata").path("labels").path("grafana_dashboard").asText()).isEqualTo("1");
+        JsonNode dashboard = JsonMapper.builder().build()
+                .readTree(dashboardMap.path("data").path("stackbench-benchmarkrun.json").asText());
+        String queries = dashboard.path("panels").findValuesAsText("expr").stream().collect(Collectors.joining("\n"));
+        assertThat(queries).contains("jvm_threads_live_threads", "process_cpu_usage",
+                "jvm_memory_used_bytes", "area=\"heap\"", "http_server_requests_seconds_bucket",
+                "http_server_requests_seconds_count");
+        assertThat(dashboard.path("panels").findValuesAsText("title"))
+                .contains("Throughput", "Latency (server side)", "Threads", "CPU", "Heap");
+
+        assertThat(chart.template(RELEASE, NAMESPACE, List.of("--set", "kube-prometheus-stack.enabled=true",
+                "--set", "watch.namespaces={team-a}")).get("ServiceMonitor", FULLNAME + "-targets")
+                .path("spec").path("namespaceSelector").path("matchNames").get(0).asText()).isEqualTo("team-a");
+    }
+
+    @Test
+    void customImagesReachTheOperatorAndTheTargetsItDeploys() {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of(
+                "--set", "image.repository=registry.example.com/sb/operator", "--set", "image.tag=1.2.3",
+                "--set", "image.pullPolicy=Always", "--set", "targetImages.tag=1.2.3",
+                "--set", "k6.runnerImage=registry.example.com/k6:1.8.1", "--set", "imagePullSecrets[0].name=regcred"));
+
+        Deployment deployment = operatorDeployment(manifests);
+        Container operator = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(operator.getImage()).isEqualTo("registry.example.com/sb/operator:1.2.3");
+        assertThat(operator.getImagePullPolicy()).isEqualTo("Always");
+        assertThat(deployment.getSpec().getTemplate().getSpec().getImagePullSecrets().get(0).getName())
+                .isEqualTo("regcred");
+        assertThat(env(deployment)).containsEntry("STACKBENCH_IMAGE_TAG", "1.2.3")
+                .containsEntry("STACKBENCH_K6_IMAGE", "registry.example.com/k6:1.8.1");
+    }
+
+    @Test
+    void containerResourcesFollowTheValues() {
+        Deployment deployment = operatorDeployment(chart.template(RELEASE, NAMESPACE, List.of(
+                "--set", "resources.requests.cpu=250m", "--set", "resources.requests.memory=384Mi",
+                "--set", "resources.limits.cpu=2", "--set", "resources.limits.memory=1Gi")));
+
+        var resources = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
+        assertThat(resources.getRequests()).containsEntry("cpu", new Quantity("250m"))
+                .containsEntry("memory", new Quantity("384Mi"));
+        assertThat(resources.getLimits()).containsEntry("cpu", new Quantity("2"))
+                .containsEntry("memory", new Quantity("1Gi"));
+    }
+
+    @Test
+    void valuesSchemaRejectsUnknownKeysAndWrongTypesNamingThem() {
+        CommandResult misspelt = chart.helm("template", RELEASE, "chart", "--set", "watch.namespace={a}");
+        assertThat(misspelt.succeeded()).isFalse();
+        assertThat(misspelt.stderr()).contains("namespace").contains("not allowed");
+
+        CommandResult wrongType = chart.helm("template", RELEASE, "chart", "--set", "crds.enabled=maybe");
+        assertThat(wrongType.succeeded()).isFalse();
+        assertThat(wrongType.stderr()).contains("/crds/enabled");
+
+        CommandResult missingLimit = chart.helm("template", RELEASE, "chart", "--set", "resources.limits=null");
+        assertThat(missingLimit.succeeded()).isFalse();
+        assertThat(missingLimit.stderr()).contains("limits");
+    }
+
+    @Test
+    void helmTestHookChecksTheOperatorsReadinessEndpoint() {
+        Pod test = Manifests.as(chart.template(RELEASE, NAMESPACE, List.of()).get("Pod", FULLNAME + "-test-ready"),
+                Pod.class);
+
+        assertThat(test.getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "test");
+        assertThat(test.getSpec().getContainers().get(0).getCommand())
+                .contains("http://" + FULLNAME + "." + NAMESPACE + ".svc:8080/readyz");
+    }
+
+    @Test
+    void exampleBenchmarkRunsMatchTheCrdSchema() throws IOException {
+        Path examples = ProjectTools.repositoryRoot().resolve("examples");
+        List<Path> files;
+        try (var paths = Files.walk(examples)) {
+            files = paths.filter(p -> p.toString().endsWith(".yaml")).filter(ChartRenderIT::isBenchmarkRun).sorted()
+                    .toList();
+        }
+        assertThat(files).as("BenchmarkRun examples under %s", examples).isNotEmpty();
+        for (Path file : files) {
+            CommandResult validation = kubeconform.validate(Files.readString(file));
+            assertThat(validation.succeeded()).as("%s:\n%s", file, validation.describe()).isTrue();
+        }
+    }
+
+    private static boolean isBenchmarkRun(Path file) {
+        try {
+            return Files.readString(file).contains("kind: BenchmarkRun");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static List<PodSpec> podSpecs(Manifests manifests) {
+        List<PodSpec> pods = new ArrayList<>();
+        manifests.ofKind("Deployment").forEach(d -> pods.add(Manifests.as(d, Deployment.class).getSpec().getTemplate()
+                .getSpec()));
+        manifests.ofKind("Pod").forEach(p -> pods.add(Manifests.as(p, Pod.class).getSpec()));
+        assertThat(pods).as("pods in the rendered chart").isNotEmpty();
+        return pods;
+    }
+
+    private static Deployment operatorDeployment(Manifests manifests) {
+        return Manifests.as(manifests.get("Deployment", FULLNAME), Deployment.class);
+    }
+
+    private static List<String> args(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+    }
+
+    private static Map<String, String> env(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getValue() != null)
+                .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
+    }
+
+    /** Each rule as "group/resource: verbs", or "group/resource[name,...]: verbs", one entry per resource. */
+    private static List<String> rules(JsonNode role) {
+        List<String> rules = new ArrayList<>();
+        for (JsonNode rule : role.path("rules")) {
+            String verbs = String.join(",", textList(rule.path("verbs")));
+            String names = rule.has("resourceNames") ? "[" + String.join(",", textList(rule.path("resourceNames"))) + "]"
+                    : "";
+            for (String group : textList(rule.path("apiGroups"))) {
+                for (String resource : textList(rule.path("resources"))) {
+                    rules.add(group + "/" + resource + names + ": " + verbs);
+                }
+            }
+        }
+        return rules;
+    }
+
+    private static List<String> textList(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
+    }
+
+    private static String decode(String base64) {
+        return new String(java.util.Base64.getDecoder().decode(base64), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private String appVersion() {
+        try {
+            JsonNode metadata = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+                    .readTree(chart.directory().resolve("Chart.yaml").toFile());
+            return metadata.path("appVersion").asText();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
