@@ -58,7 +58,9 @@ parse_args() {
     esac
   done
   mkdir -p "$(dirname "$DIR")"
-  DIR="$(cd "$(dirname "$DIR")" && pwd)/$(basename "$DIR")"
+  local parent
+  parent="$(cd "$(dirname "$DIR")" && pwd)"
+  DIR="${parent%/}/$(basename "$DIR")"
 }
 
 load_tools() {

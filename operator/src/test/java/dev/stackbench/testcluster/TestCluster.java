@@ -101,6 +101,8 @@ public final class TestCluster implements AutoCloseable {
         thirdPartyCrds().ifPresent(dir -> command.addAll(List.of("--third-party-crds", dir)));
         CommandResult result = run(command, null, START_TIMEOUT, root);
         if (!result.succeeded()) {
+            // cluster.sh removes what it started; a start refused before that leaves the empty directory.
+            deleteQuietly(directory);
             throw new IllegalStateException("the test cluster did not start (if tools are missing, run "
                     + "hack/setup.sh):\n" + result.describe());
         }
