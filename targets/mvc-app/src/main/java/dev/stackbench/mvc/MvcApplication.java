@@ -1,5 +1,7 @@
 package dev.stackbench.mvc;
 
+import dev.stackbench.targets.common.VariantCheck;
+import java.util.List;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -7,7 +9,11 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class MvcApplication {
 
+    static final List<String> VARIANTS = List.of("mvc-jdbc", "mvc-virtual-threads", "mvc-webclient");
+
     public static void main(String[] args) {
-        SpringApplication.run(MvcApplication.class, args);
+        SpringApplication application = new SpringApplication(MvcApplication.class);
+        application.addListeners(new VariantCheck("mvc-app", VARIANTS));
+        application.run(args);
     }
 }

@@ -1,5 +1,7 @@
 package dev.stackbench.webflux;
 
+import dev.stackbench.targets.common.VariantCheck;
+import java.util.List;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -10,7 +12,11 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class WebfluxApplication {
 
+    static final List<String> VARIANTS = List.of("webflux-r2dbc", "webflux-jdbc-blocking", "webflux-jdbc-elastic");
+
     public static void main(String[] args) {
-        SpringApplication.run(WebfluxApplication.class, args);
+        SpringApplication application = new SpringApplication(WebfluxApplication.class);
+        application.addListeners(new VariantCheck("webflux-app", VARIANTS));
+        application.run(args);
     }
 }
