@@ -27,7 +27,7 @@ final class ServiceProcess implements AutoCloseable {
 
     // Modest JVMs: the build machine is small and several of them run at once. C1 only starts Spring faster.
     private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xss512k");
-    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
 
     private static final int PORT_ATTEMPTS = 3;
 
