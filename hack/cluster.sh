@@ -130,35 +130,48 @@ new_cert() {
   local pki="$DIR/pki"
   new_key "$pki/$1.key" "${4:-ec}"
   openssl req -new -key "$pki/$1.key" -subj "$2" 2>/dev/null \
-    | openssl x509 -req -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial -days 30 \
+    | openssl x509 -req -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -days 30 \
+        -set_serial "0x$(printf '%s' "$1" | md5sum | cut -c1-16)" \
         -out "$pki/$1.crt" -extfile <(printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n%s\n' "$3") \
         2>/dev/null
 }
 
 create_pki() {
-  local pki="$DIR/pki"
+  local pki="$DIR/pki" pid pids=()
   mkdir -p "$pki"
   new_key "$pki/ca.key"
   openssl req -x509 -new -key "$pki/ca.key" -subj "/CN=stackbench-test-cluster-ca" -days 30 -out "$pki/ca.crt" \
     -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" \
     2>/dev/null
+  # The leaf certificates are independent of each other: made in parallel, they cost one RSA key.
   new_cert apiserver "/CN=kube-apiserver" \
     "extendedKeyUsage=serverAuth
-subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local"
+subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local" &
+  pids+=($!)
   # One serving certificate for the controller manager's and the scheduler's health endpoints.
   new_cert components "/CN=stackbench-test-cluster-components" \
     "extendedKeyUsage=serverAuth
-subjectAltName=IP:127.0.0.1,DNS:localhost"
+subjectAltName=IP:127.0.0.1,DNS:localhost" &
+  pids+=($!)
   # system:masters is the admin group; the component identities get their bootstrap RBAC roles.
-  new_cert admin "/O=system:masters/CN=stackbench-admin" "extendedKeyUsage=clientAuth" rsa
-  new_cert controller-manager "/CN=system:kube-controller-manager" "extendedKeyUsage=clientAuth"
-  new_cert scheduler "/CN=system:kube-scheduler" "extendedKeyUsage=clientAuth"
+  new_cert admin "/O=system:masters/CN=stackbench-admin" "extendedKeyUsage=clientAuth" rsa &
+  pids+=($!)
+  new_cert controller-manager "/CN=system:kube-controller-manager" "extendedKeyUsage=clientAuth" &
+  pids+=($!)
+  new_cert scheduler "/CN=system:kube-scheduler" "extendedKeyUsage=clientAuth" &
+  pids+=($!)
   # kwok plays every kubelet and writes node and pod status for all of them, which the Node
   # authorizer would confine to one node per identity; it runs as an administrator instead.
-  new_cert kwok "/O=system:masters/CN=kwok" "extendedKeyUsage=clientAuth"
-  new_cert apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client" "extendedKeyUsage=clientAuth"
-  new_key "$pki/service-account.key"
-  openssl pkey -in "$pki/service-account.key" -pubout -out "$pki/service-account.pub" 2>/dev/null
+  new_cert kwok "/O=system:masters/CN=kwok" "extendedKeyUsage=clientAuth" &
+  pids+=($!)
+  new_cert apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client" "extendedKeyUsage=clientAuth" &
+  pids+=($!)
+  { new_key "$pki/service-account.key" \
+      && openssl pkey -in "$pki/service-account.key" -pubout -out "$pki/service-account.pub" 2>/dev/null; } &
+  pids+=($!)
+  for pid in "${pids[@]}"; do
+    wait "$pid" || die "creating the cluster's keys and certificates with openssl failed (run with bash -x for details)"
+  done
   chmod 600 "$pki"/*.key
 }
 
