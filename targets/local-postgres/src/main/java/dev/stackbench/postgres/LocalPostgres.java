@@ -455,7 +455,7 @@ public final class LocalPostgres implements AutoCloseable {
             return this;
         }
 
-        /** Pins the server to these CPUs with {@code taskset -c}, e.g. {@code "1"} or {@code "2-3"}; null: no pinning. */
+        /** Pins the server to these CPUs with {@code taskset -c}, e.g. {@code "1"} or {@code "2-3"}; null: unpinned. */
         public Builder cpus(String cpuList) {
             if (cpuList != null && !cpuList.matches("[0-9]+([-,][0-9]+)*")) {
                 throw new IllegalArgumentException("cpus must be a taskset CPU list like 1 or 0,2 or 2-3, got '"

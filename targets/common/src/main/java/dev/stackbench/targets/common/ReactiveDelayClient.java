@@ -8,8 +8,9 @@ import reactor.netty.resources.ConnectionProvider;
 
 /**
  * The delay service through WebClient, for the WebFlux variants and mvc-webclient. Reactor Netty's default pool
- * allows only 2 * max(cpus, 8) connections per host, which would cap upstream concurrency far below what the blocking clients get; the pool here is sized by
- * {@code UPSTREAM_MAX_CONNECTIONS} instead so the variants are compared on their threading, not their client pool.
+ * allows only 2 * max(cpus, 8) connections per host, which would cap upstream concurrency far below what the blocking
+ * clients get; the pool here is sized by {@code UPSTREAM_MAX_CONNECTIONS} instead, so the variants are compared on
+ * their threading, not on their client pool.
  */
 public class ReactiveDelayClient {
 
