@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * A real Kubernetes control plane on 127.0.0.1 for integration tests, started with {@code hack/cluster.sh up}:
@@ -212,8 +213,16 @@ public final class TestCluster implements AutoCloseable {
      * it appears, so poll for them (awaitility) rather than reading once.
      */
     public PodLogServing servePodLogs(String namespace, Map<String, String> podLabels, String content) {
-        Path file = podLogs.writeLogFile(namespace, "selected-pods", content);
-        PodLogServing serving = new PodLogServing(podLogs, namespace, podLabels, file);
+        return servePodLogs(namespace, podLabels, pod -> content);
+    }
+
+    /**
+     * Like {@link #servePodLogs(String, Map, String)}, with content chosen per pod, e.g. a different k6 output
+     * for each runner (by its labels or name).
+     */
+    public PodLogServing servePodLogs(String namespace, Map<String, String> podLabels,
+            Function<Pod, String> contentForPod) {
+        PodLogServing serving = new PodLogServing(podLogs, namespace, podLabels, contentForPod);
         ownedResources.add(serving);
         return serving;
     }

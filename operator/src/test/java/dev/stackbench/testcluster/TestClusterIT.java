@@ -194,8 +194,8 @@ class TestClusterIT {
 
     @Test
     void servesLogsForPodsMatchingALabelSelectorIncludingJobPods() {
-        String content = "{\"metrics\":{}}\n";
-        try (PodLogServing serving = cluster.servePodLogs(namespace, Map.of("app", "runner"), content)) {
+        try (PodLogServing serving = cluster.servePodLogs(namespace, Map.of("app", "runner"),
+                pod -> "{\"runner\":\"" + pod.getMetadata().getName() + "\"}\n")) {
             Job job = new JobBuilder().withNewMetadata().withName("runner").endMetadata()
                     .withNewSpec().withCompletions(2).withParallelism(2)
                     .withNewTemplate().withNewMetadata().addToLabels("app", "runner").endMetadata()
@@ -208,10 +208,10 @@ class TestClusterIT {
                 List<Pod> pods = podsLabelled("runner");
                 assertThat(pods).hasSize(2);
                 for (Pod pod : pods) {
-                    CommandResult logs = cluster.kubectl("logs", "--namespace", namespace,
-                            pod.getMetadata().getName());
+                    String name = pod.getMetadata().getName();
+                    CommandResult logs = cluster.kubectl("logs", "--namespace", namespace, name);
                     assertThat(logs.exitCode()).as(logs.describe()).isZero();
-                    assertThat(logs.stdout()).isEqualTo(content);
+                    assertThat(logs.stdout()).isEqualTo("{\"runner\":\"" + name + "\"}\n");
                 }
             });
             assertThat(serving.servedPodUids()).hasSize(2);
