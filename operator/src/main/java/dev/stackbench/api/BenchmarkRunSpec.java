@@ -3,7 +3,6 @@ package dev.stackbench.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
-import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -36,7 +35,7 @@ public class BenchmarkRunSpec {
     private CleanupPolicy cleanup;
 
     @Default(BenchmarkRunDefaults.TIMEOUT)
-    @Pattern(SpecRules.DURATION_PATTERN)
+    @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.TIMEOUT_FORMAT_MESSAGE)
     @Size(max = SpecRules.DURATION_MAX_LENGTH)
     @JsonPropertyDescription("Fail the run when it has not finished after this long, e.g. 15m.")
     private String timeout;

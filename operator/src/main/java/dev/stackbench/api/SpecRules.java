@@ -12,6 +12,21 @@ public final class SpecRules {
 
     /** Go/k6 duration: one or more number+unit pairs, e.g. 300ms, 20s, 1m30s. Never negative. */
     public static final String DURATION_PATTERN = "^([0-9]+([.][0-9]+)?(ns|us|ms|s|m|h))+$";
+    /**
+     * Durations are checked by a CEL rule rather than an OpenAPI pattern, so the API server's message says what to
+     * write; the rules that compare durations skip malformed ones (this rule reports them).
+     */
+    private static final String MATCHES_DURATION = ".matches('" + DURATION_PATTERN + "')";
+    public static final String DURATION_FORMAT = "self" + MATCHES_DURATION;
+    public static final String DURATION_FORMAT_HINT = " must be a duration: a number with a unit (ns, us, ms, s, m,"
+            + " h), e.g. 300ms, 20s or 1m30s; it cannot be negative";
+    public static final String TIMEOUT_FORMAT_MESSAGE = "spec.timeout" + DURATION_FORMAT_HINT;
+    public static final String UPSTREAM_DELAY_FORMAT_MESSAGE = "spec.workload.upstreamDelay" + DURATION_FORMAT_HINT;
+    public static final String DB_SLEEP_FORMAT_MESSAGE = "spec.workload.dbSleep" + DURATION_FORMAT_HINT;
+    public static final String WARMUP_FORMAT_MESSAGE = "spec.workload.warmup" + DURATION_FORMAT_HINT;
+    public static final String DURATION_FORMAT_MESSAGE = "spec.workload.duration" + DURATION_FORMAT_HINT;
+    public static final String STAGE_DURATION_FORMAT_MESSAGE = "spec.workload.load.stages[].duration"
+            + DURATION_FORMAT_HINT;
     public static final long DURATION_MAX_LENGTH = 32;
     /** Kubernetes CPU quantity in cores or millicores. */
     public static final String CPU_PATTERN = "^([0-9]+m|[0-9]+([.][0-9]+)?)$";
@@ -34,6 +49,8 @@ public final class SpecRules {
 
     public static final String TIMEOUT_COVERS_RUN = "!has(self.timeout) || !has(self.workload)"
             + " || !has(self.workload.warmup) || !has(self.workload.duration)"
+            + " || !self.timeout" + MATCHES_DURATION + " || !self.workload.warmup" + MATCHES_DURATION
+            + " || !self.workload.duration" + MATCHES_DURATION
             + " || duration(self.timeout) > duration(self.workload.warmup) + duration(self.workload.duration)";
     public static final String TIMEOUT_COVERS_RUN_MESSAGE = "spec.timeout must be longer than spec.workload.warmup"
             + " + spec.workload.duration: raise the timeout (e.g. timeout: 15m) or shorten the run";
@@ -58,22 +75,26 @@ public final class SpecRules {
     public static final String DB_SLEEP_REQUIRED_MESSAGE = "spec.workload.dbSleep is required when scenario is db"
             + " or mixed: set the pg_sleep of the database call, e.g. dbSleep: 100ms";
     public static final String UPSTREAM_DELAY_MAX =
-            "!has(self.upstreamDelay) || duration(self.upstreamDelay) <= duration('" + MAX_CALL_DELAY + "')";
+            "!has(self.upstreamDelay) || !self.upstreamDelay" + MATCHES_DURATION
+            + " || duration(self.upstreamDelay) <= duration('" + MAX_CALL_DELAY + "')";
     public static final String UPSTREAM_DELAY_MAX_MESSAGE = "spec.workload.upstreamDelay must be at most "
             + MAX_CALL_DELAY + " (the delay service's limit): lower it";
     public static final String DB_SLEEP_MAX =
-            "!has(self.dbSleep) || duration(self.dbSleep) <= duration('" + MAX_CALL_DELAY + "')";
+            "!has(self.dbSleep) || !self.dbSleep" + MATCHES_DURATION
+            + " || duration(self.dbSleep) <= duration('" + MAX_CALL_DELAY + "')";
     public static final String DB_SLEEP_MAX_MESSAGE = "spec.workload.dbSleep must be at most " + MAX_CALL_DELAY
             + " (the database call's limit): lower it";
-    public static final String DURATION_POSITIVE = "!has(self.duration) || duration(self.duration) > duration('0s')";
+    public static final String DURATION_POSITIVE = "!has(self.duration) || !self.duration" + MATCHES_DURATION
+            + " || duration(self.duration) > duration('0s')";
     public static final String DURATION_POSITIVE_MESSAGE = "spec.workload.duration must be longer than 0s: set the"
             + " measured time, e.g. duration: 60s";
     public static final String DURATION_MAX =
-            "!has(self.duration) || duration(self.duration) <= duration('" + MAX_DURATION + "')";
+            "!has(self.duration) || !self.duration" + MATCHES_DURATION
+            + " || duration(self.duration) <= duration('" + MAX_DURATION + "')";
     public static final String DURATION_MAX_MESSAGE = "spec.workload.duration must be at most " + MAX_DURATION
             + ": shorten it or split the experiment into several runs";
-    public static final String WARMUP_MAX = "!has(self.warmup) || duration(self.warmup) <= duration('" + MAX_WARMUP
-            + "')";
+    public static final String WARMUP_MAX = "!has(self.warmup) || !self.warmup" + MATCHES_DURATION
+            + " || duration(self.warmup) <= duration('" + MAX_WARMUP + "')";
     public static final String WARMUP_MAX_MESSAGE = "spec.workload.warmup must be at most " + MAX_WARMUP
             + ": shorten it";
 

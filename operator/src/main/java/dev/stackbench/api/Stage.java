@@ -4,9 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 /**
  * One ramp step: reach target (iterations per second or VUs) linearly over duration.
@@ -15,7 +15,7 @@ import io.fabric8.generator.annotation.Size;
 public class Stage {
 
     @Required
-    @Pattern(SpecRules.DURATION_PATTERN)
+    @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.STAGE_DURATION_FORMAT_MESSAGE)
     @Size(max = SpecRules.DURATION_MAX_LENGTH)
     @JsonPropertyDescription("How long the ramp takes, e.g. 30s.")
     private String duration;

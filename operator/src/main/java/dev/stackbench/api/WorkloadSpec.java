@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -37,12 +36,12 @@ public class WorkloadSpec {
     @JsonPropertyDescription("upstream, db, mixed, rows, orders or custom.")
     private Scenario scenario;
 
-    @Pattern(SpecRules.DURATION_PATTERN)
+    @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.UPSTREAM_DELAY_FORMAT_MESSAGE)
     @Size(max = SpecRules.DURATION_MAX_LENGTH)
     @JsonPropertyDescription("Delay of the upstream call (scenarios upstream and mixed), e.g. 300ms; at most 60s.")
     private String upstreamDelay;
 
-    @Pattern(SpecRules.DURATION_PATTERN)
+    @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.DB_SLEEP_FORMAT_MESSAGE)
     @Size(max = SpecRules.DURATION_MAX_LENGTH)
     @JsonPropertyDescription("pg_sleep of the database call (scenarios db and mixed), e.g. 100ms; at most 60s.")
     private String dbSleep;
@@ -58,13 +57,13 @@ public class WorkloadSpec {
     private LoadSpec load;
 
     @Default(BenchmarkRunDefaults.WARMUP)
-    @Pattern(SpecRules.DURATION_PATTERN)
+    @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.WARMUP_FORMAT_MESSAGE)
     @Size(max = SpecRules.DURATION_MAX_LENGTH)
     @JsonPropertyDescription("Load applied before measuring and excluded from every result, e.g. 20s; 0s for none.")
     private String warmup;
 
     @Default(BenchmarkRunDefaults.DURATION)
-    @Pattern(SpecRules.DURATION_PATTERN)
+    @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.DURATION_FORMAT_MESSAGE)
     @Size(max = SpecRules.DURATION_MAX_LENGTH)
     @JsonPropertyDescription("Measured time after the warmup, e.g. 60s.")
     private String duration;

@@ -2,6 +2,7 @@ package dev.stackbench.operator;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.TargetSummary;
+import dev.stackbench.local.ActuatorInfo;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
@@ -42,6 +43,7 @@ public class TargetMetricsScraper {
         final MetricsSummarizer summarizer;
         int succeeded;
         String lastError;
+        ActuatorInfo info;
 
         RunScrapes(MetricsSummarizer summarizer) {
             this.summarizer = summarizer;
@@ -52,9 +54,7 @@ public class TargetMetricsScraper {
     public void scrape(BenchmarkRun run, List<Pod> targetPods, Instant now) {
         RunScrapes scrapes = runs.computeIfAbsent(run.getMetadata().getUid(), uid -> new RunScrapes(summarizers.get()));
         for (Pod pod : targetPods) {
-            String path = "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/"
-                    + pod.getMetadata().getName() + ":" + TargetDeploymentDependentResource.MANAGEMENT_PORT
-                    + "/proxy/actuator/prometheus";
+            String path = proxyPath(pod, "prometheus");
             try {
                 String text = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + path);
                 if (text == null) {
@@ -63,10 +63,21 @@ public class TargetMetricsScraper {
                 }
                 scrapes.summarizer.add(text, now);
                 scrapes.succeeded++;
+                if (scrapes.info == null) {
+                    String info = client.raw(client.getMasterUrl().toString().replaceAll("/$", "")
+                            + proxyPath(pod, "info"));
+                    scrapes.info = info == null ? null : ActuatorInfo.parse(info);
+                }
             } catch (RuntimeException e) {
                 scrapes.lastError = "GET " + path + " failed: " + e.getMessage();
             }
         }
+    }
+
+    /** The API server's proxy path to an Actuator endpoint of the pod's management port. */
+    private static String proxyPath(Pod pod, String endpoint) {
+        return "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName()
+                + ":" + TargetDeploymentDependentResource.MANAGEMENT_PORT + "/proxy/actuator/" + endpoint;
     }
 
     /** The outcome of the run's scrapes; the run's state is kept until {@link #forget}. */
@@ -81,7 +92,9 @@ public class TargetMetricsScraper {
             return new Outcome(Optional.empty(), Optional.of("target metrics unavailable: " + scrapes.lastError),
                     Optional.empty(), Optional.empty());
         }
-        return new Outcome(scrapes.summarizer.summary(), Optional.empty(), Optional.empty(), Optional.empty());
+        return new Outcome(scrapes.summarizer.summary(), Optional.empty(),
+                Optional.ofNullable(scrapes.info).map(ActuatorInfo::javaVersion),
+                Optional.ofNullable(scrapes.info).map(ActuatorInfo::springBootVersion));
     }
 
     public void forget(BenchmarkRun run) {

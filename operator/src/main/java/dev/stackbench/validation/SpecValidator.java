@@ -344,9 +344,14 @@ public final class SpecValidator {
             if (value == null) {
                 return true;
             }
-            return size(field, value, 0, SpecRules.DURATION_MAX_LENGTH)
-                    && pattern(field, value, Pattern.compile(SpecRules.DURATION_PATTERN), "write a duration with a"
-                            + " unit (ns, us, ms, s, m, h), e.g. 300ms, 20s or 1m30s; it cannot be negative");
+            if (!size(field, value, 0, SpecRules.DURATION_MAX_LENGTH)) {
+                return false;
+            }
+            if (!Durations.isValid(value)) {
+                add(field, field + SpecRules.DURATION_FORMAT_HINT + " (not '" + value + "')");
+                return false;
+            }
+            return true;
         }
     }
 }

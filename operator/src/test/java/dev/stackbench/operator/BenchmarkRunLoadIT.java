@@ -1,0 +1,248 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.Conditions;
+import dev.stackbench.api.Phase;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.k6.K6SummaryParser;
+import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.TestCluster;
+import dev.stackbench.testcluster.TestClusterExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Whole runs through the real control plane: the operator in-process, k6-operator played by
+ * {@link K6OperatorStandIn} (k6-operator cannot be built here) whose runners are real k6 processes sending load to a
+ * real webflux-r2dbc target on 127.0.0.1, their output read back through the real pod log API.
+ */
+@ExtendWith(TestClusterExtension.class)
+class BenchmarkRunLoadIT {
+
+    /** examples/webflux-r2dbc.yaml's scenario: upstream 300 ms, then pg_sleep 100 ms. */
+    private static final double NOMINAL_MS = 400;
+    private static final double WARMUP_PLUS_DURATION_SECONDS = 6;
+
+    private static TestCluster cluster;
+    private static LocalTargetStack target;
+    private OperatorHarness harness;
+    private K6OperatorStandIn k6Operator;
+
+    @BeforeAll
+    static void startTarget(TestCluster sharedCluster) {
+        cluster = sharedCluster;
+        target = new LocalTargetStack();
+    }
+
+    @AfterAll
+    static void stopTarget() {
+        if (target != null) {
+            target.close();
+        }
+    }
+
+    @BeforeEach
+    void startOperator() {
+        harness = new OperatorHarness(cluster, "load");
+        k6Operator = new K6OperatorStandIn(cluster, harness.namespace(), target.baseUrl());
+    }
+
+    @AfterEach
+    void stopOperator() {
+        if (k6Operator != null) {
+            k6Operator.close();
+        }
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    @Test
+    void runsTheExampleOnItsPoolsAndReportsWhatK6Measured() throws Exception {
+        Instant applied = Instant.now();
+        harness.apply(OperatorHarness.example("r2dbc", spec -> spec.with("spec").put("cleanup", "Never")))
+                .requireSuccess();
+
+        BenchmarkRun run = harness.awaitPhase("r2dbc", Phase.Succeeded);
+        double overheadSeconds = Duration.between(applied, Instant.now()).toMillis() / 1000.0
+                - WARMUP_PLUS_DURATION_SECONDS;
+        recordMeasurement("apply-to-Succeeded overhead beyond warmup+duration (s): " + overheadSeconds);
+
+        KubernetesClient client = harness.client();
+        String namespace = harness.namespace();
+        assertThat(podsOf(client, namespace, Map.of(RunLabels.RUN, "r2dbc", RunLabels.ROLE, "delay-service")))
+                .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
+                        .isEqualTo(TestCluster.BACKEND_NODE));
+        assertThat(podsOf(client, namespace, Map.of(RunLabels.RUN, "r2dbc", RunLabels.ROLE, "target")))
+                .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
+                        .isEqualTo(TestCluster.TARGET_NODE));
+        List<Pod> runners = podsOf(client, namespace, RunLabels.runnerPods("r2dbc-k6"));
+        assertThat(runners).hasSize(2).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName())
+                .isIn(TestCluster.LOADGEN_NODES));
+        GenericKubernetesResource testRun = client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+                .inNamespace(namespace).withName("r2dbc-k6").get();
+        Object runnerNodeSelector = testRun.get("spec", "runner", "nodeSelector");
+        Object parallelism = testRun.get("spec", "parallelism");
+        assertThat(runnerNodeSelector).isEqualTo(Map.of("stackbench.dev/pool", "loadgen"));
+        assertThat(parallelism).isEqualTo(2);
+
+        RunSummary summary = run.getStatus().getSummary();
+        List<RunnerSummary> k6Said = k6Operator.runnerOutputs().stream().map(K6SummaryParser::parse).toList();
+        assertThat(k6Said).hasSize(2);
+        assertThat(summary.getRunners()).isEqualTo(2);
+        assertThat(summary.getRequests()).isPositive()
+                .isEqualTo(k6Said.stream().mapToLong(RunnerSummary::requests).sum());
+        assertThat(summary.getFailedRequests()).isEqualTo(k6Said.stream().mapToLong(RunnerSummary::failedRequests)
+                .sum());
+        assertThat(summary.getErrorRate()).isZero();
+        // Every request waited 300 ms upstream plus 100 ms in PostgreSQL on the real target.
+        assertThat(summary.getLatencyMs().getP50()).isGreaterThanOrEqualTo(NOMINAL_MS);
+        assertThat(summary.getLatencyMs().getMax()).isGreaterThanOrEqualTo(summary.getLatencyMs().getP95());
+        assertThat(run.getStatus().getEnvironment().getNodeNames()).containsExactly(TestCluster.TARGET_NODE);
+        assertThat(run.getStatus().getEnvironment().getCpuLimit()).isEqualTo("1");
+        assertThat(run.getStatus().getEnvironment().getImages()).containsEntry("target", "stackbench/webflux-app:it");
+        assertThat(summary.getWarnings()).anySatisfy(warning -> assertThat(warning)
+                .startsWith("target metrics unavailable"));
+        assertThat(run.getStatus().getObservedGeneration()).isEqualTo(run.getMetadata().getGeneration());
+        assertThat(run.getStatus().getConditions()).extracting(c -> c.getType() + "=" + c.getStatus())
+                .contains(Conditions.TARGET_READY + "=True", Conditions.RESULTS_COLLECTED + "=True",
+                        Conditions.COMPLETE + "=True");
+        await("cleanup decision of run r2dbc").atMost(OperatorHarness.WAIT).untilAsserted(() -> assertThat(
+                Conditions.find(harness.run("r2dbc").getStatus().getConditions(), RunProgress.CLEANED_UP))
+                .hasValueSatisfying(kept -> assertThat(kept.getReason()).isEqualTo("KeptByPolicy")));
+        List<String> reasons = client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(event -> "r2dbc".equals(event.getInvolvedObject().getName()))
+                .map(event -> event.getReason()).toList();
+        assertThat(reasons).contains("Accepted", "Provisioning", "TargetReady", "Running", "Collecting",
+                "RunSucceeded");
+
+        CommandResult table = cluster.kubectl("get", "benchmarkruns", "--namespace", namespace).requireSuccess();
+        Map<String, String> row = tableRow(table.stdout());
+        assertThat(row.keySet()).containsExactlyInAnyOrder("NAME", "VARIANT", "PHASE", "RPS", "P95(MS)", "ERRORS",
+                "THREADS", "AGE");
+        assertThat(row.get("NAME")).isEqualTo("r2dbc");
+        assertThat(row.get("VARIANT")).isEqualTo("webflux-r2dbc");
+        assertThat(row.get("PHASE")).isEqualTo("Succeeded");
+        assertThat(Double.parseDouble(row.get("RPS"))).isEqualTo(summary.getRps());
+        assertThat(Double.parseDouble(row.get("P95(MS)"))).isEqualTo(summary.getLatencyMs().getP95());
+        assertThat(Double.parseDouble(row.get("ERRORS"))).isZero();
+        // kwok's pods have no reachable IP, so the target's metrics cannot be scraped in this cluster.
+        assertThat(row.get("THREADS")).isEmpty();
+        assertThat(row.get("AGE")).matches("[0-9]+[smh].*");
+        recordMeasurement("kubectl get benchmarkruns:\n" + table.stdout());
+    }
+
+    @Test
+    void cleanupAlwaysDeletesEverythingTheRunCreatedButKeepsTheResults() throws Exception {
+        harness.apply(OperatorHarness.example("cleaned", spec -> { })).requireSuccess();
+
+        harness.awaitPhase("cleaned", Phase.Succeeded);
+
+        KubernetesClient client = harness.client();
+        String namespace = harness.namespace();
+        await("everything of run cleaned deleted").atMost(OperatorHarness.WAIT).untilAsserted(() -> {
+            assertThat(client.apps().deployments().inNamespace(namespace).list().getItems()).isEmpty();
+            assertThat(client.services().inNamespace(namespace).list().getItems()).isEmpty();
+            assertThat(client.configMaps().inNamespace(namespace).withLabel(RunLabels.RUN).list().getItems())
+                    .isEmpty();
+            assertThat(client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+                    .list().getItems()).isEmpty();
+            assertThat(client.batch().v1().jobs().inNamespace(namespace).list().getItems()).isEmpty();
+            assertThat(client.pods().inNamespace(namespace).list().getItems()).isEmpty();
+        });
+        BenchmarkRun run = harness.run("cleaned");
+        assertThat(run.getStatus().getSummary().getRequests()).isPositive();
+        assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.CLEANED_UP)).hasValueSatisfying(
+                condition -> assertThat(condition.getReason()).isEqualTo("Deleted"));
+    }
+
+    @Test
+    void anOperatorRestartedMidRunFinishesTheRunWithoutASecondTestRun() throws Exception {
+        harness.apply(OperatorHarness.example("restarted", spec -> {
+            spec.with("spec").put("cleanup", "Never");
+            ((ObjectNode) spec.at("/spec/workload")).put("duration", "6s");
+        })).requireSuccess();
+        harness.awaitPhase("restarted", Phase.Running);
+        KubernetesClient client = harness.client();
+        String uid = client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+                .inNamespace(harness.namespace()).withName("restarted-k6").get().getMetadata().getUid();
+
+        harness.stopOperator();
+        harness.startOperator();
+
+        BenchmarkRun run = harness.awaitPhase("restarted", Phase.Succeeded);
+        List<GenericKubernetesResource> testRuns = client.genericKubernetesResources(
+                K6TestRunDependentResource.CONTEXT).inNamespace(harness.namespace()).list().getItems();
+        assertThat(testRuns).singleElement().satisfies(testRun -> assertThat(testRun.getMetadata().getUid())
+                .isEqualTo(uid));
+        assertThat(client.batch().v1().jobs().inNamespace(harness.namespace()).list().getItems()).hasSize(2);
+        assertThat(run.getStatus().getSummary().getRequests()).isPositive();
+    }
+
+    @Test
+    void aFailedRunnerFailsTheRunEvenThoughTheTestRunFinishes() throws Exception {
+        k6Operator.breakRunner(2);
+        harness.apply(OperatorHarness.example("broken-runner", spec -> { })).requireSuccess();
+
+        BenchmarkRun run = harness.awaitPhase("broken-runner", Phase.Failed);
+
+        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)).hasValueSatisfying(
+                complete -> {
+                    assertThat(complete.getReason()).isEqualTo("RunnerFailed");
+                    assertThat(complete.getMessage()).contains("broken-runner-k6-2");
+                });
+        assertThat(run.getStatus().getSummary()).isNull();
+    }
+
+    /** The first row of kubectl's table, by column: cells are cut where the header's columns start. */
+    private static Map<String, String> tableRow(String table) {
+        List<String> lines = table.lines().toList();
+        String header = lines.get(0);
+        String row = lines.get(1);
+        java.util.regex.Matcher column = java.util.regex.Pattern.compile("\\S+").matcher(header);
+        List<int[]> spans = new java.util.ArrayList<>();
+        List<String> names = new java.util.ArrayList<>();
+        while (column.find()) {
+            names.add(column.group());
+            spans.add(new int[] {column.start()});
+        }
+        Map<String, String> cells = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            int from = Math.min(spans.get(i)[0], row.length());
+            int to = i + 1 < names.size() ? Math.min(spans.get(i + 1)[0], row.length()) : row.length();
+            cells.put(names.get(i), row.substring(from, to).strip());
+        }
+        return cells;
+    }
+
+    private static List<Pod> podsOf(KubernetesClient client, String namespace, Map<String, String> labels) {
+        return client.pods().inNamespace(namespace).withLabels(labels).list().getItems();
+    }
+
+    /** Measurements go to a file next to the test reports, never into assertions. */
+    static void recordMeasurement(String line) throws Exception {
+        Path file = Path.of("target", "operator-measurements.txt");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, Instant.now() + " " + line + "\n", java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+        System.out.println("[measurement] " + line);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.TestCluster;
+import dev.stackbench.testcluster.TestClusterExtension;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Invalid specs never reach the operator: the API server refuses them at admission (CRD schema and CEL rules) with a
+ * message naming the field to change. Each fixture in invalid-specs/ says on its first line which field that is.
+ */
+@ExtendWith(TestClusterExtension.class)
+class BenchmarkRunValidationIT {
+
+    private static final String EXPECT = "# expect: ";
+    /** Checked by the operator against the variant catalogue, which the CRD does not know. */
+    private static final List<String> CHECKED_BY_THE_OPERATOR = List.of();
+
+    private static TestCluster cluster;
+    private static String namespace;
+
+    @BeforeAll
+    static void createNamespace(TestCluster sharedCluster) {
+        cluster = sharedCluster;
+        OperatorHarness.installCrd(cluster);
+        namespace = cluster.createNamespace("validation");
+    }
+
+    @AfterAll
+    static void deleteNamespace() {
+        if (namespace != null) {
+            cluster.client().namespaces().withName(namespace).delete();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> theApiServerRefusesEveryInvalidSpecNamingTheField() throws IOException {
+        Path directory = ExampleRuns.repositoryRoot().resolve("operator/src/test/resources/invalid-specs");
+        List<Path> fixtures;
+        try (Stream<Path> files = Files.list(directory)) {
+            fixtures = files.filter(file -> file.toString().endsWith(".yaml")).sorted()
+                    .filter(file -> !CHECKED_BY_THE_OPERATOR.contains(file.getFileName().toString())).toList();
+        }
+        assertThat(fixtures).hasSizeGreaterThanOrEqualTo(20);
+        return fixtures.stream().map(fixture -> DynamicTest.dynamicTest(fixture.getFileName().toString(), () -> {
+            String text = Files.readString(fixture);
+            String firstLine = text.lines().findFirst().orElse("");
+            assertThat(firstLine).as("first line of " + fixture).startsWith(EXPECT);
+            String field = firstLine.substring(EXPECT.length()).strip();
+
+            CommandResult result = cluster.kubectlWithInput(text, "apply", "--namespace", namespace, "-f", "-");
+
+            assertThat(result.exitCode()).as("kubectl apply of " + fixture.getFileName() + " was accepted:\n"
+                    + result.describe()).isNotZero();
+            assertThat(result.stderr()).as(result.describe()).contains("is invalid").contains(field);
+        }));
+    }
+}

@@ -1,0 +1,339 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.testcluster.PodLogServing;
+import dev.stackbench.testcluster.ProjectTools;
+import dev.stackbench.testcluster.TestCluster;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A test-side STAND-IN FOR k6-operator, which cannot be built on these machines (its module is refused by the Go
+ * module proxy). It follows k6-operator's documented behaviour for the parts stackbench relies on:
+ * <ul>
+ *   <li>moves each TestRun's {@code status.stage} through initialization, initialized, created, started, finished;
+ *   <li>creates one runner Job per {@code parallelism}, named {@code <testrun>-<n>}, owned by the TestRun, whose pods
+ *       are labelled {@code app=k6, k6_cr=<testrun>, runner=true} plus {@code runner.metadata.labels}, placed by
+ *       {@code runner.nodeSelector/tolerations}, with the documented command line
+ *       ({@code k6 run --quiet --execution-segment ... <arguments> <script> --address=0.0.0.0:6565 --paused
+ *       --tag instance_id=<n> --tag testrun_name=<testrun>});
+ *   <li>reports {@code finished} whether or not the runners succeeded, as open-source k6-operator does.
+ * </ul>
+ * The load is real: for each runner it runs the real k6 binary ({@code STACKBENCH_K6}) on the script from the
+ * TestRun's ConfigMap, with that runner's execution segment, against a real target on 127.0.0.1 (the TestRun's
+ * base URL, a cluster DNS name, is replaced by the local one). Runner pods live on kwok's fake nodes: their Jobs are
+ * created suspended, and once k6 has exited they are released with k6's exit code, and k6's output is served as the
+ * pods' logs through the real pod log API. Differences from k6-operator: no initializer/starter pods, runners are
+ * not started paused, and their REST API listens on a free 127.0.0.1 port.
+ */
+final class K6OperatorStandIn implements AutoCloseable {
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+
+    private final TestCluster cluster;
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String localBaseUrl;
+    private final Path k6;
+    private final Path workDirectory;
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "k6-operator-stand-in");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Map<String, List<Runner>> runnersByTestRun = new ConcurrentHashMap<>();
+    private final Set<String> released = ConcurrentHashMap.newKeySet();
+    private final List<PodLogServing> logServings = new CopyOnWriteArrayList<>();
+    private final Set<Integer> brokenRunners = ConcurrentHashMap.newKeySet();
+    private final List<String> runnerOutputs = new CopyOnWriteArrayList<>();
+    private volatile Throwable failure;
+
+    /** One k6 process standing for one runner Job. */
+    private record Runner(int index, String jobName, Process process, Path output) {
+    }
+
+    /**
+     * @param localBaseUrl where the target really listens, e.g. http://127.0.0.1:41234
+     */
+    K6OperatorStandIn(TestCluster cluster, String namespace, String localBaseUrl) {
+        this.cluster = cluster;
+        this.client = cluster.client();
+        this.namespace = namespace;
+        this.localBaseUrl = localBaseUrl;
+        this.k6 = ProjectTools.requireExecutable("STACKBENCH_K6", "k6 for the runners of the k6-operator stand-in");
+        try {
+            this.workDirectory = Files.createTempDirectory("k6-operator-stand-in-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        loop.scheduleWithFixedDelay(this::reconcileAll, 0, 250, TimeUnit.MILLISECONDS);
+    }
+
+    /** Makes runner n (1-based) fail for real: its k6 gets an option k6 rejects, so k6 exits with an error. */
+    K6OperatorStandIn breakRunner(int index) {
+        brokenRunners.add(index);
+        return this;
+    }
+
+    /** What each runner's k6 printed (stdout then stderr), in the order the runners finished. */
+    List<String> runnerOutputs() {
+        return List.copyOf(runnerOutputs);
+    }
+
+    /** A failure of the stand-in itself (not of k6), so tests can report it instead of timing out silently. */
+    Throwable failure() {
+        return failure;
+    }
+
+    private void reconcileAll() {
+        try {
+            for (GenericKubernetesResource testRun : client.genericKubernetesResources(
+                    K6TestRunDependentResource.CONTEXT).inNamespace(namespace).list().getItems()) {
+                reconcile(testRun);
+            }
+        } catch (Throwable e) {
+            failure = e;
+            System.err.println("k6-operator stand-in: " + e);
+        }
+    }
+
+    private void reconcile(GenericKubernetesResource testRun) throws IOException {
+        String name = testRun.getMetadata().getName();
+        String stage = K6TestRunDependentResource.stage(testRun);
+        if (stage == null) {
+            setStage(name, "initialization");
+        } else if ("initialization".equals(stage)) {
+            setStage(name, "initialized");
+        } else if ("initialized".equals(stage)) {
+            createSuspendedRunnerJobs(testRun);
+            setStage(name, "created");
+        } else if ("created".equals(stage)) {
+            runnersByTestRun.computeIfAbsent(testRun.getMetadata().getUid(), uid -> startK6(testRun));
+            setStage(name, "started");
+        } else if ("started".equals(stage)) {
+            List<Runner> runners = runnersByTestRun.get(testRun.getMetadata().getUid());
+            if (runners == null || runners.stream().anyMatch(runner -> runner.process().isAlive())) {
+                return;
+            }
+            if (released.add(testRun.getMetadata().getUid())) {
+                runners.forEach(this::release);
+            }
+            if (runnersFinishedAndLogsServed(name, runners)) {
+                setStage(name, "finished");
+            }
+        }
+    }
+
+    private void setStage(String testRun, String stage) {
+        client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+                .withName(testRun).editStatus(resource -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> status = (Map<String, Object>) resource.getAdditionalProperties()
+                            .computeIfAbsent("status", key -> new LinkedHashMap<String, Object>());
+                    status.put("stage", stage);
+                    return resource;
+                });
+    }
+
+    private void createSuspendedRunnerJobs(GenericKubernetesResource testRun) {
+        Map<String, Object> spec = map(testRun.getAdditionalProperties().get("spec"));
+        Map<String, Object> runner = map(spec.getOrDefault("runner", Map.of()));
+        int parallelism = ((Number) spec.get("parallelism")).intValue();
+        String name = testRun.getMetadata().getName();
+        Map<String, String> labels = new LinkedHashMap<>();
+        Map<String, Object> runnerMetadata = map(runner.getOrDefault("metadata", Map.of()));
+        map(runnerMetadata.getOrDefault("labels", Map.of())).forEach((key, value) -> labels.put(key, (String) value));
+        labels.putAll(RunLabels.runnerPods(name));
+        List<Toleration> tolerations = List.of(JSON.convertValue(runner.getOrDefault("tolerations", List.of()),
+                Toleration[].class));
+        List<EnvVar> env = List.of(JSON.convertValue(runner.getOrDefault("env", List.of()), EnvVar[].class));
+        Map<String, String> nodeSelector = new HashMap<>();
+        map(runner.getOrDefault("nodeSelector", Map.of())).forEach((key, value) -> nodeSelector.put(key,
+                (String) value));
+        String scriptFile = (String) map(map(spec.get("script")).get("configMap")).get("file");
+        for (int n = 1; n <= parallelism; n++) {
+            List<String> command = new ArrayList<>(List.of("k6", "run", "--quiet",
+                    "--execution-segment=" + segment(n, parallelism),
+                    "--execution-segment-sequence=" + segmentSequence(parallelism)));
+            command.addAll(arguments(spec));
+            command.addAll(List.of("/test/" + scriptFile, "--address=0.0.0.0:6565", "--paused",
+                    "--tag", "instance_id=" + n, "--tag", "testrun_name=" + name));
+            Job job = new JobBuilder()
+                    .withNewMetadata().withName(name + "-" + n).withNamespace(namespace)
+                    .withLabels(RunLabels.runnerPods(name))
+                    .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(testRun.getApiVersion())
+                            .withKind(testRun.getKind()).withName(name).withUid(testRun.getMetadata().getUid())
+                            .withController(true).build())
+                    .endMetadata()
+                    .withNewSpec().withSuspend(true).withBackoffLimit(0)
+                    .withNewTemplate()
+                    .withNewMetadata().withLabels(labels).endMetadata()
+                    .withNewSpec().withRestartPolicy("Never").withNodeSelector(nodeSelector)
+                    .withTolerations(tolerations)
+                    .addNewContainer().withName("k6")
+                    .withImage((String) runner.getOrDefault("image", "grafana/k6:latest"))
+                    .withCommand(command).withEnv(env)
+                    .endContainer()
+                    .endSpec().endTemplate().endSpec().build();
+            client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
+        }
+    }
+
+    private List<Runner> startK6(GenericKubernetesResource testRun) {
+        Map<String, Object> spec = map(testRun.getAdditionalProperties().get("spec"));
+        Map<String, Object> runner = map(spec.getOrDefault("runner", Map.of()));
+        Map<String, Object> scriptRef = map(map(spec.get("script")).get("configMap"));
+        int parallelism = ((Number) spec.get("parallelism")).intValue();
+        String name = testRun.getMetadata().getName();
+        try {
+            Path scripts = Files.createDirectories(workDirectory.resolve(name));
+            ConfigMap configMap = client.configMaps().inNamespace(namespace).withName((String) scriptRef.get("name"))
+                    .get();
+            for (Map.Entry<String, String> entry : configMap.getData().entrySet()) {
+                Files.writeString(scripts.resolve(entry.getKey()), entry.getValue());
+            }
+            List<Runner> runners = new ArrayList<>();
+            for (int n = 1; n <= parallelism; n++) {
+                List<String> command = new ArrayList<>(List.of(k6.toString(), "run", "--quiet",
+                        "--execution-segment=" + segment(n, parallelism),
+                        "--execution-segment-sequence=" + segmentSequence(parallelism)));
+                if (brokenRunners.contains(n)) {
+                    command.add("--no-such-option-in-k6");
+                }
+                command.addAll(arguments(spec));
+                command.addAll(List.of(scripts.resolve((String) scriptRef.get("file")).toString(),
+                        "--address=127.0.0.1:0", "--tag", "instance_id=" + n, "--tag", "testrun_name=" + name));
+                Path output = scripts.resolve("runner-" + n + ".log");
+                ProcessBuilder builder = new ProcessBuilder(command).directory(scripts.toFile())
+                        .redirectErrorStream(true).redirectOutput(output.toFile());
+                List<Map<String, Object>> env = list(runner.getOrDefault("env", List.of()));
+                for (Map<String, Object> variable : env) {
+                    builder.environment().put((String) variable.get("name"), (String) variable.get("value"));
+                }
+                // The runners would reach the target through its Service; here it listens on 127.0.0.1.
+                builder.environment().put(dev.stackbench.k6.K6Env.BASE_URL, localBaseUrl);
+                builder.environment().put("K6_NO_USAGE_REPORT", "true");
+                runners.add(new Runner(n, name + "-" + n, builder.start(), output));
+            }
+            return runners;
+        } catch (IOException e) {
+            throw new UncheckedIOException("the stand-in cannot start k6 for TestRun " + name, e);
+        }
+    }
+
+    /** Hands k6's outcome to the runner Job: its exit code for the fake pod, its output for the pod log API. */
+    private void release(Runner runner) {
+        try {
+            String output = Files.readString(runner.output(), StandardCharsets.UTF_8);
+            runnerOutputs.add(output);
+            logServings.add(cluster.servePodLogs(namespace, Map.of("job-name", runner.jobName()), output));
+            int exitCode = runner.process().exitValue();
+            client.batch().v1().jobs().inNamespace(namespace).withName(runner.jobName()).edit(job -> {
+                job.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(
+                        TestCluster.EXIT_CODE_ANNOTATION, Integer.toString(exitCode)));
+                return job;
+            });
+            client.batch().v1().jobs().inNamespace(namespace).withName(runner.jobName()).edit(job -> {
+                job.getSpec().setSuspend(false);
+                return job;
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private boolean runnersFinishedAndLogsServed(String testRun, List<Runner> runners) {
+        List<Pod> pods = client.pods().inNamespace(namespace).withLabels(RunLabels.runnerPods(testRun)).list()
+                .getItems();
+        if (pods.size() < runners.size() || !RunnerHealth.allFinished(pods, runners.size())) {
+            return false;
+        }
+        for (Pod pod : pods) {
+            try {
+                String log = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).getLog();
+                if (log == null || log.isEmpty()) {
+                    return false;
+                }
+            } catch (RuntimeException notYetServed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> arguments(Map<String, Object> spec) {
+        String arguments = (String) spec.get("arguments");
+        return arguments == null || arguments.isBlank() ? List.of() : List.of(arguments.trim().split("\\s+"));
+    }
+
+    /** k6-operator's split: runner n of N runs the segment (n-1)/N:n/N. */
+    static String segment(int n, int of) {
+        return fraction(n - 1, of) + ":" + fraction(n, of);
+    }
+
+    static String segmentSequence(int of) {
+        return String.join(",", Stream.iterate(0, i -> i <= of, i -> i + 1).map(i -> fraction(i, of)).toList());
+    }
+
+    private static String fraction(int numerator, int denominator) {
+        if (numerator == 0) {
+            return "0";
+        }
+        if (numerator == denominator) {
+            return "1";
+        }
+        return numerator + "/" + denominator;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return (Map<String, Object>) value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> list(Object value) {
+        return (List<Map<String, Object>>) value;
+    }
+
+    @Override
+    public void close() {
+        loop.shutdownNow();
+        runnersByTestRun.values().stream().flatMap(List::stream).map(Runner::process)
+                .forEach(process -> {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                });
+        logServings.forEach(PodLogServing::close);
+        try (Stream<Path> files = Files.walk(workDirectory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("cannot remove " + workDirectory + ": " + e);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package dev.stackbench.operator;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.ProjectTools;
+import dev.stackbench.testcluster.TestCluster;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The operator running in-process against the test cluster, watching one namespace of its own, with short polling
+ * so the integration tests stay quick. Installs the generated BenchmarkRun CRD (crds/) once per cluster.
+ */
+final class OperatorHarness implements AutoCloseable {
+
+    static final Duration WAIT = Duration.ofSeconds(90);
+    static final String DATABASE_SECRET = "stackbench-postgresql";
+
+    private static boolean crdInstalled;
+
+    private final TestCluster cluster;
+    private final String namespace;
+    private final OperatorSettings settings;
+    private StackbenchOperator operator;
+
+    OperatorHarness(TestCluster cluster, String namespacePrefix) {
+        this.cluster = cluster;
+        installCrd(cluster);
+        this.namespace = cluster.createNamespace(namespacePrefix);
+        client().secrets().inNamespace(namespace).resource(new SecretBuilder().withNewMetadata()
+                .withName(DATABASE_SECRET).endMetadata()
+                .withStringData(Map.of("username", "stackbench", "password", "stackbench")).build()).create();
+        this.settings = new OperatorSettings("it", "stackbench-postgresql", DATABASE_SECRET, null,
+                Duration.ofMillis(500), Duration.ofSeconds(60));
+        startOperator();
+    }
+
+    static synchronized void installCrd(TestCluster cluster) {
+        if (crdInstalled) {
+            return;
+        }
+        Path crd = ProjectTools.repositoryRoot().resolve("crds/benchmarkruns.stackbench.dev-v1.yml");
+        cluster.kubectl("apply", "--server-side", "-f", crd.toString()).requireSuccess();
+        await("CRD " + BenchmarkRun.CRD_NAME + " Established").atMost(WAIT).until(() -> {
+            var established = cluster.client().apiextensions().v1().customResourceDefinitions()
+                    .withName(BenchmarkRun.CRD_NAME).get();
+            return established != null && established.getStatus() != null
+                    && established.getStatus().getConditions() != null
+                    && established.getStatus().getConditions().stream().anyMatch(condition ->
+                            "Established".equals(condition.getType()) && "True".equals(condition.getStatus()));
+        });
+        crdInstalled = true;
+    }
+
+    KubernetesClient client() {
+        return cluster.client();
+    }
+
+    String namespace() {
+        return namespace;
+    }
+
+    void startOperator() {
+        operator = new StackbenchOperator(client(), ExampleRuns.catalogue(), settings, new CoreResults(ExampleRuns.catalogue()),
+                Set.of(namespace), null);
+        operator.start();
+    }
+
+    void stopOperator() {
+        operator.close();
+        operator = null;
+    }
+
+    /**
+     * examples/webflux-r2dbc.yaml with a short, low-rate workload, edited by {@code edit} (a YAML tree), as the
+     * text kubectl would apply.
+     */
+    static String example(String name, Consumer<ObjectNode> edit) throws Exception {
+        JsonNode tree = BenchmarkRuns.yamlMapper().readTree(Files.readString(ExampleRuns.example(
+                "webflux-r2dbc.yaml")));
+        ObjectNode root = (ObjectNode) tree;
+        ((ObjectNode) root.get("metadata")).put("name", name);
+        ObjectNode workload = (ObjectNode) root.at("/spec/workload");
+        workload.put("warmup", "2s");
+        workload.put("duration", "4s");
+        workload.put("parallelism", 2);
+        ((ObjectNode) workload.get("load")).put("rate", 10).put("vus", 20);
+        ((ObjectNode) root.get("spec")).put("timeout", "3m");
+        edit.accept(root);
+        return BenchmarkRuns.yamlMapper().writeValueAsString(root);
+    }
+
+    CommandResult apply(String yaml) {
+        return cluster.kubectlWithInput(yaml, "apply", "--namespace", namespace, "-f", "-");
+    }
+
+    BenchmarkRun run(String name) {
+        return client().resources(BenchmarkRun.class).inNamespace(namespace).withName(name).get();
+    }
+
+    BenchmarkRun awaitPhase(String name, dev.stackbench.api.Phase phase) {
+        try {
+            await("BenchmarkRun " + name + " in phase " + phase).atMost(WAIT).pollInterval(Duration.ofMillis(250))
+                    .until(() -> {
+                        BenchmarkRun run = run(name);
+                        dev.stackbench.api.Phase now = run == null || run.getStatus() == null ? null
+                                : run.getStatus().getPhase();
+                        if (now != null && now.isTerminal() && now != phase) {
+                            throw new AssertionError("BenchmarkRun " + name + " ended " + now + " instead of "
+                                    + phase + ": " + run.getStatus().getMessage() + "\n"
+                                    + BenchmarkRuns.toYaml(run.getStatus()));
+                        }
+                        return now == phase;
+                    });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            BenchmarkRun run = run(name);
+            throw new AssertionError(e.getMessage() + "; its status:\n"
+                    + (run == null ? "(no run)" : BenchmarkRuns.toYaml(run.getStatus())), e);
+        }
+        return run(name);
+    }
+
+    @Override
+    public void close() {
+        if (operator != null) {
+            stopOperator();
+        }
+        client().namespaces().withName(namespace).delete();
+    }
+}
