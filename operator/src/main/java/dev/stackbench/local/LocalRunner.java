@@ -111,6 +111,7 @@ public final class LocalRunner {
                 status.advancePhase(Phase.Collecting);
                 RunSummary summary = core.summarize(spec, variant, files.k6Summary(), observation);
                 flagLoadGenerator(summary, observation, plan);
+                missedScrapesWarning(observation).ifPresent(summary::addWarning);
                 status.setSummary(summary);
                 Conditions.set(status.conditionsForUpdate(), Conditions.RESULTS_COLLECTED, true, "Aggregated",
                         "k6 summary and " + observation.scrapes().size() + " target scrapes aggregated",
@@ -237,7 +238,7 @@ public final class LocalRunner {
         Instant loadStarted = Instant.now();
         int exitCode;
         try {
-            exitCode = followUntilDone(name, k6, follower, loadStarted, planned, limit, status);
+            exitCode = followUntilDone(name, k6, follower, loadStarted, warmup, planned, limit, status);
         } finally {
             sampler.close();
         }
@@ -265,7 +266,8 @@ public final class LocalRunner {
     }
 
     private int followUntilDone(String name, ManagedProcess k6, K6CsvFollower follower, Instant started,
-            Duration planned, Duration limit, BenchmarkRunStatus status) throws IOException {
+            Duration warmupDuration, Duration planned, Duration limit, BenchmarkRunStatus status)
+            throws IOException {
         while (true) {
             try {
                 if (k6.process().waitFor(1, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -276,19 +278,27 @@ public final class LocalRunner {
                 throw new LocalRunException("interrupted while k6 was running");
             }
             follower.poll();
-            Duration elapsed = Duration.between(started, Instant.now());
+            Duration sinceStart = Duration.between(started, Instant.now());
             RequestTimeline measure = follower.timeline(core.measureScenario());
             RequestTimeline warmup = follower.timeline(core.warmupScenario());
-            boolean measuring = !measure.isEmpty();
+            // k6 first sets up its VUs (seconds on a busy CPU); the test clock starts with its first sample.
+            long firstSample = warmup.isEmpty() ? measure.firstEpochSecond() : warmup.firstEpochSecond();
+            Duration elapsed = firstSample < 0 ? Duration.ZERO
+                    : Duration.between(Instant.ofEpochSecond(firstSample), Instant.now());
+            boolean measuring = firstSample >= 0 && elapsed.compareTo(warmupDuration) >= 0;
             if (measuring) {
                 status.advancePhase(Phase.Running);
             }
-            RequestTimeline current = measuring ? measure : warmup;
+            // k6 writes its per-request output about once a second: the second before last is complete.
             long latestSecond = Instant.now().getEpochSecond() - 2;
-            progress.show(new ProgressPrinter.Progress(name, measuring ? "measure" : "warmup", elapsed, planned,
-                    current.requestsAt(latestSecond), warmup.totalRequests() + measure.totalRequests(),
+            // After the planned end k6 waits (graceful stop) for requests still in flight.
+            String phase = firstSample < 0 ? "starting" : elapsed.compareTo(planned) > 0 ? "finishing"
+                    : measuring ? "measure" : "warmup";
+            progress.show(new ProgressPrinter.Progress(name, phase, elapsed, planned,
+                    warmup.requestsAt(latestSecond) + measure.requestsAt(latestSecond),
+                    warmup.totalRequests() + measure.totalRequests(),
                     warmup.totalFailed() + measure.totalFailed(), warmup.totalDropped() + measure.totalDropped()));
-            if (elapsed.compareTo(limit) > 0) {
+            if (sinceStart.compareTo(limit) > 0) {
                 throw new LocalRunException("k6 was still running after " + Durations.format(limit)
                         + " (planned: " + Durations.format(planned) + " plus graceful stop); stopped it. See "
                         + k6.logFile());
@@ -371,6 +381,17 @@ public final class LocalRunner {
         if (alarm != null && (summary.getWarnings() == null || !summary.getWarnings().contains(alarm))) {
             summary.addWarning(alarm);
         }
+    }
+
+    /** A target too busy to answer its metrics endpoint is itself a finding, and explains missing figures. */
+    static java.util.Optional<String> missedScrapesWarning(RunObservation observation) {
+        long missed = observation.ticks().stream().filter(tick -> tick.scrape() == null).count();
+        if (missed == 0) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(Locale.ROOT, "%d of %d once-a-second scrapes of the target's "
+                + "/actuator/prometheus got no answer within 2 s: the target was too busy to serve its metrics, so "
+                + "thread, heap and pool figures cover only the answered scrapes", missed, observation.ticks().size()));
     }
 
     static String loadGeneratorAlarm(long dropped, double k6Cores, double k6Share) {
