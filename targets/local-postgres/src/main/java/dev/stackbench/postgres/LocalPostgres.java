@@ -62,7 +62,7 @@ public final class LocalPostgres implements AutoCloseable {
     private boolean closed;
 
     private LocalPostgres(Builder builder) throws IOException {
-        this.binDir = builder.binDir != null ? builder.binDir : findBinDir();
+        this.binDir = builder.binDir != null ? checkedBinDir(builder.binDir, "binDir") : findBinDir();
         this.keepDataDir = builder.keepDataDir;
         this.runAsNobody = currentUid() == 0;
         Path parent = builder.parentDir != null ? builder.parentDir : Path.of(System.getProperty("java.io.tmpdir"));
@@ -347,13 +347,7 @@ public final class LocalPostgres implements AutoCloseable {
     static Path findBinDir() {
         String fromEnv = System.getenv(BIN_DIR_ENV);
         if (fromEnv != null && !fromEnv.isBlank()) {
-            Path dir = Path.of(fromEnv);
-            if (!hasServerBinaries(dir)) {
-                throw new IllegalStateException(BIN_DIR_ENV + "=" + fromEnv + " does not contain the PostgreSQL "
-                        + "server binaries (postgres, initdb, pg_ctl, psql, pg_isready): run hack/setup.sh, "
-                        + "or point " + BIN_DIR_ENV + " at a directory like /usr/lib/postgresql/15/bin");
-            }
-            return dir;
+            return checkedBinDir(Path.of(fromEnv), BIN_DIR_ENV);
         }
         Path root = Path.of("/usr/lib/postgresql");
         Optional<Path> newest = Optional.empty();
@@ -369,6 +363,15 @@ public final class LocalPostgres implements AutoCloseable {
         return newest.orElseThrow(() -> new IllegalStateException("PostgreSQL server binaries not found: "
                 + BIN_DIR_ENV + " is not set and no /usr/lib/postgresql/*/bin holds postgres, initdb and pg_ctl. "
                 + "Run hack/setup.sh (it installs them with apt-get install postgresql) or set " + BIN_DIR_ENV));
+    }
+
+    private static Path checkedBinDir(Path dir, String source) {
+        if (!hasServerBinaries(dir)) {
+            throw new IllegalStateException(source + "=" + dir + " does not contain the PostgreSQL server binaries "
+                    + "(postgres, initdb, pg_ctl, psql, pg_isready): run hack/setup.sh, or point " + source
+                    + " at a directory like /usr/lib/postgresql/15/bin");
+        }
+        return dir;
     }
 
     private static boolean hasServerBinaries(Path dir) {

@@ -70,7 +70,8 @@ class LocalPostgresIT {
     @Test
     void explainsWhatToDoWhenTheBinariesAreMissing() {
         assertThatThrownBy(() -> LocalPostgres.builder().binDir(Path.of("/nonexistent/bin")).start())
-                .hasMessageContaining("initdb");
+                .hasMessageContaining("/nonexistent/bin does not contain the PostgreSQL server binaries")
+                .hasMessageContaining("run hack/setup.sh");
     }
 
     private static String single(Statement statement, String sql) throws SQLException {
