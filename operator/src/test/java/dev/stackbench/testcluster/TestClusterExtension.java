@@ -2,6 +2,7 @@ package dev.stackbench.testcluster;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
@@ -17,6 +18,11 @@ public final class TestClusterExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return TestCluster.shared();
+        try {
+            return TestCluster.shared();
+        } catch (RuntimeException e) {
+            // JUnit's report shows only this message; without it a missing tool reads as "An error has occurred".
+            throw new ParameterResolutionException(e.getMessage(), e);
+        }
     }
 }
