@@ -55,7 +55,7 @@ public final class StackbenchOperator implements AutoCloseable {
 
     /** True once the controller's informers have synced (used by /readyz). */
     public boolean isReady() {
-        return operator.getRuntimeInfo().allEventSourcesAreHealthy();
+        return isAlive() && operator.getRuntimeInfo().allEventSourcesAreHealthy();
     }
 
     /** True while the operator runs (used by /healthz). */

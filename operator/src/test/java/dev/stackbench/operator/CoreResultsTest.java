@@ -1,0 +1,66 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.TargetSummary;
+import dev.stackbench.k6.K6SummaryParser;
+import dev.stackbench.k6.RunnerSummary;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The operator's wiring of runner pod logs and target scrapes into the shared results code. */
+class CoreResultsTest {
+
+    private static final Path RESOURCES = Path.of("src", "test", "resources");
+
+    @Test
+    void combinesTheSummariesOfEveryRunnerLogDespiteLogLinesAroundThem() throws Exception {
+        String k6Output = Files.readString(RESOURCES.resolve("k6/tiny-run.stdout"));
+        RunnerSummary oneRunner = K6SummaryParser.parse(k6Output);
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        TargetSummary target = new TargetSummary().withPeakThreads(42);
+
+        RunSummary summary = new CoreResults(ExampleRuns.catalogue()).summarize(run, List.of(
+                new RunResults.RunnerLog("run-k6-1-abcde", "time=\"...\" level=info msg=\"starting\"\n" + k6Output),
+                new RunResults.RunnerLog("run-k6-2-fghij", k6Output + "\nlevel=warning msg=\"done\"\n")), target);
+
+        assertThat(summary.getRunners()).isEqualTo(2);
+        assertThat(summary.getRequests()).isPositive().isEqualTo(2 * oneRunner.requests());
+        assertThat(summary.getFailedRequests()).isEqualTo(2 * oneRunner.failedRequests());
+        assertThat(summary.getTarget().getPeakThreads()).isEqualTo(42);
+    }
+
+    @Test
+    void aLogWithoutASummaryIsRefusedNamingThePod() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        CoreResults results = new CoreResults(ExampleRuns.catalogue());
+
+        assertThatThrownBy(() -> results.summarize(run, List.of(new RunResults.RunnerLog("run-k6-1-abcde",
+                "level=error msg=\"GoError: connection refused\"\n")), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("run-k6-1-abcde").hasMessageContaining("kubectl logs");
+        assertThatThrownBy(() -> results.summarize(run, List.of(), null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no k6 runner pod");
+    }
+
+    @Test
+    void targetScrapesBecomeTheTargetSummary() throws Exception {
+        String scrape = Files.readString(RESOURCES.resolve("prometheus/webflux-r2dbc-actuator.txt"));
+        TargetMetricsScraper.MetricsSummarizer metrics = CoreResults.newTargetMetrics();
+        assertThat(metrics.summary()).isEmpty();
+
+        metrics.add(scrape, Instant.parse("2026-01-01T10:00:00Z"));
+        metrics.add(scrape, Instant.parse("2026-01-01T10:00:05Z"));
+
+        assertThat(metrics.summary()).hasValueSatisfying(summary -> {
+            assertThat(summary.getPeakThreads()).isPositive();
+            assertThat(summary.getSamples()).isEqualTo(2);
+        });
+    }
+}
