@@ -82,6 +82,7 @@ public final class LocalRunner {
         }
         notes.forEach(note -> progress.message("[" + name + "] " + note));
 
+        Instant runStarted = Instant.now();
         BenchmarkRunStatus status = new BenchmarkRunStatus();
         run.setStatus(status);
         status.setObservedGeneration(run.getMetadata().getGeneration());
@@ -107,7 +108,8 @@ public final class LocalRunner {
             try {
                 Files.createDirectories(files.dir());
                 Files.writeString(files.spec(), BenchmarkRuns.toYaml(withoutStatus(run)));
-                observation = provisionAndLoad(run, variant, plan, files, supervisor, status, manifest);
+                observation = provisionAndLoad(runStarted, run, variant, plan, files, supervisor, status,
+                        manifest);
                 status.advancePhase(Phase.Collecting);
                 RunSummary summary = core.summarize(spec, variant, files.k6Summary(), observation);
                 flagLoadGenerator(summary, observation, plan);
@@ -147,8 +149,8 @@ public final class LocalRunner {
         return new Result(run, report(run, observation, notes, manifest), pids);
     }
 
-    private RunObservation provisionAndLoad(BenchmarkRun run, CoreBindings.Variant variant, IsolationPlan plan,
-            ResultsLayout.RunFiles files, ProcessSupervisor supervisor, BenchmarkRunStatus status,
+    private RunObservation provisionAndLoad(Instant runStarted, BenchmarkRun run, CoreBindings.Variant variant,
+            IsolationPlan plan, ResultsLayout.RunFiles files, ProcessSupervisor supervisor, BenchmarkRunStatus status,
             Map<String, Object> manifest) throws IOException {
         BenchmarkRunSpec spec = run.getSpec();
         String name = run.getMetadata().getName();
@@ -226,7 +228,13 @@ public final class LocalRunner {
         K6CsvFollower follower = new K6CsvFollower(files.k6Requests());
         Duration warmup = script.warmup();
         Duration planned = warmup.plus(script.measured());
+        // spec.timeout bounds the whole run, as on a cluster; k6 gets what is left of it after provisioning.
+        Duration timeout = Durations.parse(spec.getTimeout());
+        Duration leftOfTimeout = timeout.minus(Duration.between(runStarted, Instant.now()));
         Duration limit = script.expectedMaxRunTime().plus(K6_OVERRUN);
+        if (leftOfTimeout.compareTo(limit) < 0) {
+            limit = leftOfTimeout;
+        }
 
         status.setStartedAt(Conditions.format(Instant.now()));
         status.advancePhase(warmup.isZero() ? Phase.Running : Phase.WarmingUp);
@@ -300,8 +308,8 @@ public final class LocalRunner {
                     warmup.totalFailed() + measure.totalFailed(), warmup.totalDropped() + measure.totalDropped()));
             if (sinceStart.compareTo(limit) > 0) {
                 throw new LocalRunException("k6 was still running after " + Durations.format(limit)
-                        + " (planned: " + Durations.format(planned) + " plus graceful stop); stopped it. See "
-                        + k6.logFile());
+                        + " (planned: " + Durations.format(planned) + " plus graceful stop, within spec.timeout); "
+                        + "stopped it. Raise spec.timeout or shorten the run; see " + k6.logFile());
             }
         }
     }

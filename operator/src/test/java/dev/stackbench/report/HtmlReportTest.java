@@ -21,8 +21,8 @@ class HtmlReportTest {
         }
         points.add(new RequestTimeline.Point(10, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN));
         RunRow saturated = new RunRow("mvc-jdbc <a>", "mvc-jdbc", "Succeeded", 640, 64.0, 300.0, 305.0, 320.0,
-                330.0, 0.0, 17, 229, 0.7, 0.99, 66.7, false, "k6 used all its CPU: this result measures k6, not the target",
-                List.of("k6 dropped iterations"));
+                330.0, 0.0, 17, 229, 0.7, 0.99, 66.7, false,
+                "k6 used all its CPU: this result measures k6, not the target", List.of("k6 dropped iterations"));
         ReportRun run = new ReportRun(saturated, points, threads, threads, List.of(), List.of("target on CPU 1"),
                 Map.of("cpuModel", "Test CPU"), "apiVersion: stackbench.dev/v1alpha1\n");
 
