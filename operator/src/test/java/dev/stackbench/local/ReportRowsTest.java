@@ -1,0 +1,91 @@
+package dev.stackbench.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.Phase;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.TargetSummary;
+import dev.stackbench.report.RunRow;
+import org.junit.jupiter.api.Test;
+
+class ReportRowsTest {
+
+    private static BenchmarkRun run() {
+        return BenchmarkRuns.read("""
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: overload}
+                spec:
+                  target: {variant: mvc-jdbc, replicas: 3}
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: 300ms
+                    parallelism: 2
+                    load: {executor: constant-arrival-rate, rate: 120}
+                """, "test").get(0);
+    }
+
+    @Test
+    void theRowShowsTheStatusFiguresAndTheLoadGeneratorAlarmSeparately() {
+        BenchmarkRun run = run();
+        RunSummary summary = new RunSummary();
+        summary.setRequests(2000L);
+        summary.setRps(66.0);
+        summary.setErrorRate(0.0);
+        summary.setDroppedIterations(900L);
+        LatencySummary latency = new LatencySummary();
+        latency.setP50(4000.0);
+        latency.setP95(7000.0);
+        latency.setP99(7500.0);
+        latency.setMax(7600.0);
+        summary.setLatencyMs(latency);
+        TargetSummary target = new TargetSummary();
+        target.setPeakThreads(74);
+        summary.setTarget(target);
+        summary.setLittleLawRps(66.7);
+        summary.addWarning("k6 dropped 900 of 3600 planned iterations (25.0%): it ran out of VUs");
+        summary.addWarning(LocalRunner.loadGeneratorAlarm(900, 0.1, 0.1));
+        summary.addWarning("the requested rate 120/s is above the Little's-law cap");
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+        status.advancePhase(Phase.Succeeded);
+        status.setSummary(summary);
+        run.setStatus(status);
+
+        RunRow row = ReportRows.of(run, null);
+
+        assertThat(row.name()).isEqualTo("overload");
+        assertThat(row.phase()).isEqualTo("Succeeded");
+        assertThat(row.rps()).isEqualTo(66.0);
+        assertThat(row.p95Ms()).isEqualTo(7000.0);
+        assertThat(row.peakThreads()).isEqualTo(74);
+        assertThat(row.littleLawRps()).isEqualTo(66.7);
+        assertThat(row.loadGeneratorAlarm()).startsWith("k6 could not generate the requested rate");
+        assertThat(row.warnings()).containsExactly("the requested rate 120/s is above the Little's-law cap");
+    }
+
+    @Test
+    void aFailedRunWithoutSummaryStillGetsARowThatSaysWhy() {
+        BenchmarkRun run = run();
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+        status.advancePhase(Phase.Failed);
+        status.setMessage("could not start PostgreSQL");
+        run.setStatus(status);
+
+        RunRow row = ReportRows.of(run, null);
+
+        assertThat(row.phase()).isEqualTo("Failed");
+        assertThat(row.rps()).isNull();
+        assertThat(row.warnings()).containsExactly("failed: could not start PostgreSQL");
+    }
+
+    @Test
+    void clusterOnlySettingsAreNamedRatherThanSilentlyIgnored() {
+        assertThat(LocalRunner.clusterOnlySettings(run().getSpec()))
+                .anyMatch(note -> note.contains("spec.target.replicas 3"))
+                .anyMatch(note -> note.contains("spec.workload.parallelism 2"));
+    }
+}
