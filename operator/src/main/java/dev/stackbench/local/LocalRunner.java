@@ -48,6 +48,8 @@ public final class LocalRunner {
     public record Result(BenchmarkRun run, ReportRun report, List<Long> startedPids) {
     }
 
+    private static final String INTERRUPTED = "interrupted (Ctrl-C or SIGTERM): every process the run started was "
+            + "stopped; the figures are incomplete";
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
             .enable(SerializationFeature.INDENT_OUTPUT);
     /** A k6 process still running this long after its planned end (graceful stop included) is stopped. */
@@ -127,9 +129,10 @@ public final class LocalRunner {
                 status.setMessage("measured " + summary.getRequests() + " requests in "
                         + Durations.format(Durations.parse(spec.getWorkload().getDuration())));
             } catch (LocalRunException | UncheckedIOException | IOException e) {
-                fail(status, e.getMessage());
+                fail(status, ProcessSupervisor.interrupted() ? INTERRUPTED : e.getMessage());
             } catch (RuntimeException e) {
-                fail(status, "local run failed unexpectedly: " + e);
+                fail(status, ProcessSupervisor.interrupted() ? INTERRUPTED
+                        : "local run failed unexpectedly: " + e);
             } finally {
                 pids.addAll(supervisor.startedPids());
                 progress.finish();
@@ -215,7 +218,7 @@ public final class LocalRunner {
         K6Script script = core.k6Script(spec);
         Files.writeString(files.k6Script(), script.text());
         int k6ApiPort = ports.next();
-        List<String> k6Command = List.of(settings.k6Binary().toString(), "run", "--no-color",
+        List<String> k6Command = List.of(settings.k6Binary().toString(), "run", "--quiet", "--no-color",
                 "--address", "127.0.0.1:" + k6ApiPort, "--out", "csv=" + files.k6Requests(),
                 files.k6Script().toString());
         Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(baseUrl, files.k6Summary()));

@@ -21,11 +21,16 @@ public final class ProcessSupervisor implements AutoCloseable {
     private final List<ManagedProcess> started = Collections.synchronizedList(new ArrayList<>());
     private final List<AutoCloseable> otherResources = Collections.synchronizedList(new ArrayList<>());
     private final List<Long> everStarted = Collections.synchronizedList(new ArrayList<>());
+    private static volatile boolean interrupted;
+
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
 
     public ProcessSupervisor() {
-        shutdownHook = new Thread(this::stopAll, "stackbench-stop-processes");
+        shutdownHook = new Thread(() -> {
+            interrupted = true;
+            stopAll();
+        }, "stackbench-stop-processes");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
@@ -66,6 +71,11 @@ public final class ProcessSupervisor implements AutoCloseable {
     /** Registers something else to close with the processes (a database, a temp directory), in the same order. */
     public void register(AutoCloseable resource) {
         otherResources.add(resource);
+    }
+
+    /** True once the JVM is shutting down (Ctrl-C, SIGTERM) while processes were running. */
+    public static boolean interrupted() {
+        return interrupted;
     }
 
     /** Every pid this supervisor started, including ones already stopped: lets tests check none survives. */
