@@ -120,6 +120,10 @@ class ChartInstallIT {
         assertThat(canI(operatorAccount, namespace, "get secrets/stackbench-database")).isFalse();
         assertThat(cluster.client().secrets().inNamespace(namespace).withName("stackbench-database").get()
                 .getData()).containsKeys("username", "password");
+        assertThat(cluster.client().secrets().inNamespace(watched).withName("stackbench-database").get().getData())
+                .as("runs in the watched namespace find the default database's credentials there")
+                .isEqualTo(cluster.client().secrets().inNamespace(namespace).withName("stackbench-database").get()
+                        .getData());
         helm("uninstall", "scoped", "--namespace", namespace, "--wait").requireSuccess();
     }
 

@@ -180,6 +180,12 @@ class ChartRenderIT {
                 .toList()).containsExactlyInAnyOrder("team-a:" + FULLNAME, "team-b:" + FULLNAME,
                         NAMESPACE + ":" + FULLNAME + "-leader-election");
         assertThat(args(operatorDeployment(manifests))).contains("--namespace=team-a,team-b");
+        List<JsonNode> secrets = manifests.ofKind("Secret");
+        assertThat(secrets).as("the database Secret where target pods of runs look for it")
+                .extracting(secret -> secret.path("metadata").path("namespace").asText())
+                .containsExactlyInAnyOrder(NAMESPACE, "team-a", "team-b");
+        assertThat(secrets).extracting(secret -> secret.path("data").path("password").asText()).containsOnly(
+                secrets.get(0).path("data").path("password").asText());
     }
 
     @Test
