@@ -468,7 +468,8 @@ public final class LocalRunner {
             }
         }
         return new ReportRun(ReportRows.of(run, observation), points, threads, targetCpu, k6Cpu, notes,
-                manifest, BenchmarkRuns.toYaml(withoutStatus(run)));
+                manifest, BenchmarkRuns.toYaml(withoutStatus(run)),
+                Durations.seconds(Durations.parse(run.getSpec().getWorkload().getDuration())));
     }
 
     private static void fail(BenchmarkRunStatus status, String message) {

@@ -6,6 +6,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -32,7 +33,14 @@ final class Charts {
                 addLine(chart, run.row().name(), series, x, y);
             }
         }
+        markWindowEnds(chart, runs);
         return chart.getSeriesCollection().isEmpty() ? null : toDataUri(chart);
+    }
+
+    /** A vertical line where each measured window was planned to end; later points are requests still in flight. */
+    private static void markWindowEnds(XYChart chart, List<ReportRun> runs) {
+        runs.stream().mapToDouble(ReportRun::measuredSeconds).filter(seconds -> !Double.isNaN(seconds)).distinct()
+                .forEach(seconds -> chart.addAnnotation(new AnnotationLine(seconds, true, false)));
     }
 
     /** Latency percentiles of one run over time. */
@@ -45,12 +53,14 @@ final class Charts {
         addLine(chart, "p50", points, RequestTimeline.Point::second, RequestTimeline.Point::p50Ms);
         addLine(chart, "p95", points, RequestTimeline.Point::second, RequestTimeline.Point::p95Ms);
         addLine(chart, "p99", points, RequestTimeline.Point::second, RequestTimeline.Point::p99Ms);
+        markWindowEnds(chart, List.of(run));
         return toDataUri(chart);
     }
 
     private static XYChart newChart(String title, String yAxis) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("seconds into the measured window").yAxisTitle(yAxis).build();
+                .xAxisTitle("seconds into the measured window (vertical line: its planned end; points after it are"
+                        + " requests that were still in flight)").yAxisTitle(yAxis).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);

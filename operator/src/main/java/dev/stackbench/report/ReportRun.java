@@ -13,6 +13,7 @@ import java.util.Map;
  * @param isolationNotes what the machine could and could not isolate for this run
  * @param environment CPU model, CPUs per process, versions: what is needed to reproduce it
  * @param specYaml the BenchmarkRun as run
+ * @param measuredSeconds planned length of the measured window (requests still in flight finish after it), or NaN
  */
 public record ReportRun(
         RunRow row,
@@ -22,7 +23,8 @@ public record ReportRun(
         List<GaugePoint> loadGeneratorCpuCores,
         List<String> isolationNotes,
         Map<String, Object> environment,
-        String specYaml) {
+        String specYaml,
+        double measuredSeconds) {
 
     public ReportRun {
         requests = List.copyOf(requests);

@@ -24,7 +24,7 @@ class HtmlReportTest {
                 330.0, 0.0, 17, 229, 0.7, 0.99, 66.7, false,
                 "k6 used all its CPU: this result measures k6, not the target", List.of("k6 dropped iterations"));
         ReportRun run = new ReportRun(saturated, points, threads, threads, List.of(), List.of("target on CPU 1"),
-                Map.of("cpuModel", "Test CPU"), "apiVersion: stackbench.dev/v1alpha1\n");
+                Map.of("cpuModel", "Test CPU"), "apiVersion: stackbench.dev/v1alpha1\n", 8.0);
 
         String html = HtmlReport.render("Comparison", Instant.parse("2026-11-22T12:00:00Z"), List.of(run));
 
