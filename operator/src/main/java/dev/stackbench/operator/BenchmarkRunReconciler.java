@@ -337,11 +337,21 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         String namespace = run.getMetadata().getNamespace();
         String selector = RunLabels.RUN + "=" + run.getMetadata().getName() + "," + RunLabels.MANAGED_SELECTOR;
-        client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
-                .withLabelSelector(selector).delete();
-        client.apps().deployments().inNamespace(namespace).withLabelSelector(selector).delete();
-        client.services().inNamespace(namespace).withLabelSelector(selector).delete();
-        client.configMaps().inNamespace(namespace).withLabelSelector(selector).delete();
+        // One delete per object (list + delete), not a collection delete: the operator's RBAC has no deletecollection.
+        List<HasMetadata> owned = new ArrayList<>();
+        owned.addAll(client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+                .withLabelSelector(selector).list().getItems());
+        owned.addAll(client.apps().deployments().inNamespace(namespace).withLabelSelector(selector).list().getItems());
+        owned.addAll(client.services().inNamespace(namespace).withLabelSelector(selector).list().getItems());
+        owned.addAll(client.configMaps().inNamespace(namespace).withLabelSelector(selector).list().getItems());
+        for (HasMetadata object : owned) {
+            if (object instanceof GenericKubernetesResource testRun) {
+                client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+                        .withName(testRun.getMetadata().getName()).delete();
+            } else {
+                client.resource(object).delete();
+            }
+        }
         progress.condition(RunProgress.CLEANED_UP, true, "Deleted", "deleted the target, delay service, k6 script"
                 + " and TestRun (spec.cleanup " + policy.value() + "); the results stay in this status");
     }

@@ -72,8 +72,8 @@ final class OperatorHarness implements AutoCloseable {
     }
 
     void startOperator() {
-        operator = new StackbenchOperator(client(), ExampleRuns.catalogue(), settings, new CoreResults(ExampleRuns.catalogue()),
-                Set.of(namespace), null);
+        operator = new StackbenchOperator(client(), ExampleRuns.catalogue(), settings,
+                new CoreResults(ExampleRuns.catalogue()), Set.of(namespace), null);
         operator.start();
     }
 
