@@ -80,7 +80,10 @@ public final class LocalRunner {
         List<String> notes = new ArrayList<>(plan.notes());
         notes.addAll(clusterOnlySettings(spec));
         if (plan.isolated()) {
-            notes.add(pinThisProcess(plan.supportCpus()));
+            notes.add(pinThisProcess(plan.supportCpus())
+                    ? "the stackbench CLI itself (sampling, progress) also runs on " + plan.supportCpus()
+                    : "could not move the stackbench CLI off the target's CPUs (taskset failed): it may take a "
+                            + "little CPU time from the target");
         }
         notes.forEach(note -> progress.message("[" + name + "] " + note));
 
@@ -137,6 +140,10 @@ public final class LocalRunner {
                 pids.addAll(supervisor.startedPids());
                 progress.finish();
             }
+        }
+        if (plan.isolated()) {
+            // Give this JVM its CPUs back: an embedding process (a test JVM) and what it starts next keep them.
+            pinThisProcess(settings.machineCpus());
         }
         status.setFinishedAt(Conditions.format(Instant.now()));
         Conditions.set(status.conditionsForUpdate(), Conditions.COMPLETE, true, status.getPhase().name(),
@@ -321,21 +328,18 @@ public final class LocalRunner {
      * Moves this JVM (sampler, k6 output follower, progress) off the target's CPUs, so the tool that measures the
      * target does not take CPU time from it.
      */
-    private static String pinThisProcess(CpuSet cpus) {
+    private static boolean pinThisProcess(CpuSet cpus) {
         try {
             Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus.toList(),
                     Long.toString(ProcessHandle.current().pid())).redirectErrorStream(true).start();
             taskset.getInputStream().readAllBytes();
-            if (taskset.waitFor() == 0) {
-                return "the stackbench CLI itself (sampling, progress) also runs on " + cpus;
-            }
+            return taskset.waitFor() == 0;
         } catch (IOException e) {
-            // Reported below.
+            return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
-        return "could not move the stackbench CLI off the target's CPUs (taskset failed): it may take a little CPU "
-                + "time from the target";
     }
 
     /** Settings that only mean something on a cluster, said out loud so nobody reads them into a local result. */

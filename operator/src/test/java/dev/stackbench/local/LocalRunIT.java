@@ -70,6 +70,7 @@ class LocalRunIT {
         Path results = dir.resolve("results");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
+        CpuSet cpusBefore = CpuSet.ofThisProcess();
         CommandLine cli = StackbenchCommand.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
@@ -78,6 +79,7 @@ class LocalRunIT {
                 "--output", "json", spec.toString());
 
         assertThat(exitCode).as("exit code; stderr:\n" + err).isZero();
+        assertThat(CpuSet.ofThisProcess()).as("the CLI gives back the CPUs it moved off").isEqualTo(cpusBefore);
         BenchmarkRunStatus status = JSON.readValue(out.toString(), BenchmarkRunStatus.class);
         assertThat(status.getPhase()).isEqualTo(Phase.Succeeded);
         RunSummary summary = status.getSummary();
