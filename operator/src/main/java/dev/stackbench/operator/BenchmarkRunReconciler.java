@@ -12,6 +12,8 @@ import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.validation.SpecValidator;
+import dev.stackbench.validation.Violation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -48,7 +50,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Drives a BenchmarkRun through its phases, one small step each, in the order they happen:
  * <ol>
- *   <li>{@link #admit} Pending: the spec names a known variant; a spec change after the start is ignored, saying so.
+ *   <li>{@link #admit} Pending: the spec is valid, its variant in the catalogue; a spec change after the start is
+ *       ignored, saying so.
  *   <li>{@link #waitForPools} Queued while another run holds one of its node pools.
  *   <li>{@link #failWhenTimedOut} Failed (TimedOut) once spec.timeout has passed.
  *   <li>{@link #provision} Provisioning: script, delay service and target; wait until both are Ready.
@@ -69,6 +72,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final String SPEC_GENERATION_ANNOTATION = "stackbench.dev/spec-generation";
 
     private final VariantCatalogue catalogue;
+    private final SpecValidator validator;
     private final OperatorSettings settings;
     private final RunResults results;
     private final TargetMetricsScraper scraper;
@@ -83,6 +87,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     public BenchmarkRunReconciler(VariantCatalogue catalogue, OperatorSettings settings, RunResults results,
             TargetMetricsScraper scraper, Clock clock) {
         this.catalogue = catalogue;
+        this.validator = new SpecValidator(catalogue);
         this.settings = settings;
         this.results = results;
         this.scraper = scraper;
@@ -120,9 +125,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     private boolean admit(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
         progress.moveTo(Phase.Pending, "Accepted", "the run is accepted and waits for its node pools");
-        if (catalogue.find(run.getSpec().getTarget().getVariant()).isEmpty()) {
-            progress.fail("InvalidSpec", "spec.target.variant: " + catalogue.unknownVariantMessage(
-                    run.getSpec().getTarget().getVariant()));
+        // The API server checked the schema and CEL rules; the catalogue (the variant) only the operator knows.
+        List<Violation> violations = validator.validate(run.getSpec());
+        if (!violations.isEmpty()) {
+            progress.fail("InvalidSpec", violations.stream().map(Violation::toString)
+                    .collect(java.util.stream.Collectors.joining("; ")));
             return true;
         }
         Optional<Long> started = startedGeneration(context, run);

@@ -38,6 +38,21 @@ class BenchmarkRunFailuresIT {
     }
 
     @Test
+    void aVariantMissingFromTheCatalogueFailsTheRunListingTheKnownOnes() throws Exception {
+        harness.apply(OperatorHarness.example("unknown-variant", spec -> ((ObjectNode) spec.at("/spec/target"))
+                .put("variant", "quarkus-reactive"))).requireSuccess();
+
+        BenchmarkRun run = harness.awaitPhase("unknown-variant", Phase.Failed);
+
+        Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE).orElseThrow();
+        assertThat(complete.getReason()).isEqualTo("InvalidSpec");
+        assertThat(complete.getMessage()).contains("spec.target.variant", "quarkus-reactive", "webflux-r2dbc",
+                "mvc-jdbc");
+        assertThat(harness.client().apps().deployments().inNamespace(harness.namespace()).list().getItems())
+                .isEmpty();
+    }
+
+    @Test
     void aTargetThatNeverBecomesReadyFailsTheRunNamingThePodsProblem() throws Exception {
         harness.apply(OperatorHarness.example("unschedulable", spec -> {
             spec.with("spec").put("timeout", "30s");
