@@ -24,6 +24,15 @@ public final class StackbenchOperator implements AutoCloseable {
      */
     public StackbenchOperator(KubernetesClient client, VariantCatalogue catalogue, OperatorSettings settings,
             RunResults results, Set<String> namespaces, String leaseNamespace) {
+        this(client, catalogue, settings, results, namespaces, leaseNamespace, true);
+    }
+
+    /**
+     * @param exitWhenLeadershipIsLost end the process when the Lease is lost, so the pod restarts as a follower
+     *     (what a deployed operator wants); false only for replicas running inside a test JVM
+     */
+    public StackbenchOperator(KubernetesClient client, VariantCatalogue catalogue, OperatorSettings settings,
+            RunResults results, Set<String> namespaces, String leaseNamespace, boolean exitWhenLeadershipIsLost) {
         this.operator = new Operator(overrider -> {
             overrider.withKubernetesClient(client)
                     .withCloseClientOnStop(false)
@@ -33,6 +42,7 @@ public final class StackbenchOperator implements AutoCloseable {
                 LeaderElectionConfiguration leaderElection = LeaderElectionConfigurationBuilder
                         .aLeaderElectionConfiguration(LEASE_NAME)
                         .withLeaseNamespace(leaseNamespace)
+                        .withExitOnStopLeading(exitWhenLeadershipIsLost)
                         .build();
                 overrider.withLeaderElectionConfiguration(leaderElection);
             }

@@ -72,9 +72,14 @@ final class OperatorHarness implements AutoCloseable {
     }
 
     void startOperator() {
-        operator = new StackbenchOperator(client(), ExampleRuns.catalogue(), settings,
-                new CoreResults(ExampleRuns.catalogue()), Set.of(namespace), null);
+        operator = newOperator(null);
         operator.start();
+    }
+
+    /** An operator of this namespace that the caller starts and closes; with a Lease namespace, leader-elected. */
+    StackbenchOperator newOperator(String leaseNamespace) {
+        return new StackbenchOperator(client(), ExampleRuns.catalogue(), settings,
+                new CoreResults(ExampleRuns.catalogue()), Set.of(namespace), leaseNamespace, false);
     }
 
     void stopOperator() {

@@ -1,0 +1,78 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stackbench.api.Phase;
+import dev.stackbench.testcluster.TestCluster;
+import dev.stackbench.testcluster.TestClusterExtension;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Two operator replicas with leader election: one holds the Lease and reconciles, the other takes over. */
+@ExtendWith(TestClusterExtension.class)
+class BenchmarkRunLeaderElectionIT {
+
+    private OperatorHarness harness;
+    private StackbenchOperator first;
+    private StackbenchOperator second;
+
+    @BeforeEach
+    void createNamespace(TestCluster cluster) {
+        harness = new OperatorHarness(cluster, "leader");
+        harness.stopOperator();
+    }
+
+    @AfterEach
+    void stop() {
+        for (StackbenchOperator operator : new StackbenchOperator[] {first, second}) {
+            if (operator != null) {
+                operator.close();
+            }
+        }
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    @Test
+    void onlyTheLeaseHolderReconcilesAndTheOtherReplicaTakesOver() throws Exception {
+        String namespace = harness.namespace();
+        first = harness.newOperator(namespace);
+        first.start();
+        String leader = await("first replica holds the Lease").atMost(OperatorHarness.WAIT).until(
+                () -> holder(harness, namespace), holder -> holder != null);
+        second = harness.newOperator(namespace);
+        second.start();
+
+        harness.apply(OperatorHarness.example("elected", spec -> spec.with("spec").put("timeout", "20s")))
+                .requireSuccess();
+        harness.awaitPhase("elected", Phase.Provisioning);
+        assertThat(holder(harness, namespace)).isEqualTo(leader);
+        assertThat(eventReasons("elected")).containsOnlyOnce("Accepted", "Provisioning");
+
+        first.close();
+        first = null;
+
+        await("second replica takes the Lease").atMost(OperatorHarness.WAIT)
+                .until(() -> holder(harness, namespace), holder -> holder != null && !holder.equals(leader));
+        harness.awaitPhase("elected", Phase.Failed);
+        assertThat(harness.client().genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+                .inNamespace(namespace).list().getItems()).hasSize(1);
+    }
+
+    private List<String> eventReasons(String run) {
+        return harness.client().v1().events().inNamespace(harness.namespace()).list().getItems().stream()
+                .filter(event -> run.equals(event.getInvolvedObject().getName())).map(event -> event.getReason())
+                .toList();
+    }
+
+    private static String holder(OperatorHarness harness, String namespace) {
+        Lease lease = harness.client().leases().inNamespace(namespace).withName(StackbenchOperator.LEASE_NAME).get();
+        return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    }
+}
