@@ -28,6 +28,9 @@ public final class K6Env {
     /** k6's exit code when thresholds failed: the run completed and its results are valid. */
     public static final int EXIT_THRESHOLDS_FAILED = 99;
 
+    /** Counter of responses completed inside the measured window (any scenario): the numerator of rps. */
+    public static final String WINDOW_COMPLETIONS_METRIC = "stackbench_window_completions";
+
     private K6Env() {
     }
 }

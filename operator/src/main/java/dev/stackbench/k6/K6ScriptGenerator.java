@@ -298,6 +298,7 @@ public final class K6ScriptGenerator {
         node.put("warmupSeconds", Durations.seconds(warmup));
         node.put("measuredSeconds", Durations.seconds(measured));
         node.put("requestsPerIteration", requestsPerIteration);
+        node.put("windowMetric", K6Env.WINDOW_COMPLETIONS_METRIC);
         return node;
     }
 
@@ -390,9 +391,23 @@ public final class K6ScriptGenerator {
                 }
                 const LOG_GROWTH = Math.log(BUCKETS.growth);
 
+                // Throughput is what completed inside the measured window, whichever scenario sent it: requests
+                // still in flight when the window closes finish during the graceful stop and would otherwise
+                // inflate an overloaded target's rate.
+                const windowCompletions = new Counter(SUMMARY.windowMetric);
+                function countIfInsideMeasuredWindow() {
+                  const windowStart = exec.scenario.startTime
+                    + (exec.scenario.name === MEASURE ? 0 : SUMMARY.warmupSeconds * 1000);
+                  const now = Date.now();
+                  if (now >= windowStart && now < windowStart + SUMMARY.measuredSeconds * 1000) {
+                    windowCompletions.add(1);
+                  }
+                }
+
                 export const options = __OPTIONS__;
 
                 export function record(response) {
+                  countIfInsideMeasuredWindow();
                   if (exec.scenario.name !== MEASURE) {
                     return;
                   }

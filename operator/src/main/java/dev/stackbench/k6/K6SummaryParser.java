@@ -125,12 +125,20 @@ public final class K6SummaryParser {
                 failed.path("passes").asLong(),
                 iterations.path("count").asLong(),
                 dropped.path("count").asLong(),
+                windowCompletions(metrics),
                 checks.path("passes").asLong(),
                 checks.path("fails").asLong(),
                 latency,
                 buckets,
                 thresholds,
                 root.path("k6"));
+    }
+
+    private static long windowCompletions(JsonNode metrics) {
+        JsonNode metric = metrics.get(K6Env.WINDOW_COMPLETIONS_METRIC);
+        // k6 omits a counter that was never incremented: recorded but nothing completed in the window is 0 only
+        // when the script declared the metric, which every generated script does (custom modules may not record).
+        return metric == null ? -1 : metric.path("values").path("count").asLong();
     }
 
     private static Double number(JsonNode values, String field) {

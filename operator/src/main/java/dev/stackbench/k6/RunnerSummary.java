@@ -9,16 +9,20 @@ import java.util.Map;
  *
  * @param latencyMs request duration statistics as k6 computed them for this runner (exact for this runner)
  * @param latencyBuckets count of measured requests per {@link LatencyBuckets} bucket, for merging runners
+ * @param windowCompletions responses completed inside the measured window, from any scenario (-1 when the script
+ *     did not record them, e.g. a custom module that never calls record)
  * @param thresholds per k6 threshold key (e.g. http_req_duration{scenario:measure}): expression -> passed
  * @param k6Summary the complete k6 handleSummary data, for anything not extracted here
  */
 public record RunnerSummary(String runnerId, String variant, String scenario, double warmupSeconds,
         double measuredSeconds, int requestsPerIteration, long requests, long failedRequests, long iterations,
-        long droppedIterations, long checksPassed, long checksFailed, LatencySummary latencyMs,
+        long droppedIterations, long windowCompletions, long checksPassed, long checksFailed, LatencySummary latencyMs,
         long[] latencyBuckets, Map<String, Map<String, Boolean>> thresholds, JsonNode k6Summary) {
 
+    /** Completions per second inside the measured window; falls back to measured requests when not recorded. */
     public double requestsPerSecond() {
-        return measuredSeconds > 0 ? requests / measuredSeconds : 0;
+        long completed = windowCompletions >= 0 ? windowCompletions : requests;
+        return measuredSeconds > 0 ? completed / measuredSeconds : 0;
     }
 
     public long bucketedRequests() {

@@ -62,7 +62,12 @@ public final class ResultAggregator {
         summary.setIterations(iterations);
         summary.setDroppedIterations(dropped);
         summary.setChecksFailed(checksFailed);
-        summary.setRps(measuredSeconds > 0 ? TargetMetrics.round(requests / measuredSeconds, 2) : 0.0);
+        // Completions inside the window, not measured requests over the window: an overloaded target finishes
+        // a backlog during k6's graceful stop, and counting it would report more than the target sustained.
+        long completedInWindow = runners.stream()
+                .mapToLong(runner -> runner.windowCompletions() >= 0 ? runner.windowCompletions() : runner.requests())
+                .sum();
+        summary.setRps(measuredSeconds > 0 ? TargetMetrics.round(completedInWindow / measuredSeconds, 2) : 0.0);
         summary.setErrorRate(requests > 0 ? TargetMetrics.round(failed / (double) requests, 6) : 0.0);
 
         MergedLatency merged = new MergedLatency(runners.stream().map(RunnerSummary::latencyBuckets).toList());

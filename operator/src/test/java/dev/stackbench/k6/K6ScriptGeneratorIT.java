@@ -113,6 +113,8 @@ class K6ScriptGeneratorIT {
             // The server also answered the 2 s warmup, which no figure may include.
             assertThat(server.served() - fromStdout.requests()).isBetween(35L, 45L);
             assertThat(fromStdout.bucketedRequests()).isEqualTo(fromStdout.requests());
+            // Completions inside the window come from both scenarios; none can exceed what the server answered.
+            assertThat(fromStdout.windowCompletions()).isPositive().isLessThanOrEqualTo(server.served());
             assertThat(fromStdout.failedRequests()).isZero();
             assertThat(fromStdout.droppedIterations()).isZero();
             assertThat(fromStdout.checksFailed()).isZero();

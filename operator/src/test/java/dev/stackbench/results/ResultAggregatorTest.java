@@ -42,6 +42,11 @@ class ResultAggregatorTest {
 
     /** A runner that answered {@code fast} requests in 10 ms and {@code slow} in 1000 ms. */
     private static RunnerSummary runner(String id, long fast, long slow, long failed, long dropped) {
+        return runner(id, fast, slow, failed, dropped, fast + slow);
+    }
+
+    private static RunnerSummary runner(String id, long fast, long slow, long failed, long dropped,
+            long completedInWindow) {
         long[] buckets = new long[LatencyBuckets.COUNT];
         buckets[LatencyBuckets.bucketOf(10)] = fast;
         buckets[LatencyBuckets.bucketOf(1000)] = slow;
@@ -49,7 +54,7 @@ class ResultAggregatorTest {
         LatencySummary latency = new LatencySummary().withMin(10.0).withMax(1000.0)
                 .withMean((10.0 * fast + 1000.0 * slow) / requests);
         return new RunnerSummary(id, "mvc-jdbc", "upstream", 2, 10, 1, requests, failed, requests, dropped,
-                2 * requests, 0, latency, buckets, Map.of(), JsonNodeFactory.instance.objectNode());
+                completedInWindow, 2 * requests, 0, latency, buckets, Map.of(), JsonNodeFactory.instance.objectNode());
     }
 
     @Test
@@ -89,6 +94,17 @@ class ResultAggregatorTest {
         assertThat(summary.getLatencyMs().getMean()).isCloseTo(109.0, within(1e-9));
         assertThat(summary.getThresholdResults()).extracting(ThresholdResult::getPassed).containsExactly(true, false);
         assertThat(summary.getWarnings()).isNull();
+    }
+
+    @Test
+    void rpsCountsOnlyWhatCompletedInsideTheMeasuredWindow() {
+        // An overloaded target: 100 measured requests, of which 30 finished during k6's graceful stop.
+        List<RunnerSummary> runners = List.of(runner("0", 50, 0, 0, 0, 40), runner("1", 0, 50, 0, 0, 30));
+
+        RunSummary summary = ResultAggregator.aggregate(runners, spec("mvc-jdbc", "2", 10, "{}"), null, null);
+
+        assertThat(summary.getRequests()).isEqualTo(100);
+        assertThat(summary.getRps()).isEqualTo(7.0);
     }
 
     @Test
