@@ -366,7 +366,24 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     // ---------------------------------------------------------------------------------------------------------
     // Helpers
 
+    /**
+     * Stores the status when it changed, then publishes the steps as events. The update carries the resourceVersion
+     * the reconcile started from: a reconcile that saw a stale copy of the run (the cache lagging behind the last
+     * status write) gets a conflict and is retried on fresh data, so the phase can never be written backward and no
+     * step is announced twice.
+     */
     private UpdateControl<BenchmarkRun> finish(RunProgress progress, KubernetesClient client) {
+        if (progress.changed()) {
+            BenchmarkRun update = new BenchmarkRun();
+            update.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                    .withName(progress.run().getMetadata().getName())
+                    .withNamespace(progress.run().getMetadata().getNamespace())
+                    .withResourceVersion(progress.run().getMetadata().getResourceVersion()).build());
+            update.setSpec(progress.run().getSpec());
+            update.setStatus(progress.status());
+            client.resources(BenchmarkRun.class).inNamespace(update.getMetadata().getNamespace()).resource(update)
+                    .updateStatus();
+        }
         RunEvents events = new RunEvents(client);
         for (RunProgress.Step step : progress.steps()) {
             if (step.warning()) {
@@ -375,17 +392,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 events.normal(progress.run(), step.reason(), step.message());
             }
         }
-        UpdateControl<BenchmarkRun> control;
-        if (progress.changed()) {
-            BenchmarkRun patch = new BenchmarkRun();
-            patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                    .withName(progress.run().getMetadata().getName())
-                    .withNamespace(progress.run().getMetadata().getNamespace()).build());
-            patch.setStatus(progress.status());
-            control = UpdateControl.patchStatus(patch);
-        } else {
-            control = UpdateControl.noUpdate();
-        }
+        UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
             progress.nextCheck().ifPresent(delay -> control.rescheduleAfter(delay.isNegative() ? Duration.ZERO
                     : delay));
