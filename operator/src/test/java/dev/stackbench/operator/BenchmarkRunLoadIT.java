@@ -206,7 +206,7 @@ class BenchmarkRunLoadIT {
 
         assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)).hasValueSatisfying(
                 complete -> {
-                    assertThat(complete.getReason()).isEqualTo("RunnerFailed");
+                    assertThat(complete.getReason()).as(complete.getMessage()).isEqualTo("RunnerFailed");
                     assertThat(complete.getMessage()).contains("broken-runner-k6-2");
                 });
         assertThat(run.getStatus().getSummary()).isNull();
