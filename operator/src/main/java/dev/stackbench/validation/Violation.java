@@ -10,6 +10,7 @@ public record Violation(String field, String message) {
 
     @Override
     public String toString() {
-        return field + ": " + message;
+        // Most messages already start with the field they are about; naming it twice reads as noise.
+        return message.startsWith(field + " ") || message.startsWith(field + ":") ? message : field + ": " + message;
     }
 }
