@@ -3,15 +3,12 @@ package dev.stackbench.operator;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.DatabaseSpec;
-import dev.stackbench.api.PoolPlacement;
 import dev.stackbench.api.SecretKeysRef;
 import dev.stackbench.api.TargetSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,10 +22,9 @@ public final class TargetDeploymentDependentResource {
 
     public static final int HTTP_PORT = 8080;
     public static final int MANAGEMENT_PORT = 8081;
-    public static final String HEALTH_PATH = "/actuator/health";
     /**
-     * Asks the target to reset its schema and seed data at start, so every run begins from the same database. The
-     * apps must honour it (see the operator's documentation: not every app does yet).
+     * Asks the target to empty the orders of earlier runs at start (a Flyway afterMigrate callback in the apps), so
+     * every run begins from the same database: the seeded items and no orders.
      */
     public static final String RESET_DATABASE_ENV = "STACKBENCH_RESET_DATABASE";
 
@@ -51,42 +47,9 @@ public final class TargetDeploymentDependentResource {
 
     public Deployment desired(BenchmarkRun run) {
         TargetSpec target = run.getSpec().getTarget();
-        PoolPlacement placement = Placements.target(run.getSpec());
-        Map<String, Quantity> limits = Map.of(
-                "cpu", new Quantity(target.getResources().getCpu()),
-                "memory", new Quantity(target.getResources().getMemory()));
-        return new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(RunLabels.targetName(run))
-                .withNamespace(run.getMetadata().getNamespace())
-                .withLabels(RunLabels.forRole(run, RunLabels.ROLE_TARGET))
-                .withOwnerReferences(RunLabels.ownerReference(run))
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(target.getReplicas())
-                .withNewSelector().withMatchLabels(RunLabels.selector(run, RunLabels.ROLE_TARGET)).endSelector()
-                .withNewTemplate()
-                .withNewMetadata().withLabels(RunLabels.forRole(run, RunLabels.ROLE_TARGET)).endMetadata()
-                .withNewSpec()
-                .withNodeSelector(placement.getNodeSelector())
-                .withTolerations(placement.getTolerations())
-                .withEnableServiceLinks(false)
-                .addNewContainer()
-                .withName("target")
-                .withImage(image(run))
-                .addNewPort().withName("http").withContainerPort(HTTP_PORT).endPort()
-                .addNewPort().withName("management").withContainerPort(MANAGEMENT_PORT).endPort()
-                .withEnv(environment(run))
-                .withNewResources().withRequests(limits).withLimits(limits).endResources()
-                .withNewReadinessProbe()
-                .withNewHttpGet().withPath(HEALTH_PATH).withNewPort("management").endHttpGet()
-                .withPeriodSeconds(2).withFailureThreshold(3).withTimeoutSeconds(2)
-                .endReadinessProbe()
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build();
+        return SpringAppDeployment.desired(run, new SpringAppDeployment.App(RunLabels.targetName(run),
+                RunLabels.ROLE_TARGET, "target", image(run), target.getReplicas(), Placements.target(run.getSpec()),
+                target.getResources(), HTTP_PORT, MANAGEMENT_PORT, environment(run)));
     }
 
     /** The contract's variables, then the spec's own env (which wins on a clash, except for the database secret). */
