@@ -28,6 +28,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 MARKER=".stackbench-cluster"
 NODE_ANNOTATION="kwok.x-k8s.io/node=fake"
 SERVICE_CIDR="10.96.0.0/16"
+# Node health. kwok renews each node's Lease every NODE_LEASE_SECONDS/4 like a kubelet; the stock
+# heartbeat Stage we use only patches node status every few minutes and counts on those leases.
+# Without them the node lifecycle controller sees a silent node after its 50 s default grace,
+# marks it NotReady and sets every pod on it to Ready=False for good (kwok readies a pod only
+# once). The longer grace keeps a fake node Ready while k6 and the JVMs starve kwok of CPU on a
+# two-core machine.
+NODE_LEASE_SECONDS=40
+NODE_MONITOR_GRACE="3m"
 POD_CIDR="10.244.0.0/16"
 
 usage() {
@@ -290,6 +298,7 @@ start_controller_manager() {
     --root-ca-file "$pki/ca.crt" \
     --cluster-signing-cert-file "$pki/ca.crt" --cluster-signing-key-file "$pki/ca.key" \
     --service-cluster-ip-range "$SERVICE_CIDR" \
+    --node-monitor-grace-period "$NODE_MONITOR_GRACE" \
     --tls-cert-file "$pki/components.crt" --tls-private-key-file "$pki/components.key" \
     --profiling=false
 }
@@ -316,6 +325,7 @@ start_kwok() {
     --node-ip 127.0.0.1 --node-port "$KWOK_PORT" --server-address "127.0.0.1:$KWOK_PORT" \
     --cidr "$POD_CIDR" \
     --enable-crds Logs,ClusterLogs \
+    --node-lease-duration-seconds "$NODE_LEASE_SECONDS" \
     --config "$stages/node/fast/node-initialize.yaml" \
     --config "$stages/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml" \
     --config "$stages/pod/fast/pod-ready.yaml" \

@@ -80,6 +80,33 @@ class TestClusterIT {
     }
 
     @Test
+    void renewsEveryNodesLeaseSoNodesStayReadyAndTheirPodsKeepReady() {
+        List<String> nodes = new java.util.ArrayList<>(List.of(TestCluster.SYSTEM_NODE, TestCluster.TARGET_NODE,
+                TestCluster.BACKEND_NODE));
+        nodes.addAll(TestCluster.LOADGEN_NODES);
+        Map<String, java.time.ZonedDateTime> first = new java.util.HashMap<>();
+        await().atMost(WAIT).untilAsserted(() -> {
+            for (String node : nodes) {
+                var lease = client.leases().inNamespace("kube-node-lease").withName(node).get();
+                assertThat(lease).as("Lease of node %s", node).isNotNull();
+                assertThat(lease.getSpec().getRenewTime()).as("renewTime of node %s", node).isNotNull();
+                first.put(node, lease.getSpec().getRenewTime());
+            }
+        });
+        // kwok renews every lease duration / 4 (10 s), well inside the controller manager's grace period.
+        await().atMost(WAIT).untilAsserted(() -> {
+            for (String node : nodes) {
+                assertThat(client.leases().inNamespace("kube-node-lease").withName(node).get().getSpec()
+                        .getRenewTime()).as("renewTime of node %s", node).isAfter(first.get(node));
+            }
+        });
+        assertThat(client.nodes().list().getItems()).allSatisfy(node -> assertThat(node.getStatus().getConditions())
+                .filteredOn(condition -> "Ready".equals(condition.getType()))
+                .singleElement().satisfies(ready -> assertThat(ready.getStatus()).as(node.getMetadata().getName())
+                        .isEqualTo("True")));
+    }
+
+    @Test
     void neverPlacesPodWithoutTolerationOnATaintedNode() {
         client.apps().deployments().inNamespace(namespace)
                 .resource(deployment("untolerated", 4, Map.of(), List.of())).create();
