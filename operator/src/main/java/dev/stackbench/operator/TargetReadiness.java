@@ -62,10 +62,23 @@ public final class TargetReadiness {
         }
         Optional<PodCondition> ready = condition(pod, "Ready");
         if (ready.isPresent() && "False".equals(ready.get().getStatus())) {
-            return Optional.of(name + " is not Ready: " + Optional.ofNullable(ready.get().getMessage())
-                    .orElse("its readiness probe on /actuator/health fails"));
+            // The kubelet names the unready containers; the node lifecycle controller, which marks every pod of a
+            // node that stopped reporting, leaves reason and message empty.
+            String why = Optional.ofNullable(ready.get().getMessage())
+                    .or(() -> Optional.ofNullable(ready.get().getReason()))
+                    .orElseGet(() -> unexplainedNotReady(pod));
+            return Optional.of(name + " is not Ready: " + why);
         }
         return Optional.empty();
+    }
+
+    private static String unexplainedNotReady(Pod pod) {
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        if (node == null) {
+            return "its readiness probe on /actuator/health fails";
+        }
+        return "its readiness probe on /actuator/health fails, or its node " + node + " stopped reporting"
+                + " (kubectl describe pod " + pod.getMetadata().getName() + "; kubectl get node " + node + ")";
     }
 
     private static Optional<PodCondition> condition(Pod pod, String type) {

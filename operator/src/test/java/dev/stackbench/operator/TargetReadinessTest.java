@@ -1,0 +1,85 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TargetReadinessTest {
+
+    @Test
+    void aDeploymentIsReadyOnlyWhenEveryReplicaIsReadyForTheCurrentGeneration() {
+        assertThat(TargetReadiness.isReady(deployment(1, 1, 2L, 2L))).isTrue();
+        assertThat(TargetReadiness.isReady(deployment(2, 1, 2L, 2L))).as("one of two ready").isFalse();
+        assertThat(TargetReadiness.isReady(deployment(1, 1, 3L, 2L))).as("new generation not observed").isFalse();
+        assertThat(TargetReadiness.isReady(deployment(1, null, 1L, 1L))).as("no ready count yet").isFalse();
+    }
+
+    @Test
+    void namesTheDeploymentWhenThereAreNoPods() {
+        assertThat(TargetReadiness.problem("target t", List.of()))
+                .isEqualTo("target t has no pods yet: check the Deployment's events (kubectl describe deployment)");
+    }
+
+    @Test
+    void explainsAnUnschedulablePodWithTheSchedulersMessage() {
+        Pod pod = pod("t-1", "").editStatus().addNewCondition().withType("PodScheduled").withStatus("False")
+                .withReason("Unschedulable").withMessage("0/5 nodes are available").endCondition().endStatus().build();
+        pod.getSpec().setNodeName(null);
+
+        assertThat(TargetReadiness.problem("target t", List.of(pod))).isEqualTo("target t: pod t-1 cannot be"
+                + " scheduled (Unschedulable): 0/5 nodes are available; check spec.placement and the nodes' labels"
+                + " and taints");
+    }
+
+    @Test
+    void reportsAContainerThatCannotStartOrHasExited() {
+        Pod waiting = pod("t-1", "node-a").editStatus().addNewContainerStatus().withName("app").withNewState()
+                .withNewWaiting().withReason("ImagePullBackOff").withMessage("not found").endWaiting().endState()
+                .endContainerStatus().endStatus().build();
+        Pod exited = pod("t-2", "node-a").editStatus().addNewContainerStatus().withName("app").withNewState()
+                .withNewTerminated().withExitCode(137).endTerminated().endState().endContainerStatus().endStatus()
+                .build();
+
+        assertThat(TargetReadiness.problem("target t", List.of(waiting)))
+                .isEqualTo("target t: pod t-1 container app is waiting: ImagePullBackOff not found");
+        assertThat(TargetReadiness.problem("target t", List.of(exited)))
+                .isEqualTo("target t: pod t-2 container app exited with code 137");
+    }
+
+    @Test
+    void passesOnTheKubeletsReasonForAnUnreadyPod() {
+        Pod pod = pod("t-1", "node-a").editStatus().addNewCondition().withType("Ready").withStatus("False")
+                .withReason("ContainersNotReady").withMessage("containers with unready status: [app]").endCondition()
+                .endStatus().build();
+
+        assertThat(TargetReadiness.problem("target t", List.of(pod)))
+                .isEqualTo("target t: pod t-1 is not Ready: containers with unready status: [app]");
+    }
+
+    @Test
+    void pointsAtTheNodeWhenNothingExplainsTheUnreadyPod() {
+        // What the node lifecycle controller leaves when the pod's node stops reporting: Ready=False, no reason.
+        Pod pod = pod("t-1", "node-a").editStatus().addNewCondition().withType("Ready").withStatus("False")
+                .endCondition().endStatus().build();
+
+        assertThat(TargetReadiness.problem("target t", List.of(pod))).isEqualTo("target t: pod t-1 is not Ready:"
+                + " its readiness probe on /actuator/health fails, or its node node-a stopped reporting"
+                + " (kubectl describe pod t-1; kubectl get node node-a)");
+    }
+
+    private static PodBuilder pod(String name, String node) {
+        return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec().withNodeName(node)
+                .endSpec().withNewStatus().endStatus();
+    }
+
+    private static Deployment deployment(int wanted, Integer ready, long generation, long observed) {
+        return new DeploymentBuilder().withNewMetadata().withName("d").withGeneration(generation).endMetadata()
+                .withNewSpec().withReplicas(wanted).endSpec()
+                .withNewStatus().withReadyReplicas(ready).withObservedGeneration(observed).endStatus().build();
+    }
+}
