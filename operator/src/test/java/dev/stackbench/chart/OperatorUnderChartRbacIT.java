@@ -26,9 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The operator, running as the chart's ServiceAccount with exactly the chart's RBAC (namespaced watch), takes a
  * BenchmarkRun from examples/ through provisioning: it records Events, creates the delay service, the target, the
  * k6 script and the k6-operator TestRun, and cleans all of it up when the run is deleted. Any permission the chart
- * forgot shows up here as a 403. (No k6-operator runs in the test cluster, so the TestRun is never started; the
- * operator's own suite covers the later phases.) Leader election stays off: java-operator-sdk ends the JVM when
- * a leader stops, which would end the test JVM; the Lease rights are checked in ChartInstallIT.
+ * forgot shows up here as a 403. (No k6-operator runs here, so the TestRun is never started; the operator's own
+ * integration suite runs whole runs, leader election included, under the same RBAC through OperatorHarness.)
  */
 @ExtendWith(TestClusterExtension.class)
 class OperatorUnderChartRbacIT {

@@ -13,7 +13,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Two operator replicas with leader election: one holds the Lease and reconciles, the other takes over. */
+/**
+ * Two operator replicas with leader election on the chart's Lease: one holds it and reconciles, the other takes
+ * over.
+ */
 @ExtendWith(TestClusterExtension.class)
 class BenchmarkRunLeaderElectionIT {
 
@@ -42,24 +45,25 @@ class BenchmarkRunLeaderElectionIT {
     @Test
     void onlyTheLeaseHolderReconcilesAndTheOtherReplicaTakesOver() throws Exception {
         String namespace = harness.namespace();
-        first = harness.newOperator(namespace);
+        String leaseNamespace = harness.operatorNamespace();
+        first = harness.newOperator(true);
         first.start();
         String leader = await("first replica holds the Lease").atMost(OperatorHarness.WAIT).until(
-                () -> holder(harness, namespace), holder -> holder != null);
-        second = harness.newOperator(namespace);
+                () -> holder(harness, leaseNamespace), holder -> holder != null);
+        second = harness.newOperator(true);
         second.start();
 
         harness.apply(OperatorHarness.example("elected", spec -> spec.with("spec").put("timeout", "20s")))
                 .requireSuccess();
         harness.awaitPhase("elected", Phase.Provisioning);
-        assertThat(holder(harness, namespace)).isEqualTo(leader);
+        assertThat(holder(harness, leaseNamespace)).isEqualTo(leader);
         assertThat(eventReasons("elected")).containsOnlyOnce("Accepted", "Provisioning");
 
         first.close();
         first = null;
 
         await("second replica takes the Lease").atMost(OperatorHarness.WAIT)
-                .until(() -> holder(harness, namespace), holder -> holder != null && !holder.equals(leader));
+                .until(() -> holder(harness, leaseNamespace), holder -> holder != null && !holder.equals(leader));
         harness.awaitPhase("elected", Phase.Failed);
         assertThat(harness.client().genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
                 .inNamespace(namespace).list().getItems()).hasSize(1);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.chart.ChartRbac;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -21,6 +23,11 @@ import java.util.function.Consumer;
 /**
  * The operator running in-process against the test cluster, watching one namespace of its own, with short polling
  * so the integration tests stay quick. Installs the generated BenchmarkRun CRD (crds/) once per cluster.
+ *
+ * <p>The operator runs as the chart's ServiceAccount with exactly the RBAC the chart renders for a namespaced watch
+ * (charts/stackbench, {@link ChartRbac}), from an operator namespace of its own; tests act as administrator through
+ * {@link #client()}. So every operator integration test also proves the chart grants what the operator uses: a
+ * missing permission fails the run with a 403.
  */
 final class OperatorHarness implements AutoCloseable {
 
@@ -32,6 +39,9 @@ final class OperatorHarness implements AutoCloseable {
 
     private final TestCluster cluster;
     private final String namespace;
+    private final String operatorNamespace;
+    private final KubernetesClient operatorClient;
+    private final ChartRbac.Grant grant;
     private final OperatorSettings settings;
     private StackbenchOperator operator;
 
@@ -39,6 +49,9 @@ final class OperatorHarness implements AutoCloseable {
         this.cluster = cluster;
         installCrd(cluster);
         this.namespace = cluster.createNamespace(namespacePrefix);
+        this.operatorNamespace = cluster.createNamespace(namespacePrefix + "-operator");
+        this.grant = ChartRbac.apply(cluster, operatorNamespace, List.of(namespace));
+        this.operatorClient = cluster.clientForServiceAccount(operatorNamespace, grant.serviceAccount());
         client().secrets().inNamespace(namespace).resource(new SecretBuilder().withNewMetadata()
                 .withName(DATABASE_SECRET).endMetadata()
                 .withStringData(Map.of("username", "stackbench", "password", "stackbench")).build()).create();
@@ -72,15 +85,29 @@ final class OperatorHarness implements AutoCloseable {
         return namespace;
     }
 
+    /** The chart's Role for the operator in {@link #namespace()} (it shares the release's full name). */
+    String operatorRole() {
+        return grant.serviceAccount();
+    }
+
+    /** Where the operator's ServiceAccount and its leader-election Lease live. */
+    String operatorNamespace() {
+        return operatorNamespace;
+    }
+
     void startOperator() {
-        operator = newOperator(null);
+        operator = newOperator(false);
         operator.start();
     }
 
-    /** An operator of this namespace that the caller starts and closes; with a Lease namespace, leader-elected. */
-    StackbenchOperator newOperator(String leaseNamespace) {
-        return new StackbenchOperator(client(), ExampleRuns.catalogue(), settings,
-                new CoreResults(ExampleRuns.catalogue()), Set.of(namespace), leaseNamespace, false);
+    /**
+     * An operator of this namespace that the caller starts and closes; leader-elected on the chart's Lease in
+     * {@link #operatorNamespace()} when asked.
+     */
+    StackbenchOperator newOperator(boolean leaderElection) {
+        return new StackbenchOperator(operatorClient, ExampleRuns.catalogue(), settings,
+                new CoreResults(ExampleRuns.catalogue()), Set.of(namespace),
+                leaderElection ? operatorNamespace : null, false);
     }
 
     void stopOperator() {
@@ -143,5 +170,6 @@ final class OperatorHarness implements AutoCloseable {
             stopOperator();
         }
         client().namespaces().withName(namespace).delete();
+        client().namespaces().withName(operatorNamespace).delete();
     }
 }
