@@ -70,6 +70,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRunReconciler.class);
     private static final String SPEC_GENERATION_ANNOTATION = "stackbench.dev/spec-generation";
+    private static final Duration PERMISSION_RETRY = Duration.ofSeconds(5);
 
     private final VariantCatalogue catalogue;
     private final SpecValidator validator;
@@ -101,23 +102,52 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun resource, Context<BenchmarkRun> context) {
         RunProgress progress = new RunProgress(resource, clock.instant());
         KubernetesClient client = context.getClient();
-        if (!progress.isTerminal()) {
-            BenchmarkRun run = withStartedSpec(resource, context);
-            boolean waiting = admit(progress, run, context)
-                    || waitForPools(progress, context)
-                    || failWhenTimedOut(progress, run)
-                    || provision(progress, run, context)
-                    || startLoad(progress, run, context)
-                    || followLoad(progress, run, context)
-                    || collect(progress, run, context);
-            LOG.debug("run {} in phase {} (waiting: {})", resource.getMetadata().getName(), progress.phase(), waiting);
+        try {
+            if (!progress.isTerminal()) {
+                BenchmarkRun run = withStartedSpec(resource, context);
+                boolean waiting = admit(progress, run, context)
+                        || waitForPools(progress, context)
+                        || failWhenTimedOut(progress, run)
+                        || provision(progress, run, context)
+                        || startLoad(progress, run, context)
+                        || followLoad(progress, run, context)
+                        || collect(progress, run, context);
+                LOG.debug("run {} in phase {} (waiting: {})", resource.getMetadata().getName(), progress.phase(),
+                        waiting);
+            }
+            cleanUp(progress, withStartedSpec(resource, context), client);
+            if (progress.condition(RunProgress.STALLED).filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                    .isPresent()) {
+                progress.condition(RunProgress.STALLED, false, "PermissionGranted",
+                        "the operator has the rights this run needs again");
+            }
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != java.net.HttpURLConnection.HTTP_FORBIDDEN) {
+                throw e;
+            }
+            stallOnMissingPermission(progress, e);
         }
-        cleanUp(progress, withStartedSpec(resource, context), client);
         if (progress.isTerminal() && progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
             // Cleanup waits for the next pass, when the final status with the results is stored.
             progress.checkAgainIn(settings.pollInterval());
         }
         return finish(progress, client);
+    }
+
+    /**
+     * The API server refused the operator a request this run needs (RBAC). Rights are granted outside the run, so
+     * it waits, saying which right is missing, and goes on once it is granted; spec.timeout ends the wait.
+     */
+    private void stallOnMissingPermission(RunProgress progress, KubernetesClientException e) {
+        String refused = Optional.ofNullable(e.getStatus()).map(io.fabric8.kubernetes.api.model.Status::getMessage)
+                .orElse(e.getMessage());
+        String message = "the API server refused the operator a request this run needs: " + refused
+                + ". Grant that right to the operator's ServiceAccount (the stackbench Helm chart's RBAC has every"
+                + " right the operator uses); the run goes on once it is granted, or fails at spec.timeout";
+        LOG.warn("run {}: {}", progress.run().getMetadata().getName(), message);
+        progress.problem(RunProgress.STALLED, "Forbidden", message);
+        progress.status().setMessage(message);
+        progress.checkAgainIn(PERMISSION_RETRY);
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -25,6 +25,11 @@ public final class RunProgress {
     public static final String POOLS_AVAILABLE = "PoolsAvailable";
     /** The spec changed after the run started and the change is ignored. */
     public static final String SPEC_CHANGE_IGNORED = "SpecChangeIgnored";
+    /**
+     * The run cannot go on until something outside it changes (True), e.g. the API server refuses the operator a
+     * right the run needs; False once it goes on again.
+     */
+    public static final String STALLED = "Stalled";
     /** What cleanup did after the run ended. */
     public static final String CLEANED_UP = "CleanedUp";
 
@@ -106,6 +111,15 @@ public final class RunProgress {
         Conditions.set(status.getConditions(), type, value, reason, message, run.getMetadata().getGeneration(), now);
         if (flips && !Conditions.COMPLETE.equals(type)) {
             steps.add(new Step(false, reason, message));
+        }
+    }
+
+    /** Sets a condition True that marks a problem; records a warning event when it is new or flips. */
+    public void problem(String type, String reason, String message) {
+        boolean flips = condition(type).filter(c -> Conditions.TRUE.equals(c.getStatus())).isEmpty();
+        Conditions.set(status.getConditions(), type, true, reason, message, run.getMetadata().getGeneration(), now);
+        if (flips) {
+            steps.add(new Step(true, reason, message));
         }
     }
 

@@ -15,6 +15,9 @@ import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -195,6 +198,36 @@ class BenchmarkRunLoadIT {
                 .isEqualTo(uid));
         assertThat(client.batch().v1().jobs().inNamespace(harness.namespace()).list().getItems()).hasSize(2);
         assertThat(run.getStatus().getSummary().getRequests()).isPositive();
+    }
+
+    @Test
+    void aRunWaitsForAMissingPermissionAndGoesOnOnceItIsGranted() throws Exception {
+        KubernetesClient client = harness.client();
+        var role = client.rbac().roles().inNamespace(harness.namespace()).withName(harness.operatorRole());
+        List<PolicyRule> granted = role.get().getRules();
+        List<PolicyRule> withoutLogs = granted.stream().map(rule -> new PolicyRuleBuilder(rule)
+                .withResources(rule.getResources().stream().filter(resource -> !"pods/log".equals(resource))
+                        .toList()).build()).toList();
+        role.edit(r -> new RoleBuilder(r).withRules(withoutLogs).build());
+
+        harness.apply(OperatorHarness.example("stalled", spec -> { })).requireSuccess();
+        BenchmarkRun stalled = await("run stalled on the missing pods/log right").atMost(OperatorHarness.WAIT)
+                .until(() -> harness.run("stalled"), run -> run.getStatus() != null && Conditions.isTrue(
+                        run.getStatus().getConditions(), RunProgress.STALLED));
+        assertThat(stalled.getStatus().getPhase().isTerminal()).isFalse();
+        assertThat(stalled.getStatus().getMessage()).contains("pods/log", "Grant that right");
+        assertThat(client.v1().events().inNamespace(harness.namespace()).list().getItems())
+                .anySatisfy(event -> {
+                    assertThat(event.getReason()).isEqualTo("Forbidden");
+                    assertThat(event.getType()).isEqualTo("Warning");
+                });
+
+        role.edit(r -> new RoleBuilder(r).withRules(granted).build());
+
+        BenchmarkRun run = harness.awaitPhase("stalled", Phase.Succeeded);
+        assertThat(run.getStatus().getSummary().getRequests()).isPositive();
+        assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.STALLED)).hasValueSatisfying(
+                condition -> assertThat(condition.getStatus()).isEqualTo(Conditions.FALSE));
     }
 
     @Test

@@ -35,6 +35,26 @@ class RunProgressTest {
     }
 
     @Test
+    void aProblemWarnsOnceUntilItIsCleared() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        RunProgress first = new RunProgress(run, T0);
+        first.problem(RunProgress.STALLED, "Forbidden", "may not get pods/log");
+        assertThat(first.steps()).singleElement().satisfies(step -> {
+            assertThat(step.warning()).isTrue();
+            assertThat(step.reason()).isEqualTo("Forbidden");
+        });
+
+        run.setStatus(first.status());
+        RunProgress again = new RunProgress(run, T0.plusSeconds(5));
+        again.problem(RunProgress.STALLED, "Forbidden", "may not get pods/log");
+        assertThat(again.steps()).as("still stalled: no second warning").isEmpty();
+        again.condition(RunProgress.STALLED, false, "PermissionGranted", "granted");
+        assertThat(again.steps()).extracting(RunProgress.Step::reason).containsExactly("PermissionGranted");
+        assertThat(again.condition(RunProgress.STALLED)).hasValueSatisfying(stalled ->
+                assertThat(stalled.getStatus()).isEqualTo(Conditions.FALSE));
+    }
+
+    @Test
     void conditionTransitionTimeChangesOnlyWhenItsStatusFlips() {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         RunProgress first = new RunProgress(run, T0);
