@@ -73,6 +73,8 @@ public final class BenchmarkRunDefaults {
             setIfNull(workload.getWarmup(), workload::setWarmup, () -> WARMUP);
             setIfNull(workload.getDuration(), workload::setDuration, () -> DURATION);
             setIfNull(workload.getParallelism(), workload::setParallelism, () -> PARALLELISM);
+            setIfNull(workload.getRunnerResources(), workload::setRunnerResources, ResourcesSpec::new);
+            applyResources(workload.getRunnerResources());
             if (workload.getLoad() != null) {
                 LoadSpec load = workload.getLoad();
                 setIfNull(load.getExecutor(), load::setExecutor, () -> Executor.fromValue(EXECUTOR));

@@ -74,6 +74,11 @@ public class WorkloadSpec {
     @JsonPropertyDescription("Number of k6 runners sharing the load.")
     private Integer parallelism;
 
+    @JsonPropertyDescription("CPU and memory of each k6 runner pod, requests equal to limits, so a runner is neither"
+            + " throttled below nor allowed above what it was given. Raise them when the run reports dropped"
+            + " iterations. Not applied in local mode, where k6 gets the CPUs the target does not use.")
+    private ResourcesSpec runnerResources;
+
     @JsonPropertyDescription("Your own k6 iteration, only for scenario custom.")
     private ScriptSpec script;
 
@@ -169,6 +174,14 @@ public class WorkloadSpec {
     public WorkloadSpec withDuration(String duration) {
         this.duration = duration;
         return this;
+    }
+
+    public ResourcesSpec getRunnerResources() {
+        return runnerResources;
+    }
+
+    public void setRunnerResources(ResourcesSpec runnerResources) {
+        this.runnerResources = runnerResources;
     }
 
     public Integer getParallelism() {

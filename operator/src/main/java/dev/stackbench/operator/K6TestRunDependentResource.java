@@ -2,6 +2,7 @@ package dev.stackbench.operator;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.PoolPlacement;
+import dev.stackbench.api.ResourcesSpec;
 import dev.stackbench.k6.K6Env;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -13,7 +14,8 @@ import java.util.Map;
 
 /**
  * The k6-operator TestRun (k6.io/v1alpha1) that drives the load: parallelism runners on the loadgen pool, each
- * running its execution segment of the generated script against the target's Service. No {@code cleanup: post}:
+ * with spec.workload.runnerResources as requests and limits, running its execution segment of the generated script
+ * against the target's Service. No {@code cleanup: post}:
  * k6-operator would delete the TestRun, and with it the runners whose logs hold the results, before they are read.
  */
 public final class K6TestRunDependentResource {
@@ -37,6 +39,9 @@ public final class K6TestRunDependentResource {
             runner.put("image", settings.k6Image());
         }
         runner.put("metadata", Map.of("labels", RunLabels.forRole(run, RunLabels.ROLE_LOADGEN)));
+        ResourcesSpec resources = run.getSpec().getWorkload().getRunnerResources();
+        Map<String, String> limits = Map.of("cpu", resources.getCpu(), "memory", resources.getMemory());
+        runner.put("resources", Map.of("requests", limits, "limits", limits));
         runner.put("nodeSelector", placement.getNodeSelector());
         runner.put("tolerations", placement.getTolerations());
         runner.put("env", List.of(

@@ -181,6 +181,7 @@ public final class SpecValidator {
         boolean warmupValid = checks.duration("spec.workload.warmup", workload.getWarmup());
         boolean durationValid = checks.duration("spec.workload.duration", workload.getDuration());
         checks.range("spec.workload.parallelism", workload.getParallelism(), 1, SpecRules.MAX_PARALLELISM);
+        resources(checks, "spec.workload.runnerResources", workload.getRunnerResources());
         script(checks, workload.getScript());
         load(checks, workload.getLoad());
 

@@ -3,8 +3,10 @@ package dev.stackbench.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.ResourcesSpec;
 import dev.stackbench.k6.K6Env;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -41,6 +43,22 @@ class K6TestRunDependentResourceTest {
         assertThat(map(map(runner.get("metadata")).get("labels")))
                 .containsEntry("app.kubernetes.io/managed-by", "stackbench")
                 .containsEntry("stackbench.dev/run", "webflux-r2dbc");
+    }
+
+    @Test
+    void givesEveryRunnerItsResourcesAsRequestsAndLimits() {
+        BenchmarkRun defaulted = ExampleRuns.webfluxR2dbc();
+        BenchmarkRun sized = ExampleRuns.webfluxR2dbc();
+        sized.getSpec().getWorkload().setRunnerResources(new ResourcesSpec().withCpu("3").withMemory("4Gi"));
+
+        K6TestRunDependentResource testRuns = new K6TestRunDependentResource(ExampleRuns.settings());
+        Map<String, Object> defaults = map(map(spec(testRuns.desired(defaulted)).get("runner")).get("resources"));
+        Map<String, Object> given = map(map(spec(testRuns.desired(sized)).get("runner")).get("resources"));
+
+        Map<String, String> defaultSize = Map.of("cpu", BenchmarkRunDefaults.CPU, "memory", BenchmarkRunDefaults.MEMORY);
+        assertThat(defaults).isEqualTo(Map.of("requests", defaultSize, "limits", defaultSize));
+        Map<String, String> size = Map.of("cpu", "3", "memory", "4Gi");
+        assertThat(given).isEqualTo(Map.of("requests", size, "limits", size));
     }
 
     @Test
