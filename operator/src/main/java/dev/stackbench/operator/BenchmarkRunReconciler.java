@@ -292,6 +292,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         boolean started = "started".equals(stage) || "stopped".equals(stage) || "finished".equals(stage);
         if (!started) {
+            // k6-operator waits for every runner; one that cannot be placed or pulled would hold the run silently.
+            TargetReadiness.startProblem(runnerPods).ifPresent(problem -> {
+                String message = "k6 runners of TestRun " + name + " cannot start: " + problem;
+                progress.condition(Conditions.LOAD_RUNNING, false, "RunnersNotStarted", message);
+                progress.status().setMessage(message);
+            });
             progress.checkAgainIn(settings.pollInterval());
             return true;
         }

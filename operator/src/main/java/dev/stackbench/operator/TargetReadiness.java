@@ -38,7 +38,34 @@ public final class TargetReadiness {
         return what + ": pods are running but not Ready: check the readiness probe on /actuator/health";
     }
 
+    /**
+     * The first pod that cannot start: not schedulable, or a container stuck waiting (image pull, bad config) or
+     * exited. Pods still on their way (being scheduled, containers creating) are no problem yet.
+     */
+    public static Optional<String> startProblem(List<Pod> pods) {
+        return RunnerHealth.sorted(pods).stream().map(TargetReadiness::startProblem).flatMap(Optional::stream)
+                .findFirst();
+    }
+
     private static Optional<String> podProblem(Pod pod) {
+        Optional<String> start = startProblem(pod);
+        if (start.isPresent()) {
+            return start;
+        }
+        String name = "pod " + pod.getMetadata().getName();
+        Optional<PodCondition> ready = condition(pod, "Ready");
+        if (ready.isPresent() && "False".equals(ready.get().getStatus())) {
+            // The kubelet names the unready containers; the node lifecycle controller, which marks every pod of a
+            // node that stopped reporting, leaves reason and message empty.
+            String why = Optional.ofNullable(ready.get().getMessage())
+                    .or(() -> Optional.ofNullable(ready.get().getReason()))
+                    .orElseGet(() -> unexplainedNotReady(pod));
+            return Optional.of(name + " is not Ready: " + why);
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> startProblem(Pod pod) {
         String name = "pod " + pod.getMetadata().getName();
         Optional<PodCondition> scheduled = condition(pod, "PodScheduled");
         if (scheduled.isPresent() && "False".equals(scheduled.get().getStatus())) {
@@ -59,15 +86,6 @@ public final class TargetReadiness {
                             + container.getState().getTerminated().getExitCode());
                 }
             }
-        }
-        Optional<PodCondition> ready = condition(pod, "Ready");
-        if (ready.isPresent() && "False".equals(ready.get().getStatus())) {
-            // The kubelet names the unready containers; the node lifecycle controller, which marks every pod of a
-            // node that stopped reporting, leaves reason and message empty.
-            String why = Optional.ofNullable(ready.get().getMessage())
-                    .or(() -> Optional.ofNullable(ready.get().getReason()))
-                    .orElseGet(() -> unexplainedNotReady(pod));
-            return Optional.of(name + " is not Ready: " + why);
         }
         return Optional.empty();
     }

@@ -231,6 +231,27 @@ class BenchmarkRunLoadIT {
     }
 
     @Test
+    void runnersTooLargeForTheLoadgenNodesFailTheRunSayingWhy() throws Exception {
+        // The fake loadgen nodes have 8 CPUs each: a runner asking for 20 never gets scheduled.
+        harness.apply(OperatorHarness.example("oversized", spec -> {
+            spec.with("spec").put("timeout", "30s");
+            spec.with("spec").with("workload").with("runnerResources").put("cpu", "20");
+        })).requireSuccess();
+
+        BenchmarkRun run = harness.awaitPhase("oversized", Phase.Failed);
+
+        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)).hasValueSatisfying(
+                complete -> {
+                    assertThat(complete.getReason()).isEqualTo("TimedOut");
+                    assertThat(complete.getMessage()).contains("k6 runners of TestRun oversized-k6 cannot start",
+                            "cannot be scheduled", "Insufficient cpu");
+                });
+        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.LOAD_RUNNING)).hasValueSatisfying(
+                loadRunning -> assertThat(loadRunning.getReason()).isEqualTo("RunnersNotStarted"));
+        assertThat(k6Operator.runnerOutputs()).as("no k6 started").isEmpty();
+    }
+
+    @Test
     void aFailedRunnerFailsTheRunEvenThoughTheTestRunFinishes() throws Exception {
         k6Operator.breakRunner(2);
         harness.apply(OperatorHarness.example("broken-runner", spec -> { })).requireSuccess();

@@ -4,10 +4,12 @@ import dev.stackbench.testcluster.PodLogServing;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -38,17 +40,20 @@ import java.util.stream.Stream;
  *   <li>moves each TestRun's {@code status.stage} through initialization, initialized, created, started, finished;
  *   <li>creates one runner Job per {@code parallelism}, named {@code <testrun>-<n>}, owned by the TestRun, whose pods
  *       are labelled {@code app=k6, k6_cr=<testrun>, runner=true} plus {@code runner.metadata.labels}, placed by
- *       {@code runner.nodeSelector/tolerations}, with the documented command line
+ *       {@code runner.nodeSelector/tolerations}, sized by {@code runner.resources}, with the documented command line
  *       ({@code k6 run --quiet --execution-segment ... <arguments> <script> --address=0.0.0.0:6565 --paused
  *       --tag instance_id=<n> --tag testrun_name=<testrun>});
+ *   <li>starts the load only once every runner pod is Running and Ready (k6-operator's starter waits the same way),
+ *       so a runner that cannot be scheduled holds the TestRun in {@code created};
  *   <li>reports {@code finished} whether or not the runners succeeded, as open-source k6-operator does.
  * </ul>
  * The load is real: for each runner it runs the real k6 binary ({@code STACKBENCH_K6}) on the script from the
  * TestRun's ConfigMap, with that runner's execution segment, against a real target on 127.0.0.1 (the TestRun's
- * base URL, a cluster DNS name, is replaced by the local one). Runner pods live on kwok's fake nodes: their Jobs are
- * created suspended, and once k6 has exited they are released with k6's exit code, and k6's output is served as the
- * pods' logs through the real pod log API. Differences from k6-operator: no initializer/starter pods, runners are
- * not started paused, and their REST API listens on a free 127.0.0.1 port.
+ * base URL, a cluster DNS name, is replaced by the local one). Runner pods live on kwok's fake nodes, where they
+ * wait like paused runners; once its k6 has exited, the stand-in, playing the kubelet, writes k6's exit code into
+ * the pod's container status (the Job controller then completes or fails the Job), and k6's output is served as the
+ * pod's log through the real pod log API. Differences from k6-operator: no initializer or starter pods, and the
+ * runners' REST API listens on a free 127.0.0.1 port.
  */
 final class K6OperatorStandIn implements AutoCloseable {
 
@@ -131,9 +136,14 @@ final class K6OperatorStandIn implements AutoCloseable {
         } else if ("initialization".equals(stage)) {
             setStage(name, "initialized");
         } else if ("initialized".equals(stage)) {
-            createSuspendedRunnerJobs(testRun);
+            createRunnerJobs(testRun);
             setStage(name, "created");
         } else if ("created".equals(stage)) {
+            int parallelism = ((Number) map(testRun.getAdditionalProperties().get("spec")).get("parallelism"))
+                    .intValue();
+            if (!allRunnersReady(name, parallelism)) {
+                return;
+            }
             runnersByTestRun.computeIfAbsent(testRun.getMetadata().getUid(), uid -> startK6(testRun));
             setStage(name, "started");
         } else if ("started".equals(stage)) {
@@ -161,7 +171,16 @@ final class K6OperatorStandIn implements AutoCloseable {
                 });
     }
 
-    private void createSuspendedRunnerJobs(GenericKubernetesResource testRun) {
+    private boolean allRunnersReady(String testRun, int parallelism) {
+        List<Pod> pods = client.pods().inNamespace(namespace).withLabels(RunLabels.runnerPods(testRun)).list()
+                .getItems();
+        return pods.size() >= parallelism && pods.stream().allMatch(pod -> pod.getStatus() != null
+                && "Running".equals(pod.getStatus().getPhase()) && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream().anyMatch(condition -> "Ready".equals(condition.getType())
+                        && "True".equals(condition.getStatus())));
+    }
+
+    private void createRunnerJobs(GenericKubernetesResource testRun) {
         Map<String, Object> spec = map(testRun.getAdditionalProperties().get("spec"));
         Map<String, Object> runner = map(spec.getOrDefault("runner", Map.of()));
         int parallelism = ((Number) spec.get("parallelism")).intValue();
@@ -176,6 +195,8 @@ final class K6OperatorStandIn implements AutoCloseable {
         Map<String, String> nodeSelector = new HashMap<>();
         map(runner.getOrDefault("nodeSelector", Map.of())).forEach((key, value) -> nodeSelector.put(key,
                 (String) value));
+        ResourceRequirements resources = JSON.convertValue(runner.getOrDefault("resources", Map.of()),
+                ResourceRequirements.class);
         String scriptFile = (String) map(map(spec.get("script")).get("configMap")).get("file");
         for (int n = 1; n <= parallelism; n++) {
             List<String> command = new ArrayList<>(List.of("k6", "run", "--quiet",
@@ -191,14 +212,16 @@ final class K6OperatorStandIn implements AutoCloseable {
                             .withKind(testRun.getKind()).withName(name).withUid(testRun.getMetadata().getUid())
                             .withController(true).build())
                     .endMetadata()
-                    .withNewSpec().withSuspend(true).withBackoffLimit(0)
+                    .withNewSpec().withBackoffLimit(0)
                     .withNewTemplate()
-                    .withNewMetadata().withLabels(labels).endMetadata()
+                    // On kwok a Job's pod finishes at once; this one runs until its k6 has finished.
+                    .withNewMetadata().withLabels(labels)
+                    .withAnnotations(Map.of(TestCluster.RUN_DURATION_ANNOTATION, "1h")).endMetadata()
                     .withNewSpec().withRestartPolicy("Never").withNodeSelector(nodeSelector)
                     .withTolerations(tolerations)
                     .addNewContainer().withName("k6")
                     .withImage((String) runner.getOrDefault("image", "grafana/k6:latest"))
-                    .withCommand(command).withEnv(env)
+                    .withCommand(command).withEnv(env).withResources(resources)
                     .endContainer()
                     .endSpec().endTemplate().endSpec().build();
             client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
@@ -247,22 +270,41 @@ final class K6OperatorStandIn implements AutoCloseable {
         }
     }
 
-    /** Hands k6's outcome to the runner Job: its exit code for the fake pod, its output for the pod log API. */
+    /**
+     * Hands k6's outcome to the runner pod, as its kubelet would: its output for the pod log API, then its exit code
+     * as the terminated state of the k6 container.
+     */
     private void release(Runner runner) {
         try {
             String output = Files.readString(runner.output(), StandardCharsets.UTF_8);
             runnerOutputs.add(output);
             logServings.add(cluster.servePodLogs(namespace, Map.of("job-name", runner.jobName()), output));
             int exitCode = runner.process().exitValue();
-            client.batch().v1().jobs().inNamespace(namespace).withName(runner.jobName()).edit(job -> {
-                job.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(
-                        TestCluster.EXIT_CODE_ANNOTATION, Integer.toString(exitCode)));
-                return job;
-            });
-            client.batch().v1().jobs().inNamespace(namespace).withName(runner.jobName()).edit(job -> {
-                job.getSpec().setSuspend(false);
-                return job;
-            });
+            String now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+            for (Pod pod : client.pods().inNamespace(namespace).withLabel("job-name", runner.jobName()).list()
+                    .getItems()) {
+                client.pods().inNamespace(namespace).resource(pod).editStatus(running -> {
+                    running.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
+                    running.getStatus().getConditions().stream()
+                            .filter(condition -> "Ready".equals(condition.getType())
+                                    || "ContainersReady".equals(condition.getType()))
+                            .forEach(condition -> {
+                                condition.setStatus("False");
+                                condition.setReason("PodCompleted");
+                                condition.setLastTransitionTime(now);
+                            });
+                    running.getStatus().getContainerStatuses().forEach(container -> {
+                        String startedAt = container.getState() != null && container.getState().getRunning() != null
+                                ? container.getState().getRunning().getStartedAt() : now;
+                        container.setReady(false);
+                        container.setStarted(false);
+                        container.setState(new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode)
+                                .withReason(exitCode == 0 ? "Completed" : "Error").withStartedAt(startedAt)
+                                .withFinishedAt(now).endTerminated().build());
+                    });
+                    return running;
+                });
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
