@@ -284,6 +284,12 @@ class VariantContractIT {
                     .as("%s exports %s", variant, metric).isTrue();
         }
 
+        // The latency buckets a dashboard's histogram_quantile needs, the short fixed set and not hundreds.
+        List<String> dbBuckets = metrics.lines().filter(line -> line.startsWith("http_server_requests_seconds_bucket{")
+                && line.contains("uri=\"/api/db\"")).toList();
+        assertThat(dbBuckets).as("%s buckets of /api/db", variant)
+                .anyMatch(line -> line.contains("le=\"0.3\""))
+                .hasSizeBetween(10, 20);
         assertThat(http.get(process.managementUrl() + "/actuator/env").status()).isEqualTo(404);
         assertThat(http.get(process.baseUrl() + "/actuator/health").status()).isEqualTo(404);
     }
