@@ -48,6 +48,15 @@ public final class K6TestRunDependentResource {
                 Map.of("name", K6Env.BASE_URL, "value", TargetServiceDependentResource.url(run)),
                 Map.of("name", K6Env.VARIANT, "value", run.getSpec().getTarget().getVariant())));
 
+        // k6-operator's initializer pod (k6 archive + inspect of the script) takes its placement and image from
+        // spec.initializer, not from the runner: without them it would need an untainted node and the public image.
+        Map<String, Object> initializer = new LinkedHashMap<>();
+        if (settings.k6Image() != null) {
+            initializer.put("image", settings.k6Image());
+        }
+        initializer.put("nodeSelector", placement.getNodeSelector());
+        initializer.put("tolerations", placement.getTolerations());
+
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("parallelism", run.getSpec().getWorkload().getParallelism());
         spec.put("separate", false);
@@ -56,6 +65,7 @@ public final class K6TestRunDependentResource {
                 "name", RunLabels.scriptConfigMapName(run),
                 "file", K6ScriptConfigMapDependentResource.SCRIPT_KEY)));
         spec.put("runner", runner);
+        spec.put("initializer", initializer);
 
         return new GenericKubernetesResourceBuilder()
                 .withApiVersion(API_VERSION)

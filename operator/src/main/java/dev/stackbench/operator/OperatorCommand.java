@@ -40,7 +40,8 @@ public final class OperatorCommand implements Runnable {
     String imageTag;
 
     @Option(names = "--k6-image", defaultValue = "${env:STACKBENCH_K6_IMAGE}",
-            description = "Image of the k6 runners (default: $STACKBENCH_K6_IMAGE, else k6-operator's default).")
+            description = "Image of the k6 runners and initializer (default: $STACKBENCH_K6_IMAGE, else"
+                    + " k6-operator's default).")
     String k6Image;
 
     @Option(names = "--default-database-host", defaultValue = OperatorSettings.DEFAULT_DATABASE_HOST,

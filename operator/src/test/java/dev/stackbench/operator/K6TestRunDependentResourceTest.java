@@ -40,6 +40,10 @@ class K6TestRunDependentResourceTest {
         assertThat(runner.get("env")).isEqualTo(List.of(
                 Map.of("name", K6Env.BASE_URL, "value", "http://webflux-r2dbc-target.bench.svc:8080"),
                 Map.of("name", K6Env.VARIANT, "value", "webflux-r2dbc")));
+        Map<String, Object> initializer = map(spec.get("initializer"));
+        assertThat(initializer.get("nodeSelector")).as("the initializer runs on the loadgen pool too")
+                .isEqualTo(runner.get("nodeSelector"));
+        assertThat(initializer.get("tolerations")).isEqualTo(runner.get("tolerations"));
         assertThat(map(map(runner.get("metadata")).get("labels")))
                 .containsEntry("app.kubernetes.io/managed-by", "stackbench")
                 .containsEntry("stackbench.dev/run", "webflux-r2dbc");
