@@ -100,6 +100,14 @@ class BenchmarkRunLoadIT {
         List<Pod> runners = podsOf(client, namespace, RunLabels.runnerPods("r2dbc-k6"));
         assertThat(runners).hasSize(2).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName())
                 .isIn(TestCluster.LOADGEN_NODES));
+        assertThat(client.pods().inNamespace(namespace).withLabel("job-name", "r2dbc-k6-initializer").list()
+                .getItems()).as("k6-operator's initializer, placed by the TestRun's spec.initializer")
+                .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
+                        .isIn(TestCluster.LOADGEN_NODES));
+        assertThat(client.pods().inNamespace(namespace).withLabel("job-name", "r2dbc-k6-starter").list()
+                .getItems()).as("k6-operator's starter, which tolerates no taint")
+                .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
+                        .isEqualTo(TestCluster.SYSTEM_NODE));
         GenericKubernetesResource testRun = client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
                 .inNamespace(namespace).withName("r2dbc-k6").get();
         Object runnerNodeSelector = testRun.get("spec", "runner", "nodeSelector");
@@ -196,7 +204,8 @@ class BenchmarkRunLoadIT {
                 K6TestRunDependentResource.CONTEXT).inNamespace(harness.namespace()).list().getItems();
         assertThat(testRuns).singleElement().satisfies(testRun -> assertThat(testRun.getMetadata().getUid())
                 .isEqualTo(uid));
-        assertThat(client.batch().v1().jobs().inNamespace(harness.namespace()).list().getItems()).hasSize(2);
+        assertThat(client.batch().v1().jobs().inNamespace(harness.namespace()).withLabel(RunLabels.K6_RUNNER, "true")
+                .list().getItems()).as("runner Jobs").hasSize(2);
         assertThat(run.getStatus().getSummary().getRequests()).isPositive();
     }
 

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -37,14 +38,19 @@ import java.util.stream.Stream;
  * A test-side STAND-IN FOR k6-operator, which cannot be built on these machines (its module is refused by the Go
  * module proxy). It follows k6-operator's documented behaviour for the parts stackbench relies on:
  * <ul>
- *   <li>moves each TestRun's {@code status.stage} through initialization, initialized, created, started, finished;
+ *   <li>moves each TestRun's {@code status.stage} through initialization, initialized, created, started, finished,
+ *       or to error when the initializer fails;
+ *   <li>first runs the initializer Job {@code <testrun>-initializer} (labels {@code app=k6, k6_cr=<testrun>} plus
+ *       {@code runner.metadata.labels}; placement, image and resources from {@code spec.initializer}, not from the
+ *       runner) and waits for it to succeed;
  *   <li>creates one runner Job per {@code parallelism}, named {@code <testrun>-<n>}, owned by the TestRun, whose pods
  *       are labelled {@code app=k6, k6_cr=<testrun>, runner=true} plus {@code runner.metadata.labels}, placed by
  *       {@code runner.nodeSelector/tolerations}, sized by {@code runner.resources}, with the documented command line
  *       ({@code k6 run --quiet --execution-segment ... <arguments> <script> --address=0.0.0.0:6565 --paused
  *       --tag instance_id=<n> --tag testrun_name=<testrun>});
- *   <li>starts the load only once every runner pod is Running and Ready (k6-operator's starter waits the same way),
- *       so a runner that cannot be scheduled holds the TestRun in {@code created};
+ *   <li>starts the load only once every runner pod is Running and Ready, through a starter Job
+ *       {@code <testrun>-starter} (labels {@code app=k6, k6_cr=<testrun>}, no tolerations) that must complete, so a
+ *       runner that cannot be scheduled holds the TestRun in {@code created};
  *   <li>reports {@code finished} whether or not the runners succeeded, as open-source k6-operator does.
  * </ul>
  * The load is real: for each runner it runs the real k6 binary ({@code STACKBENCH_K6}) on the script from the
@@ -53,7 +59,8 @@ import java.util.stream.Stream;
  * wait like paused runners; once its k6 has exited, the stand-in, playing the kubelet, writes k6's exit code into
  * the pod's container status (the Job controller then completes or fails the Job), and k6's output is served as the
  * pod's log through the real pod log API. Differences from k6-operator: no initializer or starter pods, and the
- * runners' REST API listens on a free 127.0.0.1 port.
+ * runners' REST API listens on a free 127.0.0.1 port. The initializer and starter pods finish at once on kwok (their
+ * k6 inspect and curl are not run).
  */
 final class K6OperatorStandIn implements AutoCloseable {
 
@@ -132,9 +139,13 @@ final class K6OperatorStandIn implements AutoCloseable {
         String name = testRun.getMetadata().getName();
         String stage = K6TestRunDependentResource.stage(testRun);
         if (stage == null) {
+            createHelperJob(testRun, "initializer");
             setStage(name, "initialization");
         } else if ("initialization".equals(stage)) {
-            setStage(name, "initialized");
+            Boolean initialized = helperJobOutcome(name + "-initializer");
+            if (initialized != null) {
+                setStage(name, initialized ? "initialized" : "error");
+            }
         } else if ("initialized".equals(stage)) {
             createRunnerJobs(testRun);
             setStage(name, "created");
@@ -142,6 +153,12 @@ final class K6OperatorStandIn implements AutoCloseable {
             int parallelism = ((Number) map(testRun.getAdditionalProperties().get("spec")).get("parallelism"))
                     .intValue();
             if (!allRunnersReady(name, parallelism)) {
+                return;
+            }
+            if (client.batch().v1().jobs().inNamespace(namespace).withName(name + "-starter").get() == null) {
+                createHelperJob(testRun, "starter");
+            }
+            if (!Boolean.TRUE.equals(helperJobOutcome(name + "-starter"))) {
                 return;
             }
             runnersByTestRun.computeIfAbsent(testRun.getMetadata().getUid(), uid -> startK6(testRun));
@@ -169,6 +186,72 @@ final class K6OperatorStandIn implements AutoCloseable {
                     status.put("stage", stage);
                     return resource;
                 });
+    }
+
+    /**
+     * k6-operator's initializer or starter Job: labelled app=k6 and k6_cr; the initializer also carries the runner's
+     * labels and takes placement, image and resources from spec.initializer; the starter gets no tolerations.
+     */
+    private void createHelperJob(GenericKubernetesResource testRun, String role) {
+        Map<String, Object> spec = map(testRun.getAdditionalProperties().get("spec"));
+        String name = testRun.getMetadata().getName();
+        Map<String, String> labels = new LinkedHashMap<>(Map.of(RunLabels.K6_APP, RunLabels.K6_APP_VALUE,
+                RunLabels.K6_TEST_RUN, name));
+        Map<String, Object> own = map(spec.getOrDefault(role, Map.of()));
+        List<Toleration> tolerations = List.of();
+        Map<String, String> nodeSelector = new HashMap<>();
+        String image = "starter".equals(role) ? "ghcr.io/grafana/operator:latest-starter"
+                : "ghcr.io/grafana/operator:latest-runner";
+        ResourceRequirements resources = new ResourceRequirements();
+        if ("initializer".equals(role)) {
+            Map<String, Object> runnerMetadata = map(map(spec.getOrDefault("runner", Map.of()))
+                    .getOrDefault("metadata", Map.of()));
+            map(runnerMetadata.getOrDefault("labels", Map.of()))
+                    .forEach((key, value) -> labels.putIfAbsent(key, (String) value));
+            tolerations = List.of(JSON.convertValue(own.getOrDefault("tolerations", List.of()), Toleration[].class));
+            resources = JSON.convertValue(own.getOrDefault("resources", Map.of()), ResourceRequirements.class);
+        }
+        map(own.getOrDefault("nodeSelector", Map.of())).forEach((key, value) -> nodeSelector.put(key,
+                (String) value));
+        image = (String) own.getOrDefault("image", image);
+        Job job = new JobBuilder()
+                .withNewMetadata().withName(name + "-" + role).withNamespace(namespace).withLabels(labels)
+                .withOwnerReferences(controlledBy(testRun)).endMetadata()
+                .withNewSpec().withBackoffLimit(0)
+                .withNewTemplate()
+                .withNewMetadata().withLabels(labels).endMetadata()
+                .withNewSpec().withRestartPolicy("Never").withNodeSelector(nodeSelector).withTolerations(tolerations)
+                .addNewContainer().withName("starter".equals(role) ? "k6-curl" : "k6").withImage(image)
+                .withCommand("sh", "-c", "starter".equals(role) ? "curl -X PATCH runners"
+                        : "k6 archive && k6 inspect --execution-requirements")
+                .withResources(resources)
+                .endContainer()
+                .endSpec().endTemplate().endSpec().build();
+        client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
+    }
+
+    /** The TestRun as controller of a Job k6-operator creates for it, so deleting the TestRun deletes the Job. */
+    private static OwnerReference controlledBy(GenericKubernetesResource testRun) {
+        return new OwnerReferenceBuilder().withApiVersion(testRun.getApiVersion()).withKind(testRun.getKind())
+                .withName(testRun.getMetadata().getName()).withUid(testRun.getMetadata().getUid()).withController(true)
+                .build();
+    }
+
+    /** True once the Job completed, false once it failed, null while it runs. */
+    private Boolean helperJobOutcome(String jobName) {
+        Job job = client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get();
+        if (job == null || job.getStatus() == null || job.getStatus().getConditions() == null) {
+            return null;
+        }
+        for (var condition : job.getStatus().getConditions()) {
+            if ("True".equals(condition.getStatus()) && "Complete".equals(condition.getType())) {
+                return true;
+            }
+            if ("True".equals(condition.getStatus()) && "Failed".equals(condition.getType())) {
+                return false;
+            }
+        }
+        return null;
     }
 
     private boolean allRunnersReady(String testRun, int parallelism) {
@@ -208,10 +291,7 @@ final class K6OperatorStandIn implements AutoCloseable {
             Job job = new JobBuilder()
                     .withNewMetadata().withName(name + "-" + n).withNamespace(namespace)
                     .withLabels(RunLabels.runnerPods(name))
-                    .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(testRun.getApiVersion())
-                            .withKind(testRun.getKind()).withName(name).withUid(testRun.getMetadata().getUid())
-                            .withController(true).build())
-                    .endMetadata()
+                    .withOwnerReferences(controlledBy(testRun)).endMetadata()
                     .withNewSpec().withBackoffLimit(0)
                     .withNewTemplate()
                     // On kwok a Job's pod finishes at once; this one runs until its k6 has finished.
