@@ -16,6 +16,9 @@ import java.util.Optional;
  */
 public final class RunnerHealth {
 
+    /** k6-operator names the Job that checks the script before any runner starts {@code <testrun>-initializer}. */
+    static final String INITIALIZER_SUFFIX = "-initializer";
+
     private RunnerHealth() {
     }
 
@@ -36,6 +39,11 @@ public final class RunnerHealth {
             boolean onlyThresholds = pods.stream()
                     .filter(pod -> jobName.equals(labelOf(pod, "job-name")))
                     .anyMatch(pod -> exitCode(pod).orElse(-1) == K6Env.EXIT_THRESHOLDS_FAILED);
+            if (failed.isPresent() && jobName.endsWith(INITIALIZER_SUFFIX)) {
+                return Optional.of("k6-operator's initializer Job " + jobName + " failed: k6 could not archive or"
+                        + " inspect the script (a custom script's syntax, or its options); see kubectl logs job/"
+                        + jobName);
+            }
             if (failed.isPresent() && !onlyThresholds) {
                 return Optional.of("k6 runner Job " + jobName + " failed: " + failed.get().getReason() + " ("
                         + failed.get().getMessage() + ")");

@@ -261,6 +261,20 @@ class BenchmarkRunLoadIT {
     }
 
     @Test
+    void aFailedInitializerFailsTheRunBeforeAnyRunnerStarts() throws Exception {
+        k6Operator.breakInitializer();
+        harness.apply(OperatorHarness.example("uninitialized", spec -> { })).requireSuccess();
+
+        BenchmarkRun run = harness.awaitPhase("uninitialized", Phase.Failed);
+
+        assertThat(run.getStatus().getMessage()).contains("initializer Job uninitialized-k6-initializer failed",
+                "kubectl logs job/uninitialized-k6-initializer");
+        assertThat(harness.client().batch().v1().jobs().inNamespace(harness.namespace())
+                .withLabel(RunLabels.K6_RUNNER, "true").list().getItems()).as("runner Jobs").isEmpty();
+        assertThat(k6Operator.runnerOutputs()).isEmpty();
+    }
+
+    @Test
     void aFailedRunnerFailsTheRunEvenThoughTheTestRunFinishes() throws Exception {
         k6Operator.breakRunner(2);
         harness.apply(OperatorHarness.example("broken-runner", spec -> { })).requireSuccess();

@@ -85,6 +85,7 @@ final class K6OperatorStandIn implements AutoCloseable {
     private final Set<Integer> brokenRunners = ConcurrentHashMap.newKeySet();
     private final List<String> runnerOutputs = new CopyOnWriteArrayList<>();
     private volatile Throwable failure;
+    private volatile boolean initializerBroken;
 
     /** One k6 process standing for one runner Job. */
     private record Runner(int index, String jobName, Process process, Path output) {
@@ -110,6 +111,12 @@ final class K6OperatorStandIn implements AutoCloseable {
     /** Makes runner n (1-based) fail for real: its k6 gets an option k6 rejects, so k6 exits with an error. */
     K6OperatorStandIn breakRunner(int index) {
         brokenRunners.add(index);
+        return this;
+    }
+
+    /** Makes the initializer Job fail, as it does when k6 cannot archive or inspect the script. */
+    K6OperatorStandIn breakInitializer() {
+        initializerBroken = true;
         return this;
     }
 
@@ -219,7 +226,8 @@ final class K6OperatorStandIn implements AutoCloseable {
                 .withOwnerReferences(controlledBy(testRun)).endMetadata()
                 .withNewSpec().withBackoffLimit(0)
                 .withNewTemplate()
-                .withNewMetadata().withLabels(labels).endMetadata()
+                .withNewMetadata().withLabels(labels).withAnnotations("initializer".equals(role) && initializerBroken
+                        ? Map.of(TestCluster.EXIT_CODE_ANNOTATION, "1") : Map.of()).endMetadata()
                 .withNewSpec().withRestartPolicy("Never").withNodeSelector(nodeSelector).withTolerations(tolerations)
                 .addNewContainer().withName("starter".equals(role) ? "k6-curl" : "k6").withImage(image)
                 .withCommand("sh", "-c", "starter".equals(role) ? "curl -X PATCH runners"

@@ -34,6 +34,13 @@ class RunnerHealthTest {
     }
 
     @Test
+    void aFailedInitializerPointsAtTheScript() {
+        assertThat(RunnerHealth.failure(List.of(job("run-k6-initializer", true)), List.of()))
+                .hasValueSatisfying(message -> assertThat(message).contains("initializer Job run-k6-initializer",
+                        "inspect the script", "kubectl logs job/run-k6-initializer"));
+    }
+
+    @Test
     void runningRunnersAreNeitherFailedNorFinished() {
         List<Pod> pods = List.of(new PodBuilder().withNewMetadata().withName("run-k6-1").endMetadata()
                 .withNewStatus().withPhase("Running").endStatus().build());
