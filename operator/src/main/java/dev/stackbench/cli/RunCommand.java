@@ -7,6 +7,8 @@ import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Phase;
+import dev.stackbench.api.Scenario;
+import dev.stackbench.api.ScriptSpec;
 import dev.stackbench.local.CoreBindings;
 import dev.stackbench.local.CpuSet;
 import dev.stackbench.local.LocalRunner;
@@ -103,10 +105,11 @@ public final class RunCommand implements Callable<Integer> {
         if (core == null) {
             core = StandardCoreBindings.forRepository(repoRoot);
         }
-        List<BenchmarkRun> runs = readAndValidate(err);
-        if (runs == null) {
+        List<PlannedRun> planned = readAndValidate(err);
+        if (planned == null) {
             return ExitCodes.INVALID_INPUT;
         }
+        List<BenchmarkRun> runs = planned.stream().map(PlannedRun::run).toList();
         LocalRunner.Settings settings;
         try {
             settings = new LocalRunner.Settings(repoRoot, javaBinary(), k6Binary(), CpuSet.ofThisProcess(), keep,
@@ -131,7 +134,7 @@ public final class RunCommand implements Callable<Integer> {
                 progress.message("== run " + (i + 1) + "/" + runs.size() + ": " + run.getMetadata().getName() + " ("
                         + run.getSpec().getTarget().getVariant() + ")");
                 results.add(runner.run(run, new ResultsLayout.RunFiles(layout.run(i + 1,
-                        run.getMetadata().getName()))));
+                        run.getMetadata().getName())), planned.get(i).customModule()));
             }
         } finally {
             try {
@@ -165,9 +168,13 @@ public final class RunCommand implements Callable<Integer> {
         return exitCode(statuses);
     }
 
+    /** A valid run with defaults applied, and for scenario custom the text of its module. */
+    private record PlannedRun(BenchmarkRun run, String customModule) {
+    }
+
     /** Reads every file and checks every run before anything starts; prints every problem, not just the first. */
-    private List<BenchmarkRun> readAndValidate(PrintWriter err) {
-        List<BenchmarkRun> runs = new ArrayList<>();
+    private List<PlannedRun> readAndValidate(PrintWriter err) {
+        List<PlannedRun> runs = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (Path file : files) {
             List<BenchmarkRun> inFile;
@@ -182,9 +189,20 @@ public final class RunCommand implements Callable<Integer> {
                         : run.getMetadata().getName();
                 List<String> violations = core.validate(run);
                 violations.forEach(violation -> problems.add(file + ": BenchmarkRun " + name + ": " + violation));
-                if (violations.isEmpty()) {
-                    runs.add(core.withDefaults(run));
+                if (!violations.isEmpty()) {
+                    continue;
                 }
+                BenchmarkRun defaulted = core.withDefaults(run);
+                String module = null;
+                if (defaulted.getSpec().getWorkload().getScenario() == Scenario.CUSTOM) {
+                    try {
+                        module = customModule(file, defaulted.getSpec().getWorkload().getScript());
+                    } catch (IllegalArgumentException e) {
+                        problems.add(file + ": BenchmarkRun " + name + ": " + e.getMessage());
+                        continue;
+                    }
+                }
+                runs.add(new PlannedRun(defaulted, module));
             }
         }
         if (!problems.isEmpty()) {
@@ -194,6 +212,29 @@ public final class RunCommand implements Callable<Integer> {
             return null;
         }
         return runs;
+    }
+
+    /**
+     * The module of a custom scenario, read from spec.workload.script.file relative to the BenchmarkRun file. A
+     * configMapRef alone names a ConfigMap, which only exists on a cluster.
+     */
+    static String customModule(Path runFile, ScriptSpec script) {
+        if (script == null || script.getFile() == null || script.getFile().isBlank()) {
+            throw new IllegalArgumentException("spec.workload.script.file is not set: local mode reads the custom"
+                    + " module from that file, a path relative to the BenchmarkRun file (configMapRef is read on a"
+                    + " cluster only); add e.g. file: custom.js");
+        }
+        Path base = runFile.toAbsolutePath().getParent();
+        Path module = base.resolve(script.getFile()).normalize();
+        try {
+            return Files.readString(module);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("spec.workload.script.file: " + module + " does not exist: give the"
+                    + " path of your k6 module, relative to the BenchmarkRun file", e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("spec.workload.script.file: " + module + " cannot be read ("
+                    + e.getMessage() + ")", e);
+        }
     }
 
     private Path repoRoot() {

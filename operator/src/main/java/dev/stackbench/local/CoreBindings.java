@@ -40,8 +40,13 @@ public interface CoreBindings {
     /** The delay service's jar, relative to the repository root. */
     String delayServiceJar();
 
-    /** The k6 script for a spec; the target URL and summary path come from {@link #k6Environment}. */
-    dev.stackbench.k6.K6Script k6Script(BenchmarkRunSpec spec);
+    /**
+     * The k6 script for a spec; the target URL and summary path come from {@link #k6Environment}.
+     *
+     * @param customModuleImport for scenario custom, the import specifier of the user's module next to the script
+     *     (e.g. "./custom.js"); null otherwise
+     */
+    dev.stackbench.k6.K6Script k6Script(BenchmarkRunSpec spec, String customModuleImport);
 
     /** Environment for the k6 process: where the target is and where handleSummary writes its summary. */
     Map<String, String> k6Environment(String targetBaseUrl, Path summaryFile);

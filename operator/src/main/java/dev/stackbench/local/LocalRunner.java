@@ -72,6 +72,16 @@ public final class LocalRunner {
      * @param files where this run's files go
      */
     public Result run(BenchmarkRun run, ResultsLayout.RunFiles files) {
+        return run(run, files, null);
+    }
+
+    /**
+     * Runs one BenchmarkRun.
+     *
+     * @param customModule for scenario custom, the text of the user's k6 module (spec.workload.script.file); it is
+     *     written next to the generated script, as the operator puts it next to the script in the ConfigMap
+     */
+    public Result run(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule) {
         BenchmarkRunSpec spec = run.getSpec();
         String name = run.getMetadata().getName();
         CoreBindings.Variant variant = core.variant(spec.getTarget().getVariant());
@@ -113,8 +123,9 @@ public final class LocalRunner {
             try {
                 Files.createDirectories(files.dir());
                 Files.writeString(files.spec(), BenchmarkRuns.toYaml(withoutStatus(run)));
+                K6Script script = writeK6Script(spec, files, customModule);
                 observation = provisionAndLoad(runStarted, run, variant, plan, files, supervisor, status,
-                        manifest);
+                        manifest, script);
                 status.advancePhase(Phase.Collecting);
                 RunSummary summary = core.summarize(spec, variant, files.k6Summary(), observation);
                 flagLoadGenerator(summary, observation, plan);
@@ -161,7 +172,7 @@ public final class LocalRunner {
 
     private RunObservation provisionAndLoad(Instant runStarted, BenchmarkRun run, CoreBindings.Variant variant,
             IsolationPlan plan, ResultsLayout.RunFiles files, ProcessSupervisor supervisor, BenchmarkRunStatus status,
-            Map<String, Object> manifest) throws IOException {
+            Map<String, Object> manifest, K6Script script) throws IOException {
         BenchmarkRunSpec spec = run.getSpec();
         String name = run.getMetadata().getName();
         FreePorts ports = new FreePorts();
@@ -222,8 +233,6 @@ public final class LocalRunner {
         manifest.put("threadPoolSize", variant.poolThreads(plan.activeProcessorCount(), targetEnv));
 
         String baseUrl = "http://127.0.0.1:" + targetPort;
-        K6Script script = core.k6Script(spec);
-        Files.writeString(files.k6Script(), script.text());
         int k6ApiPort = ports.next();
         List<String> k6Command = List.of(settings.k6Binary().toString(), "run", "--quiet", "--no-color",
                 "--address", "127.0.0.1:" + k6ApiPort, "--out", "csv=" + files.k6Requests(),
@@ -281,6 +290,19 @@ public final class LocalRunner {
         writeTimeline(files.timeline(), measure);
         writeMetrics(files.metrics(), observation);
         return observation;
+    }
+
+    /** The generated script, and for scenario custom the user's module beside it, written before anything starts. */
+    private K6Script writeK6Script(BenchmarkRunSpec spec, ResultsLayout.RunFiles files, String customModule)
+            throws IOException {
+        String customImport = null;
+        if (customModule != null) {
+            Files.writeString(files.customModule(), customModule);
+            customImport = "./" + files.customModule().getFileName();
+        }
+        K6Script script = core.k6Script(spec, customImport);
+        Files.writeString(files.k6Script(), script.text());
+        return script;
     }
 
     private int followUntilDone(String name, ManagedProcess k6, K6CsvFollower follower, Instant started,

@@ -54,6 +54,11 @@ public record ResultsLayout(Path root) {
             return dir.resolve("k6-script.js");
         }
 
+        /** A custom scenario's module, beside the script that imports it. */
+        public Path customModule() {
+            return dir.resolve("custom.js");
+        }
+
         public Path k6Requests() {
             return dir.resolve("k6-requests.csv");
         }

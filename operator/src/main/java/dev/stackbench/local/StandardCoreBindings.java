@@ -87,13 +87,12 @@ public final class StandardCoreBindings implements CoreBindings {
     }
 
     @Override
-    public K6Script k6Script(BenchmarkRunSpec spec) {
-        if (spec.getWorkload().getScenario() == Scenario.CUSTOM) {
-            throw new LocalRunException("scenario custom reads its iteration from a ConfigMap, which local mode has "
-                    + "no access to: run it on a cluster, or pick a built-in scenario (upstream, db, mixed, rows, "
-                    + "orders)");
+    public K6Script k6Script(BenchmarkRunSpec spec, String customModuleImport) {
+        if (spec.getWorkload().getScenario() == Scenario.CUSTOM && customModuleImport == null) {
+            throw new LocalRunException("scenario custom needs its module: set spec.workload.script.file to the"
+                    + " module's path, relative to the BenchmarkRun file");
         }
-        return new K6ScriptGenerator().generate(spec);
+        return new K6ScriptGenerator().generate(spec, customModuleImport);
     }
 
     @Override

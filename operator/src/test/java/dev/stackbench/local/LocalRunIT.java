@@ -9,6 +9,7 @@ import dev.stackbench.api.LatencySummary;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.cli.StackbenchCommand;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -68,19 +69,13 @@ class LocalRunIT {
                       http_req_failed: ["rate<0.01"]
                 """);
         Path results = dir.resolve("results");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
         CpuSet cpusBefore = CpuSet.ofThisProcess();
-        CommandLine cli = StackbenchCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
 
-        int exitCode = cli.execute("run", "--root", REPO_ROOT.toString(), "--results-dir", results.toString(),
-                "--output", "json", spec.toString());
+        Invocation cli = run("--results-dir", results.toString(), "--output", "json", spec.toString());
 
-        assertThat(exitCode).as("exit code; stderr:\n" + err).isZero();
+        assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
         assertThat(CpuSet.ofThisProcess()).as("the CLI gives back the CPUs it moved off").isEqualTo(cpusBefore);
-        BenchmarkRunStatus status = JSON.readValue(out.toString(), BenchmarkRunStatus.class);
+        BenchmarkRunStatus status = JSON.readValue(cli.out(), BenchmarkRunStatus.class);
         assertThat(status.getPhase()).isEqualTo(Phase.Succeeded);
         RunSummary summary = status.getSummary();
         assertThat(summary.getRequests()).isPositive();
@@ -94,17 +89,14 @@ class LocalRunIT {
         assertThat(status.getEnvironment().getMode()).isEqualTo("local");
         assertThat(status.getEnvironment().getCpuSet()).isNotBlank();
 
-        Path runDir;
-        try (Stream<Path> runs = Files.list(results)) {
-            runDir = runs.filter(Files::isDirectory).findFirst().orElseThrow();
-        }
+        Path runDir = onlyRunDirectory(results);
         for (String file : List.of("status.json", "environment.json", "benchmarkrun.yaml", "k6-script.js",
                 "k6-requests.csv", "k6-summary.json", "target-metrics.csv", "requests-per-second.csv")) {
             assertThat(runDir.resolve(file)).isNotEmptyFile();
         }
         assertThat(Files.readString(results.resolve("report.html"))).contains("data:image/png;base64,")
                 .contains("it-webflux-r2dbc");
-        assertThat(err.toString()).contains("it-webflux-r2dbc");
+        assertThat(cli.err()).contains("it-webflux-r2dbc");
 
         JsonNode environment = JSON.readTree(runDir.resolve("environment.json").toFile());
         List<Long> pids = new ArrayList<>();
@@ -113,6 +105,99 @@ class LocalRunIT {
         for (long pid : pids) {
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
                     .as("process " + pid + " started by the run is still alive").isEmpty();
+        }
+    }
+
+    @Test
+    void customScenarioRunsTheModuleNamedByScriptFile() throws Exception {
+        Files.copy(REPO_ROOT.resolve("examples/custom/browse.js"), dir.resolve("browse.js"));
+        Path spec = dir.resolve("custom.yaml");
+        Files.writeString(spec, """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: it-custom
+                spec:
+                  target:
+                    variant: webflux-r2dbc
+                    resources: {cpu: "1", memory: 512Mi}
+                  workload:
+                    scenario: custom
+                    script: {file: browse.js}
+                    load: {executor: constant-arrival-rate, rate: 5, vus: 20}
+                    warmup: 2s
+                    duration: 4s
+                """);
+        Path results = dir.resolve("results");
+
+        Invocation cli = run("--results-dir", results.toString(), "--output", "json", spec.toString());
+
+        assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
+        BenchmarkRunStatus status = JSON.readValue(cli.out(), BenchmarkRunStatus.class);
+        assertThat(status.getPhase()).isEqualTo(Phase.Succeeded);
+        // Two requests per iteration, both counted through context.verify.
+        assertThat(status.getSummary().getRequests()).isPositive();
+        assertThat(status.getSummary().getErrorRate()).isZero();
+        assertThat(status.getSummary().getRps()).isPositive();
+        Path runDir = onlyRunDirectory(results);
+        assertThat(runDir.resolve("custom.js")).hasSameTextualContentAs(dir.resolve("browse.js"));
+        assertThat(Files.readString(runDir.resolve("k6-script.js"))).contains("from \"./custom.js\"");
+    }
+
+    @Test
+    void aCustomScenarioWhoseModuleIsMissingIsRefusedBeforeAnythingStarts() throws Exception {
+        Path spec = dir.resolve("custom.yaml");
+        Files.writeString(spec, """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: it-custom-missing}
+                spec:
+                  target: {variant: webflux-r2dbc}
+                  workload:
+                    scenario: custom
+                    script: {file: missing.js}
+                    load: {executor: constant-vus, vus: 1}
+                ---
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: it-custom-configmap-only}
+                spec:
+                  target: {variant: webflux-r2dbc}
+                  workload:
+                    scenario: custom
+                    script: {configMapRef: {name: browse, key: browse.js}}
+                    load: {executor: constant-vus, vus: 1}
+                """);
+        Invocation cli = run("--results-dir", dir.resolve("results").toString(), spec.toString());
+
+        assertThat(cli.exitCode()).isEqualTo(2);
+        assertThat(cli.err())
+                .contains("BenchmarkRun it-custom-missing: spec.workload.script.file: "
+                        + dir.resolve("missing.js") + " does not exist")
+                .contains("BenchmarkRun it-custom-configmap-only: spec.workload.script.file is not set")
+                .contains("nothing was started");
+        assertThat(dir.resolve("results")).doesNotExist();
+    }
+
+    private record Invocation(int exitCode, String out, String err) {
+    }
+
+    /** {@code stackbench run --root <repo> ARGS...} in this JVM, as the launcher would call it. */
+    private static Invocation run(String... arguments) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = StackbenchCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        List<String> line = new ArrayList<>(List.of("run", "--root", REPO_ROOT.toString()));
+        line.addAll(List.of(arguments));
+        int exitCode = cli.execute(line.toArray(String[]::new));
+        return new Invocation(exitCode, out.toString(), err.toString());
+    }
+
+    private static Path onlyRunDirectory(Path results) throws IOException {
+        try (Stream<Path> runs = Files.list(results)) {
+            return runs.filter(Files::isDirectory).findFirst().orElseThrow();
         }
     }
 }
