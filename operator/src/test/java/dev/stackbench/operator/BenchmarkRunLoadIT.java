@@ -241,9 +241,10 @@ class BenchmarkRunLoadIT {
 
     @Test
     void runnersTooLargeForTheLoadgenNodesFailTheRunSayingWhy() throws Exception {
-        // The fake loadgen nodes have 8 CPUs each: a runner asking for 20 never gets scheduled.
+        // The fake loadgen nodes have 8 CPUs each: a runner asking for 20 never gets scheduled. The timeout leaves
+        // the target (ready within half of it) room on a loaded machine.
         harness.apply(OperatorHarness.example("oversized", spec -> {
-            spec.with("spec").put("timeout", "30s");
+            spec.with("spec").put("timeout", "60s");
             spec.with("spec").with("workload").with("runnerResources").put("cpu", "20");
         })).requireSuccess();
 
