@@ -108,18 +108,34 @@ public final class ResultAggregator {
         if (weight > 0) {
             latency.setMean(weightedMean / weight);
         }
-        if (merged.total() > 0) {
-            double max = latency.getMax() == null ? Double.POSITIVE_INFINITY : latency.getMax();
-            latency.setP50(Math.min(max, round(merged.percentileUpperBoundMs(50))));
-            latency.setP90(Math.min(max, round(merged.percentileUpperBoundMs(90))));
-            latency.setP95(Math.min(max, round(merged.percentileUpperBoundMs(95))));
-            latency.setP99(Math.min(max, round(merged.percentileUpperBoundMs(99))));
-        }
         summary.setPercentilesExact(false);
+        if (merged.total() == 0) {
+            // A custom module that never calls verify or record fills no buckets. Every runner's own percentile is
+            // exact, and the combined one cannot be above the largest of them.
+            latency.setP50(largest(runners, LatencySummary::getP50));
+            latency.setP90(largest(runners, LatencySummary::getP90));
+            latency.setP95(largest(runners, LatencySummary::getP95));
+            latency.setP99(largest(runners, LatencySummary::getP99));
+            summary.setPercentilesNote(String.format(Locale.ROOT, "percentiles of %d runners are the largest of"
+                    + " the runners' own (an upper bound): the custom module recorded no responses for merging;"
+                    + " min, mean and max are exact", runners.size()));
+            return latency;
+        }
+        double max = latency.getMax() == null ? Double.POSITIVE_INFINITY : latency.getMax();
+        latency.setP50(Math.min(max, round(merged.percentileUpperBoundMs(50))));
+        latency.setP90(Math.min(max, round(merged.percentileUpperBoundMs(90))));
+        latency.setP95(Math.min(max, round(merged.percentileUpperBoundMs(95))));
+        latency.setP99(Math.min(max, round(merged.percentileUpperBoundMs(99))));
         summary.setPercentilesNote(String.format(Locale.ROOT, "percentiles of %d runners come from merged latency"
                 + " buckets: each is an upper bound, at most %.0f%% above the true value; min, mean and max are"
                 + " exact", runners.size(), (LatencyBuckets.GROWTH - 1) * 100));
         return latency;
+    }
+
+    private static Double largest(List<RunnerSummary> runners,
+            java.util.function.Function<LatencySummary, Double> percentile) {
+        return runners.stream().map(RunnerSummary::latencyMs).map(percentile).filter(v -> v != null)
+                .max(Double::compare).orElse(null);
     }
 
     private record Aggregate(List<RunnerSummary> runners, MergedLatency merged, RunSummary summary,
@@ -166,6 +182,12 @@ public final class ResultAggregator {
                             ? OptionalDouble.of(values.path(aggregation).asDouble()) : OptionalDouble.empty();
                 }
                 LatencySummary latency = summary.getLatencyMs();
+                boolean bucketed = aggregate.merged().total() > 0;
+                if (!bucketed && (aggregation.equals("med") || check.percentile().isPresent())) {
+                    // No merged buckets (a custom module that records nothing): the runners' own k6 verdicts hold,
+                    // since the combined percentile is at most the largest runner's.
+                    return OptionalDouble.empty();
+                }
                 return switch (aggregation) {
                     case "avg" -> optional(latency.getMean());
                     case "min" -> optional(latency.getMin());
@@ -232,6 +254,11 @@ public final class ResultAggregator {
     private static void warnings(BenchmarkRunSpec spec, List<RunnerSummary> runners, RunSummary summary,
             Optional<LittleLawCap> cap, long checksPassed) {
         long requests = summary.getRequests();
+        if (requests > 0 && runners.stream().anyMatch(runner -> runner.windowCompletions() < 0)) {
+            summary.addWarning("the custom module counted no response with context.verify or context.record: RPS"
+                    + " counts the measured requests instead, including any that finished after the window; call"
+                    + " context.verify(response, status, name) for each request");
+        }
         if (requests == 0) {
             summary.addWarning("no request completed in the measured window: the target did not answer; check that"
                     + " it is up and reachable from the load generator");

@@ -108,6 +108,34 @@ class ResultAggregatorTest {
     }
 
     @Test
+    void aCustomModuleThatRecordsNothingGetsRunnerBoundsAndAWarningNotEmptyPercentiles() {
+        // Two runners whose custom module never called verify/record: no buckets, no window counter (-1).
+        List<RunnerSummary> runners = List.of(unrecorded("0", 20.0, 80.0), unrecorded("1", 30.0, 120.0));
+
+        RunSummary summary = ResultAggregator.aggregate(runners, spec("mvc-jdbc", "2", 10,
+                "{http_req_duration: [\"p(95)<100\"]}"), null, null);
+
+        assertThat(summary.getRps()).as("falls back to measured requests").isEqualTo(20.0);
+        assertThat(summary.getLatencyMs().getP50()).isEqualTo(30.0);
+        assertThat(summary.getLatencyMs().getP95()).isEqualTo(120.0);
+        assertThat(summary.getPercentilesNote()).contains("largest of the runners' own");
+        assertThat(summary.getWarnings()).anyMatch(warning -> warning.contains("counted no response"));
+        assertThat(summary.getThresholdResults()).singleElement().satisfies(result -> {
+            assertThat(result.getSource()).isEqualTo("k6");
+            assertThat(result.getPassed()).as("runner 1 failed its own p(95)<100").isFalse();
+        });
+    }
+
+    private static RunnerSummary unrecorded(String id, double p50, double p95) {
+        LatencySummary latency = new LatencySummary().withMin(1.0).withMax(p95 * 2).withMean(p50).withP50(p50)
+                .withP90(p95).withP95(p95).withP99(p95 * 2);
+        Map<String, Map<String, Boolean>> k6Verdicts = Map.of(
+                dev.stackbench.k6.K6ScriptGenerator.measureMetric("http_req_duration"), Map.of("p(95)<100", p95 < 100));
+        return new RunnerSummary(id, "mvc-jdbc", "custom", 2, 10, 1, 100, 0, 100, 0, -1, 0, 0, latency,
+                new long[LatencyBuckets.COUNT], k6Verdicts, JsonNodeFactory.instance.objectNode());
+    }
+
+    @Test
     void droppedIterationsFailuresAndAShortfallAreWarnedAbout() {
         List<RunnerSummary> runners = List.of(runner("0", 40, 0, 3, 55));
 
