@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -100,7 +98,7 @@ public final class TestCluster implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of("bash", root.resolve("hack/cluster.sh").toString(), "up",
                 "--dir", directory.toString(), "--owner-pid", Long.toString(ProcessHandle.current().pid())));
         thirdPartyCrds().ifPresent(dir -> command.addAll(List.of("--third-party-crds", dir)));
-        CommandResult result = run(command, null, START_TIMEOUT, root);
+        CommandResult result = CommandResult.run(command, null, START_TIMEOUT, root);
         if (!result.succeeded()) {
             // cluster.sh removes what it started; a start refused before that leaves the empty directory.
             deleteQuietly(directory);
@@ -153,7 +151,7 @@ public final class TestCluster implements AutoCloseable {
     public CommandResult kubectlWithInput(String stdin, String... args) {
         List<String> command = new ArrayList<>(List.of(kubectl.toString(), "--kubeconfig", kubeconfig().toString()));
         command.addAll(List.of(args));
-        return run(command, stdin, KUBECTL_TIMEOUT, repositoryRoot);
+        return CommandResult.run(command, stdin, KUBECTL_TIMEOUT, repositoryRoot);
     }
 
     /**
@@ -246,44 +244,10 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private static void stop(Path repositoryRoot, Path directory) {
-        CommandResult result = run(List.of("bash", repositoryRoot.resolve("hack/cluster.sh").toString(), "down",
+        CommandResult result = CommandResult.run(List.of("bash", repositoryRoot.resolve("hack/cluster.sh").toString(), "down",
                 "--dir", directory.toString()), null, STOP_TIMEOUT, repositoryRoot);
         if (!result.succeeded()) {
             throw new IllegalStateException("stopping the test cluster failed:\n" + result.describe());
-        }
-    }
-
-    static CommandResult run(List<String> command, String stdin, Duration timeout, Path workingDirectory) {
-        Path stdout = null;
-        Path stderr = null;
-        try {
-            stdout = Files.createTempFile("stackbench-command-", ".out");
-            stderr = Files.createTempFile("stackbench-command-", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile())
-                    .redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
-            Process process = builder.start();
-            try (var input = process.getOutputStream()) {
-                if (stdin != null) {
-                    input.write(stdin.getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish within " + timeout
-                        + "\n--- stdout ---\n" + Files.readString(stdout) + "\n--- stderr ---\n"
-                        + Files.readString(stderr));
-            }
-            return new CommandResult(List.copyOf(command), process.exitValue(), Files.readString(stdout),
-                    Files.readString(stderr));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
-        } finally {
-            deleteQuietly(stdout);
-            deleteQuietly(stderr);
         }
     }
 
