@@ -78,12 +78,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final RunResults results;
     private final TargetMetricsScraper scraper;
     private final Clock clock;
-    private final TargetDeploymentDependentResource target;
-    private final TargetServiceDependentResource targetService = new TargetServiceDependentResource();
-    private final DelayServiceDeploymentDependentResource delayService;
-    private final DelayServiceServiceDependentResource delayServiceService = new DelayServiceServiceDependentResource();
-    private final K6ScriptConfigMapDependentResource script = new K6ScriptConfigMapDependentResource();
-    private final K6TestRunDependentResource testRun;
+    private final TargetDeployment target;
+    private final TargetService targetService = new TargetService();
+    private final DelayServiceDeployment delayService;
+    private final DelayServiceService delayServiceService = new DelayServiceService();
+    private final K6ScriptConfigMap script = new K6ScriptConfigMap();
+    private final K6TestRun testRun;
 
     public BenchmarkRunReconciler(VariantCatalogue catalogue, OperatorSettings settings, RunResults results,
             TargetMetricsScraper scraper, Clock clock) {
@@ -93,9 +93,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.results = results;
         this.scraper = scraper;
         this.clock = clock;
-        this.target = new TargetDeploymentDependentResource(catalogue, settings);
-        this.delayService = new DelayServiceDeploymentDependentResource(catalogue, settings);
-        this.testRun = new K6TestRunDependentResource(settings);
+        this.target = new TargetDeployment(catalogue, settings);
+        this.delayService = new DelayServiceDeployment(catalogue, settings);
+        this.testRun = new K6TestRun(settings);
     }
 
     @Override
@@ -259,7 +259,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         KubernetesClient client = context.getClient();
         // The cache may lag behind a TestRun created just before a restart: ask the API server before creating.
-        GenericKubernetesResource existing = client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+        GenericKubernetesResource existing = client.genericKubernetesResources(K6TestRun.CONTEXT)
                 .inNamespace(run.getMetadata().getNamespace()).withName(RunLabels.testRunName(run)).get();
         if (existing == null) {
             apply(client, testRun.desired(run));
@@ -275,7 +275,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private boolean followLoad(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
         String name = RunLabels.testRunName(run);
         String stage = secondary(context, GenericKubernetesResource.class, name)
-                .map(K6TestRunDependentResource::stage).orElse(null);
+                .map(K6TestRun::stage).orElse(null);
         List<Pod> runnerPods = runnerPods(context, run);
         List<Job> runnerJobs = context.getClient().batch().v1().jobs().inNamespace(run.getMetadata().getNamespace())
                 .withLabel(RunLabels.K6_TEST_RUN, name).list().getItems();
@@ -314,7 +314,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         Duration elapsed = Duration.between(Instant.parse(progress.status().getStartedAt()), progress.now());
         Duration warmup = Durations.parse(run.getSpec().getWorkload().getWarmup());
         progress.condition(Conditions.LOAD_RUNNING, true, "LoadRunning", runnerPods.size() + " k6 runner(s) send"
-                + " load to " + TargetServiceDependentResource.url(run));
+                + " load to " + TargetService.url(run));
         if (elapsed.compareTo(warmup) < 0) {
             progress.moveTo(Phase.WarmingUp, "WarmingUp", "load runs; the first " + run.getSpec().getWorkload()
                     .getWarmup() + " are excluded from the results");
@@ -382,14 +382,14 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         String selector = RunLabels.RUN + "=" + run.getMetadata().getName() + "," + RunLabels.MANAGED_SELECTOR;
         // One delete per object (list + delete), not a collection delete: the operator's RBAC has no deletecollection.
         List<HasMetadata> owned = new ArrayList<>();
-        owned.addAll(client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+        owned.addAll(client.genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(namespace)
                 .withLabelSelector(selector).list().getItems());
         owned.addAll(client.apps().deployments().inNamespace(namespace).withLabelSelector(selector).list().getItems());
         owned.addAll(client.services().inNamespace(namespace).withLabelSelector(selector).list().getItems());
         owned.addAll(client.configMaps().inNamespace(namespace).withLabelSelector(selector).list().getItems());
         for (HasMetadata object : owned) {
             if (object instanceof GenericKubernetesResource testRun) {
-                client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+                client.genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(namespace)
                         .withName(testRun.getMetadata().getName()).delete();
             } else {
                 client.resource(object).delete();
@@ -446,7 +446,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         run.setStatus(resource.getStatus());
         BenchmarkRunSpec spec = secondary(context, ConfigMap.class, RunLabels.scriptConfigMapName(resource))
                 .map(configMap -> configMap.getData() == null ? null
-                        : configMap.getData().get(K6ScriptConfigMapDependentResource.SPEC_KEY))
+                        : configMap.getData().get(K6ScriptConfigMap.SPEC_KEY))
                 .map(yaml -> {
                     try {
                         return BenchmarkRuns.yamlMapper().readValue(yaml, BenchmarkRunSpec.class);
@@ -564,7 +564,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static void apply(KubernetesClient client, HasMetadata desired) {
         try {
             if (desired instanceof GenericKubernetesResource generic) {
-                client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+                client.genericKubernetesResources(K6TestRun.CONTEXT)
                         .inNamespace(generic.getMetadata().getNamespace()).resource(generic)
                         .fieldManager(RunEvents.COMPONENT).forceConflicts().serverSideApply();
             } else {
@@ -587,7 +587,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 informer(context, ConfigMap.class),
                 informer(context, Pod.class),
                 new InformerEventSource<>(InformerEventSourceConfiguration
-                        .from(new GroupVersionKind("k6.io", "v1alpha1", K6TestRunDependentResource.KIND),
+                        .from(new GroupVersionKind("k6.io", "v1alpha1", K6TestRun.KIND),
                                 BenchmarkRun.class)
                         .withName("testruns")
                         .withLabelSelector(RunLabels.MANAGED_SELECTOR)

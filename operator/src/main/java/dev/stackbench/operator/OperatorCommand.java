@@ -8,13 +8,26 @@ import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code stackbench operator}: runs the BenchmarkRun operator against the cluster of the current kubeconfig. */
-@Command(name = "operator", mixinStandardHelpOptions = true,
+/**
+ * The operator's entry point (the main class of its image): runs the BenchmarkRun operator against the cluster of the
+ * in-cluster config or the current kubeconfig.
+ */
+@Command(name = "stackbench-operator", mixinStandardHelpOptions = true,
         description = "Run the BenchmarkRun operator (in-cluster config or the current kubeconfig).")
 public final class OperatorCommand implements Runnable {
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new OperatorCommand())
+                .setExecutionExceptionHandler((exception, commandLine, parseResult) -> {
+                    commandLine.getErr().println("stackbench-operator: " + exception.getMessage());
+                    return 1;
+                })
+                .execute(args));
+    }
 
     @Option(names = "--namespace", split = ",", paramLabel = "NS",
             description = "Namespaces to watch (comma-separated); all namespaces when omitted.")

@@ -2,7 +2,7 @@ package dev.stackbench.operator;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.TargetSummary;
-import dev.stackbench.local.ActuatorInfo;
+import dev.stackbench.results.ActuatorInfo;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
@@ -77,7 +77,7 @@ public class TargetMetricsScraper {
     /** The API server's proxy path to an Actuator endpoint of the pod's management port. */
     private static String proxyPath(Pod pod, String endpoint) {
         return "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName()
-                + ":" + TargetDeploymentDependentResource.MANAGEMENT_PORT + "/proxy/actuator/" + endpoint;
+                + ":" + TargetDeployment.MANAGEMENT_PORT + "/proxy/actuator/" + endpoint;
     }
 
     /** The outcome of the run's scrapes; the run's state is kept until {@link #forget}. */

@@ -150,7 +150,7 @@ class ChartRenderIT {
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
         Container operator = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(operator.getImage()).isEqualTo("stackbench/operator:" + appVersion());
-        assertThat(operator.getArgs()).containsExactly("operator", "--health-port=8080",
+        assertThat(operator.getArgs()).containsExactly("--health-port=8080",
                 "--default-database-secret=stackbench-database");
         assertThat(env(deployment)).containsEntry("STACKBENCH_IMAGE_TAG", appVersion())
                 .containsKey("JAVA_TOOL_OPTIONS");

@@ -30,9 +30,14 @@ class ImageTarsIT {
             "(^|/)(\\.m2/settings(-security)?\\.xml|\\.ssh/|\\.docker/config\\.json|\\.git-credentials|\\.netrc"
                     + "|\\.kube/config|\\.aws/credentials|\\.gnupg/|etc/shadow)");
 
+    /** Jars and classes of local mode: the HTML report's plotting library, LocalPostgres, the local runner. */
+    private static final Pattern LOCAL_MODE_PATH = Pattern.compile(
+            "(^|/)(xchart-[^/]*\\.jar|local-postgres-[^/]*\\.jar|stackbench-local[^/]*\\.jar)$"
+                    + "|/dev/stackbench/(local|report|cli|postgres)/");
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "operator/target/images/operator.tar, stackbench/operator, dev.stackbench.cli.StackbenchCommand, false",
+            "operator/target/images/operator.tar, stackbench/operator, dev.stackbench.operator.OperatorCommand, false",
             "targets/mvc-app/target/images/mvc-app.tar, stackbench/mvc-app, , true",
             "targets/webflux-app/target/images/webflux-app.tar, stackbench/webflux-app, , true",
             "targets/delay-service/target/images/delay-service.tar, stackbench/delay-service, , true"})
@@ -59,7 +64,7 @@ class ImageTarsIT {
         assertThat(entrypoint).first().isEqualTo("java");
         if (mainClass != null) {
             assertThat(entrypoint).last().isEqualTo(mainClass);
-            assertThat(texts(config.path("Cmd"))).containsExactly("operator");
+            assertThat(texts(config.path("Cmd"))).isEmpty();
         }
         List<String> env = texts(config.path("Env"));
         assertThat(env).anyMatch(e -> e.startsWith("PATH=") && e.contains("java"));
@@ -70,6 +75,7 @@ class ImageTarsIT {
         List<String> layers = texts(manifest.path("Layers"));
         assertThat(layers).isNotEmpty();
         List<String> leaks = new ArrayList<>();
+        List<String> localModeFiles = new ArrayList<>();
         long uncompressed = 0;
         for (String layer : layers) {
             assertThat(entries).as("layer %s listed in manifest.json", layer).contains(layer);
@@ -80,9 +86,16 @@ class ImageTarsIT {
                 if (SECRET_PATH.matcher(fields[5].toLowerCase(Locale.ROOT)).find()) {
                     leaks.add(layer + ": " + fields[5]);
                 }
+                if (LOCAL_MODE_PATH.matcher(fields[5]).find()) {
+                    localModeFiles.add(layer + ": " + fields[5]);
+                }
             }
         }
         assertThat(leaks).as("credential files inside %s", tar).isEmpty();
+        if (mainClass != null) {
+            // The operator module cannot see local mode; its image must not carry it either.
+            assertThat(localModeFiles).as("local-mode files inside %s", tar).isEmpty();
+        }
 
         recordSize(repository, Files.size(tar), uncompressed, layers.size());
     }

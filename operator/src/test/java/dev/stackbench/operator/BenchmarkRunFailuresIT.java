@@ -75,7 +75,7 @@ class BenchmarkRunFailuresIT {
         harness.apply(OperatorHarness.example("slow", spec -> spec.with("spec").put("timeout", "12s")
                 .put("cleanup", "Never"))).requireSuccess();
         await("the TestRun of run slow").atMost(OperatorHarness.WAIT).until(() -> harness.client()
-                .genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(harness.namespace())
+                .genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(harness.namespace())
                 .withName("slow-k6").get() != null);
 
         harness.apply(OperatorHarness.example("slow", spec -> {

@@ -65,7 +65,7 @@ class BenchmarkRunLeaderElectionIT {
         await("second replica takes the Lease").atMost(OperatorHarness.WAIT)
                 .until(() -> holder(harness, leaseNamespace), holder -> holder != null && !holder.equals(leader));
         harness.awaitPhase("elected", Phase.Failed);
-        assertThat(harness.client().genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+        assertThat(harness.client().genericKubernetesResources(K6TestRun.CONTEXT)
                 .inNamespace(namespace).list().getItems()).hasSize(1);
     }
 

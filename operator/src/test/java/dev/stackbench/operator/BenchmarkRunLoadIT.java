@@ -108,7 +108,7 @@ class BenchmarkRunLoadIT {
                 .getItems()).as("k6-operator's starter, which tolerates no taint")
                 .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
                         .isEqualTo(TestCluster.SYSTEM_NODE));
-        GenericKubernetesResource testRun = client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+        GenericKubernetesResource testRun = client.genericKubernetesResources(K6TestRun.CONTEXT)
                 .inNamespace(namespace).withName("r2dbc-k6").get();
         Object runnerNodeSelector = testRun.get("spec", "runner", "nodeSelector");
         Object parallelism = testRun.get("spec", "parallelism");
@@ -174,7 +174,7 @@ class BenchmarkRunLoadIT {
             assertThat(client.services().inNamespace(namespace).list().getItems()).isEmpty();
             assertThat(client.configMaps().inNamespace(namespace).withLabel(RunLabels.RUN).list().getItems())
                     .isEmpty();
-            assertThat(client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+            assertThat(client.genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(namespace)
                     .list().getItems()).isEmpty();
             assertThat(client.batch().v1().jobs().inNamespace(namespace).list().getItems()).isEmpty();
             assertThat(client.pods().inNamespace(namespace).list().getItems()).isEmpty();
@@ -193,7 +193,7 @@ class BenchmarkRunLoadIT {
         })).requireSuccess();
         harness.awaitPhase("restarted", Phase.Running);
         KubernetesClient client = harness.client();
-        String uid = client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT)
+        String uid = client.genericKubernetesResources(K6TestRun.CONTEXT)
                 .inNamespace(harness.namespace()).withName("restarted-k6").get().getMetadata().getUid();
 
         harness.stopOperator();
@@ -201,7 +201,7 @@ class BenchmarkRunLoadIT {
 
         BenchmarkRun run = harness.awaitPhase("restarted", Phase.Succeeded);
         List<GenericKubernetesResource> testRuns = client.genericKubernetesResources(
-                K6TestRunDependentResource.CONTEXT).inNamespace(harness.namespace()).list().getItems();
+                K6TestRun.CONTEXT).inNamespace(harness.namespace()).list().getItems();
         assertThat(testRuns).singleElement().satisfies(testRun -> assertThat(testRun.getMetadata().getUid())
                 .isEqualTo(uid));
         assertThat(client.batch().v1().jobs().inNamespace(harness.namespace()).withLabel(RunLabels.K6_RUNNER, "true")

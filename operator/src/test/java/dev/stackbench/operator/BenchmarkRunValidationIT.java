@@ -46,7 +46,7 @@ class BenchmarkRunValidationIT {
 
     @TestFactory
     Stream<DynamicTest> theApiServerRefusesEveryInvalidSpecNamingTheField() throws IOException {
-        Path directory = ExampleRuns.repositoryRoot().resolve("operator/src/test/resources/invalid-specs");
+        Path directory = ExampleRuns.repositoryRoot().resolve("core/src/test/resources/invalid-specs");
         List<Path> fixtures;
         try (Stream<Path> files = Files.list(directory)) {
             fixtures = files.filter(file -> file.toString().endsWith(".yaml")).sorted()

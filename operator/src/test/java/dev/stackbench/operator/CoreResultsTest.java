@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** The operator's wiring of runner pod logs and target scrapes into the shared results code. */
 class CoreResultsTest {
 
-    private static final Path RESOURCES = Path.of("src", "test", "resources");
+    private static final Path RESOURCES = Path.of("..", "core", "src", "test", "resources");
 
     @Test
     void combinesTheSummariesOfEveryRunnerLogDespiteLogLinesAroundThem() throws Exception {

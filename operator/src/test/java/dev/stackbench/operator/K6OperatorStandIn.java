@@ -133,7 +133,7 @@ final class K6OperatorStandIn implements AutoCloseable {
     private void reconcileAll() {
         try {
             for (GenericKubernetesResource testRun : client.genericKubernetesResources(
-                    K6TestRunDependentResource.CONTEXT).inNamespace(namespace).list().getItems()) {
+                    K6TestRun.CONTEXT).inNamespace(namespace).list().getItems()) {
                 reconcile(testRun);
             }
         } catch (Throwable e) {
@@ -144,7 +144,7 @@ final class K6OperatorStandIn implements AutoCloseable {
 
     private void reconcile(GenericKubernetesResource testRun) throws IOException {
         String name = testRun.getMetadata().getName();
-        String stage = K6TestRunDependentResource.stage(testRun);
+        String stage = K6TestRun.stage(testRun);
         if (stage == null) {
             createHelperJob(testRun, "initializer");
             setStage(name, "initialization");
@@ -185,7 +185,7 @@ final class K6OperatorStandIn implements AutoCloseable {
     }
 
     private void setStage(String testRun, String stage) {
-        client.genericKubernetesResources(K6TestRunDependentResource.CONTEXT).inNamespace(namespace)
+        client.genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(namespace)
                 .withName(testRun).editStatus(resource -> {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> status = (Map<String, Object>) resource.getAdditionalProperties()

@@ -1,0 +1,466 @@
+package dev.stackbench.k6;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stackbench.api.BenchmarkRunDefaults;
+import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.Durations;
+import dev.stackbench.api.Executor;
+import dev.stackbench.api.LoadSpec;
+import dev.stackbench.api.Scenario;
+import dev.stackbench.api.SpecRules;
+import dev.stackbench.api.Stage;
+import dev.stackbench.api.WorkloadSpec;
+import dev.stackbench.catalogue.VariantCatalogue;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns a BenchmarkRun spec into one k6 script. The script runs two scenarios with the same load: {@code warmup}
+ * first, then {@code measure} starting when the warmup ends; every figure stackbench reports comes from the measure
+ * scenario's tagged sub-metrics and from latency buckets counted only during it (see {@link LatencyBuckets}).
+ *
+ * <p>Ramping executors warm up at their start value (constant-arrival-rate at {@code rate}, or constant-vus at
+ * {@code vus}), then measure the stages; when the stages are shorter than {@code duration}, the last target is held
+ * until {@code duration} is reached.
+ */
+public final class K6ScriptGenerator {
+
+    public static final Duration GRACEFUL_STOP = Duration.ofSeconds(30);
+    /** Time a request takes beyond its nominal wait (network, JSON, scheduling), for sizing VU pools. */
+    private static final double OVERHEAD_SECONDS = 0.05;
+    private static final int MIN_VUS = 10;
+    /** Each VU costs memory in the load generator; beyond this many, k6 initialises more while running. */
+    private static final int MAX_DEFAULT_PREALLOCATED = 1_000;
+    /** Items the contract seeds; orders pick one of them at random. */
+    private static final int SEEDED_ITEMS = 10_000;
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** Script for a built-in scenario. */
+    public K6Script generate(BenchmarkRunSpec spec) {
+        return generate(spec, null);
+    }
+
+    /**
+     * Script for any scenario.
+     *
+     * @param customModule for scenario custom: the import specifier of the user's module (e.g. "./custom.js"), whose
+     *     default export is called once per iteration with {baseUrl, variant, record}
+     */
+    public K6Script generate(BenchmarkRunSpec original, String customModule) {
+        BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(copy(original));
+        WorkloadSpec workload = spec.getWorkload();
+        if (workload == null || workload.getLoad() == null || workload.getScenario() == null) {
+            throw new IllegalArgumentException("spec.workload with scenario and load is required to generate a k6"
+                    + " script: validate the spec first");
+        }
+        Scenario scenario = workload.getScenario();
+        if (scenario == Scenario.CUSTOM && (customModule == null || customModule.isBlank())) {
+            throw new IllegalArgumentException("scenario custom needs the module of spec.workload.script: pass its"
+                    + " import path (e.g. ./custom.js)");
+        }
+        LoadSpec load = workload.getLoad();
+        Duration warmup = Durations.parse(workload.getWarmup());
+        Duration measured = measuredDuration(workload);
+        int requestsPerIteration = scenario == Scenario.ORDERS ? 2 : 1;
+        VuPlan vus = planVus(workload, requestsPerIteration);
+
+        ObjectNode options = JSON.createObjectNode();
+        options.put("discardResponseBodies", false);
+        options.put("userAgent", "stackbench-k6");
+        ArrayNode trendStats = options.putArray("summaryTrendStats");
+        for (String stat : List.of("min", "avg", "med", "p(50)", "p(90)", "p(95)", "p(99)", "max", "count")) {
+            trendStats.add(stat);
+        }
+        ObjectNode scenarios = options.putObject("scenarios");
+        if (!warmup.isZero()) {
+            scenarios.set(K6Env.WARMUP_SCENARIO, warmupScenario(load, warmup, vus));
+        }
+        ObjectNode measure = measureScenario(load, workload, measured, vus);
+        measure.put("startTime", Durations.format(warmup));
+        scenarios.set(K6Env.MEASURE_SCENARIO, measure);
+        options.set("thresholds", thresholds(workload.getThresholds()));
+
+        String text = template()
+                .replace("__CUSTOM_IMPORT__", scenario == Scenario.CUSTOM
+                        ? "import customIteration from " + jsString(customModule) + ";\n" : "")
+                .replace("__VARIANT__", jsString(spec.getTarget() == null ? "" : spec.getTarget().getVariant()))
+                .replace("__WORKLOAD__", toJson(workloadConstants(workload)))
+                .replace("__BUCKETS__", toJson(bucketConstants()))
+                .replace("__SUMMARY__", toJson(summaryConstants(warmup, measured, requestsPerIteration, scenario)))
+                .replace("__OPTIONS__", toJson(options))
+                .replace("__ITERATION__", iteration(scenario));
+        return new K6Script(text, warmup, measured, GRACEFUL_STOP, requestsPerIteration, vus.preAllocated(),
+                vus.max());
+    }
+
+    /** The measured window: duration, or for ramping executors the stages held at their last target up to it. */
+    public static Duration measuredDuration(WorkloadSpec workload) {
+        Duration duration = Durations.parse(workload.getDuration() == null
+                ? BenchmarkRunDefaults.DURATION : workload.getDuration());
+        LoadSpec load = workload.getLoad();
+        Executor executor = load.getExecutor() == null
+                ? Executor.fromValue(BenchmarkRunDefaults.EXECUTOR) : load.getExecutor();
+        if (!executor.isRamping() || load.getStages() == null) {
+            return duration;
+        }
+        Duration stages = stagesDuration(load.getStages());
+        return stages.compareTo(duration) >= 0 ? stages : duration;
+    }
+
+    private static Duration stagesDuration(List<Stage> stages) {
+        return stages.stream().map(stage -> Durations.parse(stage.getDuration())).reduce(Duration.ZERO, Duration::plus);
+    }
+
+    private record VuPlan(int preAllocated, int max) {
+    }
+
+    /**
+     * Enough VUs for the rate at the nominal service time, with room for the target slowing down. k6 drops an
+     * iteration when no initialised VU is idle (initialising one takes time), so VUs are pre-allocated for requests
+     * taking twice their nominal time and at least half a second, as a cold target answers slowly.
+     */
+    private static VuPlan planVus(WorkloadSpec workload, int requestsPerIteration) {
+        LoadSpec load = workload.getLoad();
+        if (!load.getExecutor().isArrivalRate()) {
+            int peak = load.getVus();
+            if (load.getStages() != null) {
+                for (Stage stage : load.getStages()) {
+                    peak = Math.max(peak, stage.getTarget());
+                }
+            }
+            return new VuPlan(0, peak);
+        }
+        double peakRate = load.getRate();
+        if (load.getStages() != null) {
+            for (Stage stage : load.getStages()) {
+                peakRate = Math.max(peakRate, stage.getTarget());
+            }
+        }
+        double waitSeconds = VariantCatalogue.nominalServiceTime(workload).map(Durations::seconds).orElse(0.0);
+        double iterationSeconds = (waitSeconds + OVERHEAD_SECONDS) * requestsPerIteration;
+        int max = load.getVus() != null
+                ? load.getVus()
+                : (int) Math.min(SpecRules.MAX_VUS, Math.max(MIN_VUS,
+                        Math.ceil(peakRate * Math.max(1.0, 4 * iterationSeconds))));
+        int preAllocated = load.getPreAllocatedVUs() != null
+                ? load.getPreAllocatedVUs()
+                : (int) Math.min(MAX_DEFAULT_PREALLOCATED, Math.max(MIN_VUS,
+                        Math.ceil(peakRate * Math.max(0.5, 2 * iterationSeconds))));
+        return new VuPlan(Math.min(preAllocated, max), max);
+    }
+
+    private static ObjectNode warmupScenario(LoadSpec load, Duration warmup, VuPlan vus) {
+        ObjectNode scenario = JSON.createObjectNode();
+        if (load.getExecutor().isArrivalRate()) {
+            scenario.put("executor", Executor.CONSTANT_ARRIVAL_RATE.value());
+            scenario.put("rate", load.getRate());
+            scenario.put("timeUnit", "1s");
+            scenario.put("duration", Durations.format(warmup));
+            scenario.put("preAllocatedVUs", vus.preAllocated());
+            scenario.put("maxVUs", vus.max());
+        } else {
+            scenario.put("executor", Executor.CONSTANT_VUS.value());
+            scenario.put("vus", load.getVus());
+            scenario.put("duration", Durations.format(warmup));
+        }
+        scenario.put("gracefulStop", Durations.format(GRACEFUL_STOP));
+        return scenario;
+    }
+
+    private static ObjectNode measureScenario(LoadSpec load, WorkloadSpec workload, Duration measured, VuPlan vus) {
+        ObjectNode scenario = JSON.createObjectNode();
+        Executor executor = load.getExecutor();
+        scenario.put("executor", executor.value());
+        switch (executor) {
+            case CONSTANT_ARRIVAL_RATE -> {
+                scenario.put("rate", load.getRate());
+                scenario.put("timeUnit", "1s");
+                scenario.put("duration", Durations.format(measured));
+                scenario.put("preAllocatedVUs", vus.preAllocated());
+                scenario.put("maxVUs", vus.max());
+            }
+            case RAMPING_ARRIVAL_RATE -> {
+                scenario.put("startRate", load.getRate());
+                scenario.put("timeUnit", "1s");
+                scenario.put("preAllocatedVUs", vus.preAllocated());
+                scenario.put("maxVUs", vus.max());
+                scenario.set("stages", stages(load.getStages(), measured));
+            }
+            case CONSTANT_VUS -> {
+                scenario.put("vus", load.getVus());
+                scenario.put("duration", Durations.format(measured));
+            }
+            case RAMPING_VUS -> {
+                scenario.put("startVUs", load.getVus());
+                scenario.set("stages", stages(load.getStages(), measured));
+                scenario.put("gracefulRampDown", Durations.format(GRACEFUL_STOP));
+            }
+        }
+        scenario.put("gracefulStop", Durations.format(GRACEFUL_STOP));
+        return scenario;
+    }
+
+    private static ArrayNode stages(List<Stage> stages, Duration measured) {
+        ArrayNode nodes = JSON.createArrayNode();
+        for (Stage stage : stages) {
+            nodes.addObject().put("duration", Durations.format(Durations.parse(stage.getDuration())))
+                    .put("target", stage.getTarget());
+        }
+        Duration hold = measured.minus(stagesDuration(stages));
+        if (!hold.isZero() && !hold.isNegative()) {
+            nodes.addObject().put("duration", Durations.format(hold))
+                    .put("target", stages.get(stages.size() - 1).getTarget());
+        }
+        return nodes;
+    }
+
+    /**
+     * User thresholds apply to the measure scenario's sub-metrics; reporting sub-metrics get an always-true
+     * threshold because k6 only reports tagged sub-metrics that have one.
+     */
+    static ObjectNode thresholds(Map<String, List<String>> userThresholds) {
+        Map<String, Set<String>> byMetric = new LinkedHashMap<>();
+        for (String[] reporting : new String[][] {
+            {"http_reqs", "count>=0"},
+            {"http_req_failed", "rate>=0"},
+            {"http_req_duration", "max>=0"},
+            {"iterations", "count>=0"},
+            {"dropped_iterations", "count>=0"},
+            {"checks", "rate>=0"}}) {
+            byMetric.computeIfAbsent(K6Env.measureMetric(reporting[0]), key -> new LinkedHashSet<>()).add(reporting[1]);
+        }
+        if (userThresholds != null) {
+            userThresholds.forEach((metric, expressions) -> byMetric
+                    .computeIfAbsent(K6Env.measureMetric(metric), key -> new LinkedHashSet<>())
+                    .addAll(expressions == null ? List.of() : expressions));
+        }
+        ObjectNode thresholds = JSON.createObjectNode();
+        byMetric.forEach((metric, expressions) -> {
+            ArrayNode list = thresholds.putArray(metric);
+            expressions.forEach(list::add);
+        });
+        return thresholds;
+    }
+
+    private static ObjectNode workloadConstants(WorkloadSpec workload) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("scenario", workload.getScenario().value());
+        if (workload.getUpstreamDelay() != null) {
+            node.put("upstreamDelayMs", Durations.parse(workload.getUpstreamDelay()).toMillis());
+        }
+        if (workload.getDbSleep() != null) {
+            node.put("dbSleepMs", Durations.parse(workload.getDbSleep()).toMillis());
+        }
+        node.put("rowCount", workload.getRowCount());
+        node.put("seededItems", SEEDED_ITEMS);
+        return node;
+    }
+
+    private static ObjectNode bucketConstants() {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("minMs", LatencyBuckets.MIN_MS);
+        node.put("growth", LatencyBuckets.GROWTH);
+        node.put("count", LatencyBuckets.COUNT);
+        node.put("prefix", LatencyBuckets.METRIC_PREFIX);
+        return node;
+    }
+
+    private static ObjectNode summaryConstants(Duration warmup, Duration measured, int requestsPerIteration,
+            Scenario scenario) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("format", K6Env.SUMMARY_FORMAT);
+        node.put("begin", K6Env.SUMMARY_BEGIN);
+        node.put("end", K6Env.SUMMARY_END);
+        node.put("scenario", scenario.value());
+        node.put("warmupSeconds", Durations.seconds(warmup));
+        node.put("measuredSeconds", Durations.seconds(measured));
+        node.put("requestsPerIteration", requestsPerIteration);
+        node.put("windowMetric", K6Env.WINDOW_COMPLETIONS_METRIC);
+        return node;
+    }
+
+    private static String iteration(Scenario scenario) {
+        return switch (scenario) {
+            case UPSTREAM -> """
+                    export default function () {
+                      const response = http.get(BASE_URL + '/api/upstream?delayMs=' + WORKLOAD.upstreamDelayMs,
+                        { tags: { name: 'upstream' } });
+                      verify(response, 200, 'upstream');
+                    }
+                    """;
+            case DB -> """
+                    export default function () {
+                      const response = http.get(BASE_URL + '/api/db?sleepMs=' + WORKLOAD.dbSleepMs,
+                        { tags: { name: 'db' } });
+                      verify(response, 200, 'db');
+                    }
+                    """;
+            case MIXED -> """
+                    export default function () {
+                      const response = http.get(BASE_URL + '/api/mixed?delayMs=' + WORKLOAD.upstreamDelayMs
+                        + '&sleepMs=' + WORKLOAD.dbSleepMs, { tags: { name: 'mixed' } });
+                      verify(response, 200, 'mixed');
+                    }
+                    """;
+            case ROWS -> """
+                    export default function () {
+                      const response = http.get(BASE_URL + '/api/rows?count=' + WORKLOAD.rowCount,
+                        { tags: { name: 'rows' } });
+                      verify(response, 200, 'rows', {
+                        'rows: item count': (json) => Array.isArray(json.items)
+                          && json.items.length === WORKLOAD.rowCount,
+                      });
+                    }
+                    """;
+            case ORDERS -> """
+                    const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+                    // One iteration is one order's life: create it, then pay it (two requests).
+                    export default function () {
+                      const itemId = 1 + Math.floor(Math.random() * WORKLOAD.seededItems);
+                      const quantity = 1 + Math.floor(Math.random() * 3);
+                      const created = http.post(BASE_URL + '/api/orders', JSON.stringify({ itemId, quantity }),
+                        { headers: JSON_HEADERS, tags: { name: 'order-create' } });
+                      const order = verify(created, 201, 'order-create', {
+                        'order-create: status NEW': (json) => json.status === 'NEW',
+                      });
+                      if (!order || order.orderId === undefined) {
+                        return;
+                      }
+                      const paid = http.put(BASE_URL + '/api/orders/' + order.orderId + '/status',
+                        JSON.stringify({ status: 'PAID' }), { headers: JSON_HEADERS, tags: { name: 'order-status' } });
+                      verify(paid, 200, 'order-status', {
+                        'order-status: status PAID': (json) => json.status === 'PAID',
+                      });
+                    }
+                    """;
+            case CUSTOM -> """
+                    // The custom module sends the requests; it may call context.record(response) to count a response
+                    // in the latency buckets used when several runners are combined.
+                    export default function () {
+                      customIteration({ baseUrl: BASE_URL, variant: VARIANT, record, verify });
+                    }
+                    """;
+        };
+    }
+
+    private static String template() {
+        return """
+                // Generated by stackbench from a BenchmarkRun spec; regenerate it instead of editing.
+                import http from 'k6/http';
+                import { check } from 'k6';
+                import { Counter } from 'k6/metrics';
+                import exec from 'k6/execution';
+                __CUSTOM_IMPORT__
+                const BASE_URL = (__ENV.STACKBENCH_BASE_URL || 'http://127.0.0.1:8080').replace(/\\/+$/, '');
+                const VARIANT = __ENV.STACKBENCH_VARIANT || __VARIANT__;
+                const SUMMARY_FILE = __ENV.STACKBENCH_SUMMARY_FILE || '';
+                const RUNNER_ID = __ENV.STACKBENCH_RUNNER_ID || '';
+                const WORKLOAD = __WORKLOAD__;
+                const BUCKETS = __BUCKETS__;
+                const SUMMARY = __SUMMARY__;
+                const MEASURE = 'measure';
+
+                // k6 cannot merge percentiles across runners; counts per fixed latency bucket add up exactly.
+                const bucketCounters = [];
+                for (let i = 0; i < BUCKETS.count; i++) {
+                  bucketCounters.push(new Counter(BUCKETS.prefix + String(i).padStart(4, '0')));
+                }
+                const LOG_GROWTH = Math.log(BUCKETS.growth);
+
+                // Throughput is what completed inside the measured window, whichever scenario sent it: requests
+                // still in flight when the window closes finish during the graceful stop and would otherwise
+                // inflate an overloaded target's rate.
+                const windowCompletions = new Counter(SUMMARY.windowMetric);
+                function countIfInsideMeasuredWindow() {
+                  const windowStart = exec.scenario.startTime
+                    + (exec.scenario.name === MEASURE ? 0 : SUMMARY.warmupSeconds * 1000);
+                  const now = Date.now();
+                  if (now >= windowStart && now < windowStart + SUMMARY.measuredSeconds * 1000) {
+                    windowCompletions.add(1);
+                  }
+                }
+
+                export const options = __OPTIONS__;
+
+                export function record(response) {
+                  countIfInsideMeasuredWindow();
+                  if (exec.scenario.name !== MEASURE) {
+                    return;
+                  }
+                  const ms = response.timings.duration;
+                  let index = ms > BUCKETS.minMs ? Math.floor(Math.log(ms / BUCKETS.minMs) / LOG_GROWTH) : 0;
+                  index = Math.min(BUCKETS.count - 1, Math.max(0, index));
+                  bucketCounters[index].add(1);
+                }
+
+                function parseBody(response) {
+                  try {
+                    return response.json();
+                  } catch (e) {
+                    return null;
+                  }
+                }
+
+                // Counts the response, checks status and variant (plus scenario-specific checks) and returns
+                // the JSON body.
+                export function verify(response, expectedStatus, operation, extraChecks) {
+                  record(response);
+                  const json = parseBody(response);
+                  const checks = {};
+                  checks[operation + ': status ' + expectedStatus] = () => response.status === expectedStatus;
+                  checks[operation + ': variant'] = () => json !== null && json.variant === VARIANT;
+                  for (const name in extraChecks || {}) {
+                    checks[name] = () => json !== null && extraChecks[name](json);
+                  }
+                  check(response, checks, { operation: operation });
+                  return response.status === expectedStatus ? json : null;
+                }
+
+                __ITERATION__
+                export function handleSummary(data) {
+                  const summary = JSON.stringify({
+                    format: SUMMARY.format,
+                    runnerId: RUNNER_ID,
+                    variant: VARIANT,
+                    scenario: SUMMARY.scenario,
+                    warmupSeconds: SUMMARY.warmupSeconds,
+                    measuredSeconds: SUMMARY.measuredSeconds,
+                    requestsPerIteration: SUMMARY.requestsPerIteration,
+                    buckets: { minMs: BUCKETS.minMs, growth: BUCKETS.growth, count: BUCKETS.count },
+                    k6: data,
+                  });
+                  const outputs = { stdout: '\\n' + SUMMARY.begin + '\\n' + summary + '\\n' + SUMMARY.end + '\\n' };
+                  if (SUMMARY_FILE) {
+                    outputs[SUMMARY_FILE] = summary;
+                  }
+                  return outputs;
+                }
+                """;
+    }
+
+    private static BenchmarkRunSpec copy(BenchmarkRunSpec spec) {
+        return JSON.convertValue(spec, BenchmarkRunSpec.class);
+    }
+
+    private static String jsString(String value) {
+        return toJson(JSON.getNodeFactory().textNode(value == null ? "" : value));
+    }
+
+    private static String toJson(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write k6 options as JSON", e);
+        }
+    }
+}

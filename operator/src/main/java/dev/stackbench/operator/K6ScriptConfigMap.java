@@ -1,0 +1,54 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Scenario;
+import dev.stackbench.k6.K6Script;
+import dev.stackbench.k6.K6ScriptGenerator;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The k6 script the runners execute, generated from the spec by the shared generator (the same script local mode
+ * runs). The ConfigMap also keeps the spec the run started with, so a later spec change cannot alter a run in
+ * flight and the experiment stays documented next to its script.
+ */
+public final class K6ScriptConfigMap {
+
+    public static final String SCRIPT_KEY = "test.js";
+    /** Where a custom scenario's module sits next to the script (imported as ./custom.js). */
+    public static final String CUSTOM_MODULE_KEY = "custom.js";
+    public static final String SPEC_KEY = "spec.yaml";
+
+    private final K6ScriptGenerator generator = new K6ScriptGenerator();
+
+    public K6Script script(BenchmarkRun run) {
+        return run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM
+                ? generator.generate(run.getSpec(), "./" + CUSTOM_MODULE_KEY)
+                : generator.generate(run.getSpec());
+    }
+
+    /**
+     * @param customModule the text of the user's module for scenario custom (read from spec.workload.script's
+     *     ConfigMap), null otherwise
+     */
+    public ConfigMap desired(BenchmarkRun run, String customModule) {
+        Map<String, String> data = new LinkedHashMap<>();
+        data.put(SCRIPT_KEY, script(run).text());
+        if (customModule != null) {
+            data.put(CUSTOM_MODULE_KEY, customModule);
+        }
+        data.put(SPEC_KEY, BenchmarkRuns.toYaml(run.getSpec()));
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(RunLabels.scriptConfigMapName(run))
+                .withNamespace(run.getMetadata().getNamespace())
+                .withLabels(RunLabels.forRole(run, RunLabels.ROLE_LOADGEN))
+                .withOwnerReferences(RunLabels.ownerReference(run))
+                .endMetadata()
+                .withData(data)
+                .build();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.PoolPlacement;
+import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.k6.K6Env;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The k6-operator TestRun (k6.io/v1alpha1) that drives the load: parallelism runners on the loadgen pool, each
+ * with spec.workload.runnerResources as requests and limits, running its execution segment of the generated script
+ * against the target's Service. No {@code cleanup: post}:
+ * k6-operator would delete the TestRun, and with it the runners whose logs hold the results, before they are read.
+ */
+public final class K6TestRun {
+
+    public static final String API_VERSION = "k6.io/v1alpha1";
+    public static final String KIND = "TestRun";
+    public static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
+            .withGroup("k6.io").withVersion("v1alpha1").withKind(KIND).withPlural("testruns").withNamespaced(true)
+            .build();
+
+    private final OperatorSettings settings;
+
+    public K6TestRun(OperatorSettings settings) {
+        this.settings = settings;
+    }
+
+    public GenericKubernetesResource desired(BenchmarkRun run) {
+        PoolPlacement placement = Placements.loadgen(run.getSpec());
+        Map<String, Object> runner = new LinkedHashMap<>();
+        if (settings.k6Image() != null) {
+            runner.put("image", settings.k6Image());
+        }
+        runner.put("metadata", Map.of("labels", RunLabels.forRole(run, RunLabels.ROLE_LOADGEN)));
+        ResourcesSpec resources = run.getSpec().getWorkload().getRunnerResources();
+        Map<String, String> limits = Map.of("cpu", resources.getCpu(), "memory", resources.getMemory());
+        runner.put("resources", Map.of("requests", limits, "limits", limits));
+        runner.put("nodeSelector", placement.getNodeSelector());
+        runner.put("tolerations", placement.getTolerations());
+        runner.put("env", List.of(
+                Map.of("name", K6Env.BASE_URL, "value", TargetService.url(run)),
+                Map.of("name", K6Env.VARIANT, "value", run.getSpec().getTarget().getVariant())));
+
+        // k6-operator's initializer pod (k6 archive + inspect of the script) takes its placement and image from
+        // spec.initializer, not from the runner: without them it would need an untainted node and the public image.
+        Map<String, Object> initializer = new LinkedHashMap<>();
+        if (settings.k6Image() != null) {
+            initializer.put("image", settings.k6Image());
+        }
+        initializer.put("nodeSelector", placement.getNodeSelector());
+        initializer.put("tolerations", placement.getTolerations());
+
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("parallelism", run.getSpec().getWorkload().getParallelism());
+        spec.put("separate", false);
+        spec.put("arguments", "--tag stackbench_run=" + run.getMetadata().getName());
+        spec.put("script", Map.of("configMap", Map.of(
+                "name", RunLabels.scriptConfigMapName(run),
+                "file", K6ScriptConfigMap.SCRIPT_KEY)));
+        spec.put("runner", runner);
+        spec.put("initializer", initializer);
+
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion(API_VERSION)
+                .withKind(KIND)
+                .withNewMetadata()
+                .withName(RunLabels.testRunName(run))
+                .withNamespace(run.getMetadata().getNamespace())
+                .withLabels(RunLabels.forRole(run, RunLabels.ROLE_LOADGEN))
+                .withOwnerReferences(RunLabels.ownerReference(run))
+                .endMetadata()
+                // Through JSON so tolerations become plain maps, as the generic resource holds them.
+                .addToAdditionalProperties("spec", Serialization.unmarshal(Serialization.asJson(spec), Map.class))
+                .build();
+    }
+
+    /** The TestRun's status.stage, null before k6-operator wrote one. */
+    public static String stage(GenericKubernetesResource testRun) {
+        Object status = testRun == null ? null : testRun.getAdditionalProperties().get("status");
+        if (status instanceof Map<?, ?> map && map.get("stage") instanceof String stage) {
+            return stage;
+        }
+        return null;
+    }
+}

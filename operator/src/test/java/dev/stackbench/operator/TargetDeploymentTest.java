@@ -1,0 +1,114 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.DatabaseSpec;
+import dev.stackbench.api.SecretKeysRef;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class TargetDeploymentTest {
+
+    private final TargetDeployment target = new TargetDeployment(
+            ExampleRuns.catalogue(), ExampleRuns.settings());
+
+    @Test
+    void placesTheVariantsImageOnTheTargetPoolWithGuaranteedQos() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+
+        Deployment deployment = target.desired(run);
+
+        PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        Container container = pod.getContainers().getFirst();
+        assertThat(deployment.getMetadata().getName()).isEqualTo("webflux-r2dbc-target");
+        assertThat(container.getImage()).isEqualTo("stackbench/webflux-app:1.2.3");
+        assertThat(container.getResources().getRequests()).isEqualTo(container.getResources().getLimits())
+                .containsEntry("cpu", new Quantity("1")).containsEntry("memory", new Quantity("1Gi"));
+        assertThat(pod.getNodeSelector()).containsExactlyEntriesOf(Map.of("stackbench.dev/pool", "target"));
+        assertThat(pod.getTolerations()).singleElement().satisfies(toleration -> {
+            assertThat(toleration.getKey()).isEqualTo("stackbench.dev/pool");
+            assertThat(toleration.getValue()).isEqualTo("target");
+            assertThat(toleration.getEffect()).isEqualTo("NoSchedule");
+        });
+        assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health");
+        assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("management");
+        assertThat(container.getPorts()).extracting(port -> port.getContainerPort()).containsExactly(8080, 8081);
+    }
+
+    @Test
+    void configuresTheContractEnvironmentAndSizesTheJvmToTheLimits() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getTarget().setEnv(Map.of("DB_POOL_SIZE", "50"));
+
+        Map<String, EnvVar> env = env(target.desired(run));
+
+        assertThat(env.get("SPRING_PROFILES_ACTIVE").getValue()).isEqualTo("webflux-r2dbc");
+        assertThat(env.get("BIND_ADDRESS").getValue()).isEqualTo("0.0.0.0");
+        assertThat(env.get("DELAY_SERVICE_URL").getValue()).isEqualTo("http://webflux-r2dbc-delay.bench.svc:8090");
+        assertThat(env.get("DB_HOST").getValue()).isEqualTo("postgres.db.svc");
+        assertThat(env.get("DB_PORT").getValue()).isEqualTo("5432");
+        assertThat(env.get("DB_NAME").getValue()).isEqualTo("stackbench");
+        assertThat(env.get("DB_POOL_SIZE").getValue()).isEqualTo("50");
+        assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getName()).isEqualTo("postgres-credentials");
+        assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("username");
+        assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("password");
+        assertThat(env.get(TargetDeployment.RESET_DATABASE_ENV).getValue()).isEqualTo("true");
+        // The example sizes the heap itself (MaxRAMPercentage), so no -Xmx is added.
+        assertThat(env.get("JAVA_TOOL_OPTIONS").getValue())
+                .isEqualTo("-XX:ActiveProcessorCount=1 -XX:MaxRAMPercentage=75");
+    }
+
+    @Test
+    void usesTheSpecsDatabaseAndSecretAndAnImageOverride() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getTarget().setImage("registry.example/own:7");
+        run.getSpec().getTarget().setJvmOptions(null);
+        run.getSpec().getTarget().getResources().setCpu("1500m");
+        run.getSpec().getBackend().setDatabase(new DatabaseSpec().withHost("pg.example").withPort(6432)
+                .withDatabase("bench").withSecretRef(new SecretKeysRef().withName("pg").withUserKey("u")
+                        .withPasswordKey("p")));
+
+        Deployment deployment = target.desired(run);
+        Map<String, EnvVar> env = env(deployment);
+
+        assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getImage())
+                .isEqualTo("registry.example/own:7");
+        assertThat(env.get("DB_HOST").getValue()).isEqualTo("pg.example");
+        assertThat(env.get("DB_PORT").getValue()).isEqualTo("6432");
+        assertThat(env.get("DB_NAME").getValue()).isEqualTo("bench");
+        assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getName()).isEqualTo("pg");
+        assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("u");
+        assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("p");
+        assertThat(env.get("JAVA_TOOL_OPTIONS").getValue()).isEqualTo("-XX:ActiveProcessorCount=2 -Xmx768m");
+    }
+
+    @Test
+    void isLabelledAndOwnedByTheRun() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+
+        Deployment deployment = target.desired(run);
+
+        assertThat(deployment.getMetadata().getLabels())
+                .containsEntry("app.kubernetes.io/managed-by", "stackbench")
+                .containsEntry("stackbench.dev/run", "webflux-r2dbc");
+        assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+                .containsEntry("app.kubernetes.io/managed-by", "stackbench");
+        assertThat(deployment.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
+            assertThat(owner.getKind()).isEqualTo("BenchmarkRun");
+            assertThat(owner.getUid()).isEqualTo(run.getMetadata().getUid());
+            assertThat(owner.getController()).isTrue();
+        });
+    }
+
+    private static Map<String, EnvVar> env(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getEnv().stream()
+                .collect(Collectors.toMap(EnvVar::getName, var -> var));
+    }
+}
