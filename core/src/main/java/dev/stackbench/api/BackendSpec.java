@@ -40,5 +40,4 @@ public class BackendSpec {
         this.delayService = delayService;
         return this;
     }
-
 }

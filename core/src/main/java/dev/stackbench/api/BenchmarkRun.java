@@ -11,17 +11,27 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(BenchmarkRun.GROUP)
 @Version(BenchmarkRun.VERSION)
 @ShortNames("br")
-@AdditionalPrinterColumn(name = "VARIANT", jsonPath = ".spec.target.variant",
+@AdditionalPrinterColumn(
+        name = "VARIANT",
+        jsonPath = ".spec.target.variant",
         type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "RPS", jsonPath = ".status.summary.rps", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "P95(ms)", jsonPath = ".status.summary.latencyMs.p95",
+@AdditionalPrinterColumn(
+        name = "P95(ms)",
+        jsonPath = ".status.summary.latencyMs.p95",
         type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "ERRORS", jsonPath = ".status.summary.errorRate",
+@AdditionalPrinterColumn(
+        name = "ERRORS",
+        jsonPath = ".status.summary.errorRate",
         type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "THREADS", jsonPath = ".status.summary.target.peakThreads",
+@AdditionalPrinterColumn(
+        name = "THREADS",
+        jsonPath = ".status.summary.target.peakThreads",
         type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
+@AdditionalPrinterColumn(
+        name = "AGE",
+        jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
 public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {
 

@@ -29,8 +29,7 @@ public final class BenchmarkRunDefaults {
     public static final String SECRET_USER_KEY = "username";
     public static final String SECRET_PASSWORD_KEY = "password";
 
-    private BenchmarkRunDefaults() {
-    }
+    private BenchmarkRunDefaults() {}
 
     /** Fills every unset field that has a default, in place; returns the same spec. Null-safe on missing parts. */
     public static BenchmarkRunSpec apply(BenchmarkRunSpec spec) {

@@ -11,7 +11,9 @@ import io.fabric8.generator.annotation.ValidationRule;
  * One load experiment: which variant to deploy and how, where its parts run, and the load to drive.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = SpecRules.TIMEOUT_COVERS_RUN, message = SpecRules.TIMEOUT_COVERS_RUN_MESSAGE,
+@ValidationRule(
+        value = SpecRules.TIMEOUT_COVERS_RUN,
+        message = SpecRules.TIMEOUT_COVERS_RUN_MESSAGE,
         fieldPath = ".timeout")
 public class BenchmarkRunSpec {
 
@@ -30,8 +32,8 @@ public class BenchmarkRunSpec {
     private WorkloadSpec workload;
 
     @Default(BenchmarkRunDefaults.CLEANUP)
-    @JsonPropertyDescription("Delete what the run created: Always, OnSuccess (keep a failed run for inspection) or"
-            + " Never.")
+    @JsonPropertyDescription(
+            "Delete what the run created: Always, OnSuccess (keep a failed run for inspection) or" + " Never.")
     private CleanupPolicy cleanup;
 
     @Default(BenchmarkRunDefaults.TIMEOUT)
@@ -117,5 +119,4 @@ public class BenchmarkRunSpec {
         this.timeout = timeout;
         return this;
     }
-
 }

@@ -12,10 +12,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
@@ -40,14 +40,13 @@ public final class BenchmarkRuns {
             .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             // The API server refuses a number where the schema says string (e.g. cpu: 2); so does local mode.
-            .withCoercionConfig(LogicalType.Textual, config -> config
-                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                    LogicalType.Textual, config -> config.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .build();
 
-    private BenchmarkRuns() {
-    }
+    private BenchmarkRuns() {}
 
     /** The mapper used for BenchmarkRun YAML, strict about unknown fields. */
     public static ObjectMapper yamlMapper() {
@@ -141,21 +140,27 @@ public final class BenchmarkRuns {
         StringBuilder where = new StringBuilder(source).append(": document ").append(document);
         JsonLocation location = e.getLocation();
         if (location != null && location.getLineNr() > 0) {
-            where.append(", line ").append(location.getLineNr()).append(", column ").append(location.getColumnNr());
+            where.append(", line ")
+                    .append(location.getLineNr())
+                    .append(", column ")
+                    .append(location.getColumnNr());
         }
         where.append(": ");
         if (e instanceof UnrecognizedPropertyException unknown) {
             String path = path(unknown);
             Collection<Object> known = unknown.getKnownPropertyIds();
-            String knownText = known == null ? "" : " (known fields here: "
-                    + known.stream().map(Object::toString).sorted().collect(Collectors.joining(", ")) + ")";
+            String knownText = known == null
+                    ? ""
+                    : " (known fields here: "
+                            + known.stream().map(Object::toString).sorted().collect(Collectors.joining(", ")) + ")";
             return where + "unknown field " + path + knownText + ": remove it or fix its spelling";
         }
         if (e instanceof InvalidFormatException invalid) {
             return where + "field " + path(invalid) + " has the wrong value '" + invalid.getValue() + "': "
                     + expected(invalid.getTargetType());
         }
-        if (e instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
+        if (e instanceof MismatchedInputException mismatch
+                && !mismatch.getPath().isEmpty()) {
             return where + "field " + path(mismatch) + " has the wrong type: " + expected(mismatch.getTargetType());
         }
         return where + "not valid YAML/JSON (" + e.getOriginalMessage() + "): fix the syntax";

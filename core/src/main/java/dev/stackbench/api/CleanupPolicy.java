@@ -36,8 +36,8 @@ public enum CleanupPolicy {
         return Arrays.stream(values())
                 .filter(candidate -> candidate.value.equals(value))
                 .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown CleanupPolicy '" + value + "': use one of "
-                        + String.join(", ", names())));
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown CleanupPolicy '" + value + "': use one of " + String.join(", ", names())));
     }
 
     @Override

@@ -25,16 +25,21 @@ public final class Conditions {
     /** The run reached a terminal phase. */
     public static final String COMPLETE = "Complete";
 
-    private Conditions() {
-    }
+    private Conditions() {}
 
     /**
      * Sets a condition, keeping its lastTransitionTime unless the status flips.
      *
      * @return whether anything about the condition changed, so callers patch status only when needed
      */
-    public static boolean set(List<Condition> conditions, String type, String status, String reason, String message,
-            Long observedGeneration, Instant now) {
+    public static boolean set(
+            List<Condition> conditions,
+            String type,
+            String status,
+            String reason,
+            String message,
+            Long observedGeneration,
+            Instant now) {
         Optional<Condition> existing = find(conditions, type);
         if (existing.isEmpty()) {
             conditions.add(new Condition(format(now), message, observedGeneration, reason, status, type));
@@ -63,19 +68,29 @@ public final class Conditions {
     }
 
     /** Same as {@link #set} with a boolean status. */
-    public static boolean set(List<Condition> conditions, String type, boolean status, String reason,
-            String message, Long observedGeneration, Instant now) {
+    public static boolean set(
+            List<Condition> conditions,
+            String type,
+            boolean status,
+            String reason,
+            String message,
+            Long observedGeneration,
+            Instant now) {
         return set(conditions, type, status ? TRUE : FALSE, reason, message, observedGeneration, now);
     }
 
     public static Optional<Condition> find(List<Condition> conditions, String type) {
         return conditions == null
                 ? Optional.empty()
-                : conditions.stream().filter(condition -> type.equals(condition.getType())).findFirst();
+                : conditions.stream()
+                        .filter(condition -> type.equals(condition.getType()))
+                        .findFirst();
     }
 
     public static boolean isTrue(List<Condition> conditions, String type) {
-        return find(conditions, type).map(condition -> TRUE.equals(condition.getStatus())).orElse(false);
+        return find(conditions, type)
+                .map(condition -> TRUE.equals(condition.getStatus()))
+                .orElse(false);
     }
 
     /** RFC 3339 in whole seconds, as Kubernetes writes metav1.Time. */

@@ -46,5 +46,4 @@ public class ConfigMapKeyRef {
         this.key = key;
         return this;
     }
-
 }

@@ -84,5 +84,4 @@ public class DatabaseSpec {
         this.secretRef = secretRef;
         return this;
     }
-
 }

@@ -46,5 +46,4 @@ public class DelayServiceSpec {
         this.resources = resources;
         return this;
     }
-
 }

@@ -11,8 +11,7 @@ public final class Durations {
     private static final Pattern WHOLE = Pattern.compile(SpecRules.DURATION_PATTERN);
     private static final Pattern PART = Pattern.compile("([0-9]+(?:[.][0-9]+)?)(ns|us|ms|s|m|h)");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     public static boolean isValid(String text) {
         return text != null && WHOLE.matcher(text).matches();

@@ -39,8 +39,8 @@ public enum Executor {
         return Arrays.stream(values())
                 .filter(candidate -> candidate.value.equals(value))
                 .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown Executor '" + value + "': use one of "
-                        + String.join(", ", names())));
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown Executor '" + value + "': use one of " + String.join(", ", names())));
     }
 
     @Override

@@ -112,5 +112,4 @@ public class LatencySummary {
         this.max = max;
         return this;
     }
-
 }

@@ -14,18 +14,28 @@ import java.util.List;
  * requested rate when the target slows down, so a slow target shows up as latency instead of as fewer requests.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = SpecRules.RATE_REQUIRED_CONSTANT, message = SpecRules.RATE_REQUIRED_CONSTANT_MESSAGE,
+@ValidationRule(
+        value = SpecRules.RATE_REQUIRED_CONSTANT,
+        message = SpecRules.RATE_REQUIRED_CONSTANT_MESSAGE,
         fieldPath = ".rate")
-@ValidationRule(value = SpecRules.RATE_REQUIRED_RAMPING, message = SpecRules.RATE_REQUIRED_RAMPING_MESSAGE,
+@ValidationRule(
+        value = SpecRules.RATE_REQUIRED_RAMPING,
+        message = SpecRules.RATE_REQUIRED_RAMPING_MESSAGE,
         fieldPath = ".rate")
 @ValidationRule(value = SpecRules.VUS_REQUIRED, message = SpecRules.VUS_REQUIRED_MESSAGE, fieldPath = ".vus")
 @ValidationRule(value = SpecRules.STAGES_REQUIRED, message = SpecRules.STAGES_REQUIRED_MESSAGE, fieldPath = ".stages")
-@ValidationRule(value = SpecRules.STAGES_ONLY_RAMPING, message = SpecRules.STAGES_ONLY_RAMPING_MESSAGE,
+@ValidationRule(
+        value = SpecRules.STAGES_ONLY_RAMPING,
+        message = SpecRules.STAGES_ONLY_RAMPING_MESSAGE,
         fieldPath = ".stages")
 @ValidationRule(value = SpecRules.RATE_ONLY_ARRIVAL, message = SpecRules.RATE_ONLY_ARRIVAL_MESSAGE, fieldPath = ".rate")
-@ValidationRule(value = SpecRules.PREALLOCATED_ONLY_ARRIVAL, message = SpecRules.PREALLOCATED_ONLY_ARRIVAL_MESSAGE,
+@ValidationRule(
+        value = SpecRules.PREALLOCATED_ONLY_ARRIVAL,
+        message = SpecRules.PREALLOCATED_ONLY_ARRIVAL_MESSAGE,
         fieldPath = ".preAllocatedVUs")
-@ValidationRule(value = SpecRules.PREALLOCATED_WITHIN_VUS, message = SpecRules.PREALLOCATED_WITHIN_VUS_MESSAGE,
+@ValidationRule(
+        value = SpecRules.PREALLOCATED_WITHIN_VUS,
+        message = SpecRules.PREALLOCATED_WITHIN_VUS_MESSAGE,
         fieldPath = ".preAllocatedVUs")
 public class LoadSpec {
 
@@ -50,8 +60,8 @@ public class LoadSpec {
     private Integer preAllocatedVUs;
 
     @Size(max = SpecRules.MAX_STAGES)
-    @JsonPropertyDescription("Ramp stages for the ramping executors: each reaches target (iterations/s or VUs) over"
-            + " duration.")
+    @JsonPropertyDescription(
+            "Ramp stages for the ramping executors: each reaches target (iterations/s or VUs) over" + " duration.")
     private List<Stage> stages;
 
     public Executor getExecutor() {
@@ -118,5 +128,4 @@ public class LoadSpec {
         this.stages = stages;
         return this;
     }
-
 }

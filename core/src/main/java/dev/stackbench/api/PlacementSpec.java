@@ -56,5 +56,4 @@ public class PlacementSpec {
         this.loadgen = loadgen;
         return this;
     }
-
 }

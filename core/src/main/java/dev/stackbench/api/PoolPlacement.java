@@ -43,5 +43,4 @@ public class PoolPlacement {
         this.tolerations = tolerations;
         return this;
     }
-
 }

@@ -11,8 +11,7 @@ public final class Quantities {
     private static final Pattern CPU = Pattern.compile(SpecRules.CPU_PATTERN);
     private static final Pattern MEMORY = Pattern.compile(SpecRules.MEMORY_PATTERN);
 
-    private Quantities() {
-    }
+    private Quantities() {}
 
     public static boolean isValidCpu(String text) {
         return text != null && CPU.matcher(text).matches();
@@ -25,8 +24,8 @@ public final class Quantities {
     /** CPU in cores, e.g. "500m" -> 0.5, "2" -> 2. */
     public static double cpuCores(String text) {
         if (!isValidCpu(text)) {
-            throw new IllegalArgumentException("'" + text + "' is not a CPU quantity: write cores or millicores,"
-                    + " e.g. 2, 1.5 or 500m");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a CPU quantity: write cores or millicores," + " e.g. 2, 1.5 or 500m");
         }
         return Quantity.getAmountInBytes(new Quantity(text)).doubleValue();
     }
@@ -34,8 +33,8 @@ public final class Quantities {
     /** Memory in bytes, e.g. "1Gi" -> 1073741824. */
     public static long memoryBytes(String text) {
         if (!isValidMemory(text)) {
-            throw new IllegalArgumentException("'" + text + "' is not a memory quantity: write e.g. 1Gi, 512Mi or"
-                    + " 2G");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a memory quantity: write e.g. 1Gi, 512Mi or" + " 2G");
         }
         BigDecimal bytes = Quantity.getAmountInBytes(new Quantity(text));
         return bytes.setScale(0, RoundingMode.CEILING).longValueExact();

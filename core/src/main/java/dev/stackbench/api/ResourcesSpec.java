@@ -51,5 +51,4 @@ public class ResourcesSpec {
         this.memory = memory;
         return this;
     }
-
 }

@@ -210,5 +210,4 @@ public class RunEnvironment {
         this.parallelism = parallelism;
         return this;
     }
-
 }

@@ -45,8 +45,8 @@ public enum Scenario {
         return Arrays.stream(values())
                 .filter(candidate -> candidate.value.equals(value))
                 .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown Scenario '" + value + "': use one of "
-                        + String.join(", ", names())));
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown Scenario '" + value + "': use one of " + String.join(", ", names())));
     }
 
     @Override

@@ -45,5 +45,4 @@ public class ScriptSpec {
         this.file = file;
         return this;
     }
-
 }

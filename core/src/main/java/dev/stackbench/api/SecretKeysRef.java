@@ -63,5 +63,4 @@ public class SecretKeysRef {
         this.passwordKey = passwordKey;
         return this;
     }
-
 }

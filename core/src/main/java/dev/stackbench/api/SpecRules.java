@@ -17,6 +17,7 @@ public final class SpecRules {
      * write; the rules that compare durations skip malformed ones (this rule reports them).
      */
     private static final String MATCHES_DURATION = ".matches('" + DURATION_PATTERN + "')";
+
     public static final String DURATION_FORMAT = "self" + MATCHES_DURATION;
     public static final String DURATION_FORMAT_HINT = " must be a duration: a number with a unit (ns, us, ms, s, m,"
             + " h), e.g. 300ms, 20s or 1m30s; it cannot be negative";
@@ -25,13 +26,14 @@ public final class SpecRules {
     public static final String DB_SLEEP_FORMAT_MESSAGE = "spec.workload.dbSleep" + DURATION_FORMAT_HINT;
     public static final String WARMUP_FORMAT_MESSAGE = "spec.workload.warmup" + DURATION_FORMAT_HINT;
     public static final String DURATION_FORMAT_MESSAGE = "spec.workload.duration" + DURATION_FORMAT_HINT;
-    public static final String STAGE_DURATION_FORMAT_MESSAGE = "spec.workload.load.stages[].duration"
-            + DURATION_FORMAT_HINT;
+    public static final String STAGE_DURATION_FORMAT_MESSAGE =
+            "spec.workload.load.stages[].duration" + DURATION_FORMAT_HINT;
     public static final long DURATION_MAX_LENGTH = 32;
     /** Kubernetes CPU quantity in cores or millicores. */
     public static final String CPU_PATTERN = "^([0-9]+m|[0-9]+([.][0-9]+)?)$";
     /** Kubernetes memory quantity with an optional binary or decimal suffix. */
     public static final String MEMORY_PATTERN = "^[0-9]+([.][0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$";
+
     public static final long QUANTITY_MAX_LENGTH = 16;
     /** DNS label, as variant names are also used in object names. */
     public static final String NAME_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
@@ -44,6 +46,7 @@ public final class SpecRules {
     public static final long MAX_ROW_COUNT = 10_000;
     /** The delay service and the database call accept at most 60 s (contract). */
     public static final String MAX_CALL_DELAY = "60s";
+
     public static final String MAX_DURATION = "6h";
     public static final String MAX_WARMUP = "1h";
 
@@ -65,8 +68,8 @@ public final class SpecRules {
             + " custom: set script.configMapRef (cluster) or script.file (local) to a k6 module whose default export"
             + " is one iteration";
     public static final String SCRIPT_ONLY_FOR_CUSTOM = "self.scenario == 'custom' || !has(self.script)";
-    public static final String SCRIPT_ONLY_FOR_CUSTOM_MESSAGE = "spec.workload.script is only used by scenario"
-            + " custom: remove script, or set scenario: custom";
+    public static final String SCRIPT_ONLY_FOR_CUSTOM_MESSAGE =
+            "spec.workload.script is only used by scenario" + " custom: remove script, or set scenario: custom";
     public static final String UPSTREAM_DELAY_REQUIRED =
             "!(self.scenario in ['upstream', 'mixed']) || has(self.upstreamDelay)";
     public static final String UPSTREAM_DELAY_REQUIRED_MESSAGE = "spec.workload.upstreamDelay is required when"
@@ -74,29 +77,26 @@ public final class SpecRules {
     public static final String DB_SLEEP_REQUIRED = "!(self.scenario in ['db', 'mixed']) || has(self.dbSleep)";
     public static final String DB_SLEEP_REQUIRED_MESSAGE = "spec.workload.dbSleep is required when scenario is db"
             + " or mixed: set the pg_sleep of the database call, e.g. dbSleep: 100ms";
-    public static final String UPSTREAM_DELAY_MAX =
-            "!has(self.upstreamDelay) || !self.upstreamDelay" + MATCHES_DURATION
+    public static final String UPSTREAM_DELAY_MAX = "!has(self.upstreamDelay) || !self.upstreamDelay" + MATCHES_DURATION
             + " || duration(self.upstreamDelay) <= duration('" + MAX_CALL_DELAY + "')";
-    public static final String UPSTREAM_DELAY_MAX_MESSAGE = "spec.workload.upstreamDelay must be at most "
-            + MAX_CALL_DELAY + " (the delay service's limit): lower it";
-    public static final String DB_SLEEP_MAX =
-            "!has(self.dbSleep) || !self.dbSleep" + MATCHES_DURATION
+    public static final String UPSTREAM_DELAY_MAX_MESSAGE =
+            "spec.workload.upstreamDelay must be at most " + MAX_CALL_DELAY + " (the delay service's limit): lower it";
+    public static final String DB_SLEEP_MAX = "!has(self.dbSleep) || !self.dbSleep" + MATCHES_DURATION
             + " || duration(self.dbSleep) <= duration('" + MAX_CALL_DELAY + "')";
-    public static final String DB_SLEEP_MAX_MESSAGE = "spec.workload.dbSleep must be at most " + MAX_CALL_DELAY
-            + " (the database call's limit): lower it";
-    public static final String DURATION_POSITIVE = "!has(self.duration) || !self.duration" + MATCHES_DURATION
-            + " || duration(self.duration) > duration('0s')";
-    public static final String DURATION_POSITIVE_MESSAGE = "spec.workload.duration must be longer than 0s: set the"
-            + " measured time, e.g. duration: 60s";
-    public static final String DURATION_MAX =
-            "!has(self.duration) || !self.duration" + MATCHES_DURATION
+    public static final String DB_SLEEP_MAX_MESSAGE =
+            "spec.workload.dbSleep must be at most " + MAX_CALL_DELAY + " (the database call's limit): lower it";
+    public static final String DURATION_POSITIVE =
+            "!has(self.duration) || !self.duration" + MATCHES_DURATION + " || duration(self.duration) > duration('0s')";
+    public static final String DURATION_POSITIVE_MESSAGE =
+            "spec.workload.duration must be longer than 0s: set the" + " measured time, e.g. duration: 60s";
+    public static final String DURATION_MAX = "!has(self.duration) || !self.duration" + MATCHES_DURATION
             + " || duration(self.duration) <= duration('" + MAX_DURATION + "')";
     public static final String DURATION_MAX_MESSAGE = "spec.workload.duration must be at most " + MAX_DURATION
             + ": shorten it or split the experiment into several runs";
     public static final String WARMUP_MAX = "!has(self.warmup) || !self.warmup" + MATCHES_DURATION
             + " || duration(self.warmup) <= duration('" + MAX_WARMUP + "')";
-    public static final String WARMUP_MAX_MESSAGE = "spec.workload.warmup must be at most " + MAX_WARMUP
-            + ": shorten it";
+    public static final String WARMUP_MAX_MESSAGE =
+            "spec.workload.warmup must be at most " + MAX_WARMUP + ": shorten it";
 
     public static final String RATE_REQUIRED_CONSTANT = "self.executor != 'constant-arrival-rate' || has(self.rate)";
     public static final String RATE_REQUIRED_CONSTANT_MESSAGE = "spec.workload.load.rate is required when executor"
@@ -132,6 +132,5 @@ public final class SpecRules {
     public static final String SCRIPT_SOURCE_REQUIRED_MESSAGE = "spec.workload.script needs configMapRef (cluster"
             + " mode) or file (local mode): name the k6 module to run";
 
-    private SpecRules() {
-    }
+    private SpecRules() {}
 }

@@ -23,8 +23,8 @@ public class Stage {
     @Required
     @Min(0)
     @Max(SpecRules.MAX_RATE)
-    @JsonPropertyDescription("Iterations per second (ramping-arrival-rate) or VUs (ramping-vus) at the end of the"
-            + " stage.")
+    @JsonPropertyDescription(
+            "Iterations per second (ramping-arrival-rate) or VUs (ramping-vus) at the end of the" + " stage.")
     private Integer target;
 
     public String getDuration() {
@@ -52,5 +52,4 @@ public class Stage {
         this.target = target;
         return this;
     }
-
 }

@@ -119,5 +119,4 @@ public class TargetSpec {
         this.env = env;
         return this;
     }
-
 }

@@ -152,5 +152,4 @@ public class TargetSummary {
         this.samples = samples;
         return this;
     }
-
 }

@@ -87,5 +87,4 @@ public class ThresholdResult {
         this.source = source;
         return this;
     }
-
 }

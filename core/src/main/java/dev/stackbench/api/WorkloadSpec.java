@@ -15,18 +15,30 @@ import java.util.Map;
  * The requests to send and the load model.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = SpecRules.CUSTOM_NEEDS_SCRIPT, message = SpecRules.CUSTOM_NEEDS_SCRIPT_MESSAGE,
+@ValidationRule(
+        value = SpecRules.CUSTOM_NEEDS_SCRIPT,
+        message = SpecRules.CUSTOM_NEEDS_SCRIPT_MESSAGE,
         fieldPath = ".script")
-@ValidationRule(value = SpecRules.SCRIPT_ONLY_FOR_CUSTOM, message = SpecRules.SCRIPT_ONLY_FOR_CUSTOM_MESSAGE,
+@ValidationRule(
+        value = SpecRules.SCRIPT_ONLY_FOR_CUSTOM,
+        message = SpecRules.SCRIPT_ONLY_FOR_CUSTOM_MESSAGE,
         fieldPath = ".script")
-@ValidationRule(value = SpecRules.UPSTREAM_DELAY_REQUIRED, message = SpecRules.UPSTREAM_DELAY_REQUIRED_MESSAGE,
+@ValidationRule(
+        value = SpecRules.UPSTREAM_DELAY_REQUIRED,
+        message = SpecRules.UPSTREAM_DELAY_REQUIRED_MESSAGE,
         fieldPath = ".upstreamDelay")
-@ValidationRule(value = SpecRules.DB_SLEEP_REQUIRED, message = SpecRules.DB_SLEEP_REQUIRED_MESSAGE,
+@ValidationRule(
+        value = SpecRules.DB_SLEEP_REQUIRED,
+        message = SpecRules.DB_SLEEP_REQUIRED_MESSAGE,
         fieldPath = ".dbSleep")
-@ValidationRule(value = SpecRules.UPSTREAM_DELAY_MAX, message = SpecRules.UPSTREAM_DELAY_MAX_MESSAGE,
+@ValidationRule(
+        value = SpecRules.UPSTREAM_DELAY_MAX,
+        message = SpecRules.UPSTREAM_DELAY_MAX_MESSAGE,
         fieldPath = ".upstreamDelay")
 @ValidationRule(value = SpecRules.DB_SLEEP_MAX, message = SpecRules.DB_SLEEP_MAX_MESSAGE, fieldPath = ".dbSleep")
-@ValidationRule(value = SpecRules.DURATION_POSITIVE, message = SpecRules.DURATION_POSITIVE_MESSAGE,
+@ValidationRule(
+        value = SpecRules.DURATION_POSITIVE,
+        message = SpecRules.DURATION_POSITIVE_MESSAGE,
         fieldPath = ".duration")
 @ValidationRule(value = SpecRules.DURATION_MAX, message = SpecRules.DURATION_MAX_MESSAGE, fieldPath = ".duration")
 @ValidationRule(value = SpecRules.WARMUP_MAX, message = SpecRules.WARMUP_MAX_MESSAGE, fieldPath = ".warmup")
@@ -222,5 +234,4 @@ public class WorkloadSpec {
         this.thresholds = thresholds;
         return this;
     }
-
 }

@@ -14,7 +14,6 @@ import java.util.Locale;
 public record LittleLawCap(double rps, int slots, double serviceSeconds, String limitedBy) {
 
     public String explanation() {
-        return String.format(Locale.ROOT, "%s / %.3f s per request = %.1f requests/s", limitedBy,
-                serviceSeconds, rps);
+        return String.format(Locale.ROOT, "%s / %.3f s per request = %.1f requests/s", limitedBy, serviceSeconds, rps);
     }
 }

@@ -11,8 +11,8 @@ import java.util.List;
  * @param profile the Spring profile selecting it
  * @param blocksPoolOn scenarios (contract operations) that hold a pool thread for their whole duration
  */
-public record Variant(String name, String app, String profile, String description, ThreadPool threadPool,
-        List<String> blocksPoolOn) {
+public record Variant(
+        String name, String app, String profile, String description, ThreadPool threadPool, List<String> blocksPoolOn) {
 
     public Variant {
         blocksPoolOn = blocksPoolOn == null ? List.of() : List.copyOf(blocksPoolOn);

@@ -28,6 +28,7 @@ public final class VariantCatalogue {
     public static final String RESOURCE = "stackbench/variants.yaml";
     /** The targets' database pool size variable and its contract default (same for Hikari and R2DBC). */
     public static final String DB_POOL_SIZE_ENV = "DB_POOL_SIZE";
+
     public static final int DEFAULT_DB_POOL_SIZE = 100;
 
     private static final ObjectMapper YAML = YAMLMapper.builder()
@@ -48,8 +49,7 @@ public final class VariantCatalogue {
         this.variants = byName;
     }
 
-    private record CatalogueFile(Map<String, AppImage> apps, List<Variant> variants) {
-    }
+    private record CatalogueFile(Map<String, AppImage> apps, List<Variant> variants) {}
 
     /** The catalogue shipped in the jar. */
     public static VariantCatalogue load() {
@@ -69,8 +69,10 @@ public final class VariantCatalogue {
         try {
             return parse(Files.readString(file), file.toString());
         } catch (IOException e) {
-            throw new CatalogueException("cannot read the variant catalogue " + file + ": " + e.getMessage()
-                    + "; pass the path of targets/variants.yaml", e);
+            throw new CatalogueException(
+                    "cannot read the variant catalogue " + file + ": " + e.getMessage()
+                            + "; pass the path of targets/variants.yaml",
+                    e);
         }
     }
 
@@ -82,7 +84,10 @@ public final class VariantCatalogue {
         } catch (IOException e) {
             throw new CatalogueException(source + " is not a valid variant catalogue: " + e.getMessage(), e);
         }
-        if (file == null || file.apps() == null || file.variants() == null || file.variants().isEmpty()) {
+        if (file == null
+                || file.apps() == null
+                || file.variants() == null
+                || file.variants().isEmpty()) {
             throw new CatalogueException(source + " needs an 'apps' map and a non-empty 'variants' list");
         }
         List<String> problems = new ArrayList<>();
@@ -94,8 +99,8 @@ public final class VariantCatalogue {
                 continue;
             }
             if (variant.app() == null || !file.apps().containsKey(variant.app())) {
-                problems.add(where + " uses app " + variant.app() + ", which is not under apps (" + file.apps().keySet()
-                        + ")");
+                problems.add(where + " uses app " + variant.app() + ", which is not under apps ("
+                        + file.apps().keySet() + ")");
             }
             ThreadPool pool = variant.threadPool();
             if (pool == null || (pool.size() == null) == (pool.perCpu() == null)) {
@@ -196,8 +201,8 @@ public final class VariantCatalogue {
      * database sleep when the scenario sleeps in the database (every variant shares that pool size); the lower one
      * wins. Empty when neither applies or the scenario has no fixed wait.
      */
-    public Optional<LittleLawCap> littleLawCap(String variantName, double cpus, Map<String, String> env,
-            WorkloadSpec workload) {
+    public Optional<LittleLawCap> littleLawCap(
+            String variantName, double cpus, Map<String, String> env, WorkloadSpec workload) {
         Variant variant = variant(variantName);
         Optional<Duration> serviceTime = nominalServiceTime(workload);
         if (serviceTime.isEmpty()) {
@@ -208,15 +213,18 @@ public final class VariantCatalogue {
         if (variant.isThreadBound(scenario)) {
             int threads = variant.threadPool().threads(cpus, env);
             double seconds = Durations.seconds(serviceTime.get());
-            caps.add(new LittleLawCap(threads / seconds, threads, seconds,
+            caps.add(new LittleLawCap(
+                    threads / seconds,
+                    threads,
+                    seconds,
                     threads + " " + variant.threadPool().name() + " threads"));
         }
         if (scenario.sleepsInDatabase() && workload.getDbSleep() != null) {
             double sleep = Durations.seconds(Durations.parse(workload.getDbSleep()));
             if (sleep > 0) {
                 int connections = dbPoolSize(env);
-                caps.add(new LittleLawCap(connections / sleep, connections, sleep,
-                        connections + " database connections"));
+                caps.add(new LittleLawCap(
+                        connections / sleep, connections, sleep, connections + " database connections"));
             }
         }
         return caps.stream().min(Comparator.comparingDouble(LittleLawCap::rps));

@@ -17,10 +17,12 @@ public final class K6Env {
 
     /** Scenario names in the script's options; every reported figure uses {@link #MEASURE} only. */
     public static final String WARMUP_SCENARIO = "warmup";
+
     public static final String MEASURE_SCENARIO = "measure";
 
     /** Lines around the summary JSON on stdout (the operator reads it from runner pod logs). */
     public static final String SUMMARY_BEGIN = "=====STACKBENCH-K6-SUMMARY-BEGIN v1=====";
+
     public static final String SUMMARY_END = "=====STACKBENCH-K6-SUMMARY-END=====";
     /** Value of the "format" field of the summary JSON. */
     public static final String SUMMARY_FORMAT = "stackbench-k6-summary/1";
@@ -45,6 +47,5 @@ public final class K6Env {
         return metric.substring(0, brace) + "{" + (filters.isEmpty() ? "" : filters + ",") + tag + "}";
     }
 
-    private K6Env() {
-    }
+    private K6Env() {}
 }

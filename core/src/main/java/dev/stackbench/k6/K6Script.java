@@ -13,8 +13,14 @@ import java.time.Duration;
  * @param preAllocatedVUs VUs an arrival-rate executor starts with (0 for vus executors)
  * @param maxVUs most VUs the measure scenario may use
  */
-public record K6Script(String text, Duration warmup, Duration measured, Duration gracefulStop,
-        int requestsPerIteration, int preAllocatedVUs, int maxVUs) {
+public record K6Script(
+        String text,
+        Duration warmup,
+        Duration measured,
+        Duration gracefulStop,
+        int requestsPerIteration,
+        int preAllocatedVUs,
+        int maxVUs) {
 
     /** Upper bound of the k6 run's wall time, for runner timeouts (warmup + measured + graceful stop). */
     public Duration expectedMaxRunTime() {

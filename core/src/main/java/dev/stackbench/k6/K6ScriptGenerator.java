@@ -36,6 +36,7 @@ public final class K6ScriptGenerator {
     public static final Duration GRACEFUL_STOP = Duration.ofSeconds(30);
     /** Time a request takes beyond its nominal wait (network, JSON, scheduling), for sizing VU pools. */
     private static final double OVERHEAD_SECONDS = 0.05;
+
     private static final int MIN_VUS = 10;
     /** Each VU costs memory in the load generator; beyond this many, k6 initialises more while running. */
     private static final int MAX_DEFAULT_PREALLOCATED = 1_000;
@@ -90,25 +91,30 @@ public final class K6ScriptGenerator {
         options.set("thresholds", thresholds(workload.getThresholds()));
 
         String text = template()
-                .replace("__CUSTOM_IMPORT__", scenario == Scenario.CUSTOM
-                        ? "import customIteration from " + jsString(customModule) + ";\n" : "")
-                .replace("__VARIANT__", jsString(spec.getTarget() == null ? "" : spec.getTarget().getVariant()))
+                .replace(
+                        "__CUSTOM_IMPORT__",
+                        scenario == Scenario.CUSTOM
+                                ? "import customIteration from " + jsString(customModule) + ";\n"
+                                : "")
+                .replace(
+                        "__VARIANT__",
+                        jsString(
+                                spec.getTarget() == null ? "" : spec.getTarget().getVariant()))
                 .replace("__WORKLOAD__", toJson(workloadConstants(workload)))
                 .replace("__BUCKETS__", toJson(bucketConstants()))
                 .replace("__SUMMARY__", toJson(summaryConstants(warmup, measured, requestsPerIteration, scenario)))
                 .replace("__OPTIONS__", toJson(options))
                 .replace("__ITERATION__", iteration(scenario));
-        return new K6Script(text, warmup, measured, GRACEFUL_STOP, requestsPerIteration, vus.preAllocated(),
-                vus.max());
+        return new K6Script(text, warmup, measured, GRACEFUL_STOP, requestsPerIteration, vus.preAllocated(), vus.max());
     }
 
     /** The measured window: duration, or for ramping executors the stages held at their last target up to it. */
     public static Duration measuredDuration(WorkloadSpec workload) {
-        Duration duration = Durations.parse(workload.getDuration() == null
-                ? BenchmarkRunDefaults.DURATION : workload.getDuration());
+        Duration duration = Durations.parse(
+                workload.getDuration() == null ? BenchmarkRunDefaults.DURATION : workload.getDuration());
         LoadSpec load = workload.getLoad();
-        Executor executor = load.getExecutor() == null
-                ? Executor.fromValue(BenchmarkRunDefaults.EXECUTOR) : load.getExecutor();
+        Executor executor =
+                load.getExecutor() == null ? Executor.fromValue(BenchmarkRunDefaults.EXECUTOR) : load.getExecutor();
         if (!executor.isRamping() || load.getStages() == null) {
             return duration;
         }
@@ -117,11 +123,12 @@ public final class K6ScriptGenerator {
     }
 
     private static Duration stagesDuration(List<Stage> stages) {
-        return stages.stream().map(stage -> Durations.parse(stage.getDuration())).reduce(Duration.ZERO, Duration::plus);
+        return stages.stream()
+                .map(stage -> Durations.parse(stage.getDuration()))
+                .reduce(Duration.ZERO, Duration::plus);
     }
 
-    private record VuPlan(int preAllocated, int max) {
-    }
+    private record VuPlan(int preAllocated, int max) {}
 
     /**
      * Enough VUs for the rate at the nominal service time, with room for the target slowing down. k6 drops an
@@ -145,16 +152,20 @@ public final class K6ScriptGenerator {
                 peakRate = Math.max(peakRate, stage.getTarget());
             }
         }
-        double waitSeconds = VariantCatalogue.nominalServiceTime(workload).map(Durations::seconds).orElse(0.0);
+        double waitSeconds = VariantCatalogue.nominalServiceTime(workload)
+                .map(Durations::seconds)
+                .orElse(0.0);
         double iterationSeconds = (waitSeconds + OVERHEAD_SECONDS) * requestsPerIteration;
         int max = load.getVus() != null
                 ? load.getVus()
-                : (int) Math.min(SpecRules.MAX_VUS, Math.max(MIN_VUS,
-                        Math.ceil(peakRate * Math.max(1.0, 4 * iterationSeconds))));
+                : (int) Math.min(
+                        SpecRules.MAX_VUS,
+                        Math.max(MIN_VUS, Math.ceil(peakRate * Math.max(1.0, 4 * iterationSeconds))));
         int preAllocated = load.getPreAllocatedVUs() != null
                 ? load.getPreAllocatedVUs()
-                : (int) Math.min(MAX_DEFAULT_PREALLOCATED, Math.max(MIN_VUS,
-                        Math.ceil(peakRate * Math.max(0.5, 2 * iterationSeconds))));
+                : (int) Math.min(
+                        MAX_DEFAULT_PREALLOCATED,
+                        Math.max(MIN_VUS, Math.ceil(peakRate * Math.max(0.5, 2 * iterationSeconds))));
         return new VuPlan(Math.min(preAllocated, max), max);
     }
 
@@ -212,12 +223,14 @@ public final class K6ScriptGenerator {
     private static ArrayNode stages(List<Stage> stages, Duration measured) {
         ArrayNode nodes = JSON.createArrayNode();
         for (Stage stage : stages) {
-            nodes.addObject().put("duration", Durations.format(Durations.parse(stage.getDuration())))
+            nodes.addObject()
+                    .put("duration", Durations.format(Durations.parse(stage.getDuration())))
                     .put("target", stage.getTarget());
         }
         Duration hold = measured.minus(stagesDuration(stages));
         if (!hold.isZero() && !hold.isNegative()) {
-            nodes.addObject().put("duration", Durations.format(hold))
+            nodes.addObject()
+                    .put("duration", Durations.format(hold))
                     .put("target", stages.get(stages.size() - 1).getTarget());
         }
         return nodes;
@@ -235,12 +248,14 @@ public final class K6ScriptGenerator {
             {"http_req_duration", "max>=0"},
             {"iterations", "count>=0"},
             {"dropped_iterations", "count>=0"},
-            {"checks", "rate>=0"}}) {
-            byMetric.computeIfAbsent(K6Env.measureMetric(reporting[0]), key -> new LinkedHashSet<>()).add(reporting[1]);
+            {"checks", "rate>=0"}
+        }) {
+            byMetric.computeIfAbsent(K6Env.measureMetric(reporting[0]), key -> new LinkedHashSet<>())
+                    .add(reporting[1]);
         }
         if (userThresholds != null) {
-            userThresholds.forEach((metric, expressions) -> byMetric
-                    .computeIfAbsent(K6Env.measureMetric(metric), key -> new LinkedHashSet<>())
+            userThresholds.forEach((metric, expressions) -> byMetric.computeIfAbsent(
+                            K6Env.measureMetric(metric), key -> new LinkedHashSet<>())
                     .addAll(expressions == null ? List.of() : expressions));
         }
         ObjectNode thresholds = JSON.createObjectNode();
@@ -255,7 +270,9 @@ public final class K6ScriptGenerator {
         ObjectNode node = JSON.createObjectNode();
         node.put("scenario", workload.getScenario().value());
         if (workload.getUpstreamDelay() != null) {
-            node.put("upstreamDelayMs", Durations.parse(workload.getUpstreamDelay()).toMillis());
+            node.put(
+                    "upstreamDelayMs",
+                    Durations.parse(workload.getUpstreamDelay()).toMillis());
         }
         if (workload.getDbSleep() != null) {
             node.put("dbSleepMs", Durations.parse(workload.getDbSleep()).toMillis());
@@ -274,8 +291,8 @@ public final class K6ScriptGenerator {
         return node;
     }
 
-    private static ObjectNode summaryConstants(Duration warmup, Duration measured, int requestsPerIteration,
-            Scenario scenario) {
+    private static ObjectNode summaryConstants(
+            Duration warmup, Duration measured, int requestsPerIteration, Scenario scenario) {
         ObjectNode node = JSON.createObjectNode();
         node.put("format", K6Env.SUMMARY_FORMAT);
         node.put("begin", K6Env.SUMMARY_BEGIN);

@@ -21,8 +21,7 @@ public final class K6SummaryParser {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private K6SummaryParser() {
-    }
+    private K6SummaryParser() {}
 
     /** The last summary block in a log or stdout text (a restarted runner prints a later one). */
     public static RunnerSummary parse(String output) {
@@ -72,8 +71,10 @@ public final class K6SummaryParser {
         try {
             root = JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new K6SummaryException("the stackbench summary is not valid JSON (" + e.getOriginalMessage()
-                    + "): the runner output was probably cut off", e);
+            throw new K6SummaryException(
+                    "the stackbench summary is not valid JSON (" + e.getOriginalMessage()
+                            + "): the runner output was probably cut off",
+                    e);
         }
         if (root == null || !K6Env.SUMMARY_FORMAT.equals(root.path("format").asText())) {
             throw new K6SummaryException("not a stackbench k6 summary (expected format " + K6Env.SUMMARY_FORMAT
@@ -108,7 +109,8 @@ public final class K6SummaryParser {
             if (metricThresholds.isObject() && !metricThresholds.isEmpty()) {
                 Map<String, Boolean> outcomes = new LinkedHashMap<>();
                 for (Map.Entry<String, JsonNode> threshold : metricThresholds.properties()) {
-                    outcomes.put(threshold.getKey(), threshold.getValue().path("ok").asBoolean(false));
+                    outcomes.put(
+                            threshold.getKey(), threshold.getValue().path("ok").asBoolean(false));
                 }
                 thresholds.put(metric.getKey(), outcomes);
             }

@@ -16,12 +16,12 @@ public final class LatencyBuckets {
     public static final double MAX_MS = 120_000;
     /** Relative width of a bucket: a value is known to within 4 %. */
     public static final double GROWTH = 1.04;
+
     public static final int COUNT = (int) Math.ceil(Math.log(MAX_MS / MIN_MS) / Math.log(GROWTH));
     /** k6 Counter metric name of bucket i is this prefix followed by i in four digits. */
     public static final String METRIC_PREFIX = "stackbench_latency_bucket_";
 
-    private LatencyBuckets() {
-    }
+    private LatencyBuckets() {}
 
     public static String metricName(int index) {
         return METRIC_PREFIX + String.format(Locale.ROOT, "%04d", index);

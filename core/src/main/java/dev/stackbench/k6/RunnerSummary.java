@@ -14,10 +14,24 @@ import java.util.Map;
  * @param thresholds per k6 threshold key (e.g. http_req_duration{scenario:measure}): expression -> passed
  * @param k6Summary the complete k6 handleSummary data, for anything not extracted here
  */
-public record RunnerSummary(String runnerId, String variant, String scenario, double warmupSeconds,
-        double measuredSeconds, int requestsPerIteration, long requests, long failedRequests, long iterations,
-        long droppedIterations, long windowCompletions, long checksPassed, long checksFailed, LatencySummary latencyMs,
-        long[] latencyBuckets, Map<String, Map<String, Boolean>> thresholds, JsonNode k6Summary) {
+public record RunnerSummary(
+        String runnerId,
+        String variant,
+        String scenario,
+        double warmupSeconds,
+        double measuredSeconds,
+        int requestsPerIteration,
+        long requests,
+        long failedRequests,
+        long iterations,
+        long droppedIterations,
+        long windowCompletions,
+        long checksPassed,
+        long checksFailed,
+        LatencySummary latencyMs,
+        long[] latencyBuckets,
+        Map<String, Map<String, Boolean>> thresholds,
+        JsonNode k6Summary) {
 
     /** Completions per second inside the measured window; falls back to measured requests when not recorded. */
     public double requestsPerSecond() {

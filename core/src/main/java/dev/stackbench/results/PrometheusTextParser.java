@@ -11,8 +11,7 @@ import java.util.Map;
  */
 public final class PrometheusTextParser {
 
-    private PrometheusTextParser() {
-    }
+    private PrometheusTextParser() {}
 
     public static PrometheusScrape parse(String text) {
         List<PrometheusScrape.Sample> samples = new ArrayList<>();
@@ -25,8 +24,10 @@ public final class PrometheusTextParser {
             try {
                 samples.add(parseLine(line));
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException("line " + (number + 1) + " of the Prometheus metrics is not a"
-                        + " sample (" + e.getMessage() + "): " + line, e);
+                throw new IllegalArgumentException(
+                        "line " + (number + 1) + " of the Prometheus metrics is not a" + " sample (" + e.getMessage()
+                                + "): " + line,
+                        e);
             }
         }
         return new PrometheusScrape(samples);

@@ -32,15 +32,17 @@ public final class ResultAggregator {
 
     private static final String DURATION = "http_req_duration";
 
-    private ResultAggregator() {
-    }
+    private ResultAggregator() {}
 
     /**
      * @param catalogue for the Little's-law cap; null to leave it out
      * @param target the target's metrics over the measured window; null when none were collected
      */
-    public static RunSummary aggregate(List<RunnerSummary> runners, BenchmarkRunSpec originalSpec,
-            VariantCatalogue catalogue, TargetSummary target) {
+    public static RunSummary aggregate(
+            List<RunnerSummary> runners,
+            BenchmarkRunSpec originalSpec,
+            VariantCatalogue catalogue,
+            TargetSummary target) {
         if (runners.isEmpty()) {
             throw new IllegalArgumentException("no k6 runner summary to aggregate: every runner failed before its"
                     + " summary; check the runner logs");
@@ -49,13 +51,19 @@ public final class ResultAggregator {
                 BenchmarkRuns.yamlMapper().convertValue(originalSpec, BenchmarkRunSpec.class));
         RunSummary summary = new RunSummary().withRunners(runners.size()).withTarget(target);
 
-        double measuredSeconds = runners.stream().mapToDouble(RunnerSummary::measuredSeconds).max().orElse(0);
+        double measuredSeconds = runners.stream()
+                .mapToDouble(RunnerSummary::measuredSeconds)
+                .max()
+                .orElse(0);
         long requests = runners.stream().mapToLong(RunnerSummary::requests).sum();
         long failed = runners.stream().mapToLong(RunnerSummary::failedRequests).sum();
         long iterations = runners.stream().mapToLong(RunnerSummary::iterations).sum();
-        long dropped = runners.stream().mapToLong(RunnerSummary::droppedIterations).sum();
-        long checksPassed = runners.stream().mapToLong(RunnerSummary::checksPassed).sum();
-        long checksFailed = runners.stream().mapToLong(RunnerSummary::checksFailed).sum();
+        long dropped =
+                runners.stream().mapToLong(RunnerSummary::droppedIterations).sum();
+        long checksPassed =
+                runners.stream().mapToLong(RunnerSummary::checksPassed).sum();
+        long checksFailed =
+                runners.stream().mapToLong(RunnerSummary::checksFailed).sum();
         summary.setMeasuredSeconds(measuredSeconds);
         summary.setRequests(requests);
         summary.setFailedRequests(failed);
@@ -70,7 +78,8 @@ public final class ResultAggregator {
         summary.setRps(measuredSeconds > 0 ? TargetMetrics.round(completedInWindow / measuredSeconds, 2) : 0.0);
         summary.setErrorRate(requests > 0 ? TargetMetrics.round(failed / (double) requests, 6) : 0.0);
 
-        MergedLatency merged = new MergedLatency(runners.stream().map(RunnerSummary::latencyBuckets).toList());
+        MergedLatency merged = new MergedLatency(
+                runners.stream().map(RunnerSummary::latencyBuckets).toList());
         summary.setLatencyMs(latency(runners, merged, summary));
 
         Aggregate aggregate = new Aggregate(runners, merged, summary, checksPassed, checksFailed);
@@ -80,7 +89,8 @@ public final class ResultAggregator {
         // status.summary.littleLawRps is the prediction for thread-bound variants (as documented); a database-pool
         // cap of a non-blocking variant still shows up as a warning when the requested rate exceeds it.
         boolean threadBound = cap.isPresent()
-                && catalogue.isThreadBound(spec.getTarget().getVariant(), spec.getWorkload().getScenario());
+                && catalogue.isThreadBound(
+                        spec.getTarget().getVariant(), spec.getWorkload().getScenario());
         cap.filter(value -> threadBound)
                 .ifPresent(value -> summary.setLittleLawRps(TargetMetrics.round(value.rps(), 1)));
         warnings(spec, runners, summary, cap, checksPassed);
@@ -93,10 +103,20 @@ public final class ResultAggregator {
             return runners.get(0).latencyMs();
         }
         LatencySummary latency = new LatencySummary();
-        runners.stream().map(RunnerSummary::latencyMs).map(LatencySummary::getMin).filter(v -> v != null)
-                .mapToDouble(Double::doubleValue).min().ifPresent(latency::setMin);
-        runners.stream().map(RunnerSummary::latencyMs).map(LatencySummary::getMax).filter(v -> v != null)
-                .mapToDouble(Double::doubleValue).max().ifPresent(latency::setMax);
+        runners.stream()
+                .map(RunnerSummary::latencyMs)
+                .map(LatencySummary::getMin)
+                .filter(v -> v != null)
+                .mapToDouble(Double::doubleValue)
+                .min()
+                .ifPresent(latency::setMin);
+        runners.stream()
+                .map(RunnerSummary::latencyMs)
+                .map(LatencySummary::getMax)
+                .filter(v -> v != null)
+                .mapToDouble(Double::doubleValue)
+                .max()
+                .ifPresent(latency::setMax);
         long weight = 0;
         double weightedMean = 0;
         for (RunnerSummary runner : runners) {
@@ -116,9 +136,12 @@ public final class ResultAggregator {
             latency.setP90(largest(runners, LatencySummary::getP90));
             latency.setP95(largest(runners, LatencySummary::getP95));
             latency.setP99(largest(runners, LatencySummary::getP99));
-            summary.setPercentilesNote(String.format(Locale.ROOT, "percentiles of %d runners are the largest of"
-                    + " the runners' own (an upper bound): the custom module recorded no responses for merging;"
-                    + " min, mean and max are exact", runners.size()));
+            summary.setPercentilesNote(String.format(
+                    Locale.ROOT,
+                    "percentiles of %d runners are the largest of"
+                            + " the runners' own (an upper bound): the custom module recorded no responses for merging;"
+                            + " min, mean and max are exact",
+                    runners.size()));
             return latency;
         }
         double max = latency.getMax() == null ? Double.POSITIVE_INFINITY : latency.getMax();
@@ -126,21 +149,32 @@ public final class ResultAggregator {
         latency.setP90(Math.min(max, round(merged.percentileUpperBoundMs(90))));
         latency.setP95(Math.min(max, round(merged.percentileUpperBoundMs(95))));
         latency.setP99(Math.min(max, round(merged.percentileUpperBoundMs(99))));
-        summary.setPercentilesNote(String.format(Locale.ROOT, "percentiles of %d runners come from merged latency"
-                + " buckets: each is an upper bound, at most %.0f%% above the true value; min, mean and max are"
-                + " exact", runners.size(), (LatencyBuckets.GROWTH - 1) * 100));
+        summary.setPercentilesNote(String.format(
+                Locale.ROOT,
+                "percentiles of %d runners come from merged latency"
+                        + " buckets: each is an upper bound, at most %.0f%% above the true value; min, mean and max are"
+                        + " exact",
+                runners.size(),
+                (LatencyBuckets.GROWTH - 1) * 100));
         return latency;
     }
 
-    private static Double largest(List<RunnerSummary> runners,
-            java.util.function.Function<LatencySummary, Double> percentile) {
-        return runners.stream().map(RunnerSummary::latencyMs).map(percentile).filter(v -> v != null)
-                .max(Double::compare).orElse(null);
+    private static Double largest(
+            List<RunnerSummary> runners, java.util.function.Function<LatencySummary, Double> percentile) {
+        return runners.stream()
+                .map(RunnerSummary::latencyMs)
+                .map(percentile)
+                .filter(v -> v != null)
+                .max(Double::compare)
+                .orElse(null);
     }
 
-    private record Aggregate(List<RunnerSummary> runners, MergedLatency merged, RunSummary summary,
-            long checksPassed, long checksFailed) {
-    }
+    private record Aggregate(
+            List<RunnerSummary> runners,
+            MergedLatency merged,
+            RunSummary summary,
+            long checksPassed,
+            long checksFailed) {}
 
     private static void thresholds(Map<String, List<String>> thresholds, Aggregate aggregate, RunSummary summary) {
         if (thresholds == null || thresholds.isEmpty()) {
@@ -150,9 +184,10 @@ public final class ResultAggregator {
         thresholds.forEach((metric, expressions) -> {
             for (String expression : expressions == null ? List.<String>of() : expressions) {
                 Optional<ThresholdCheck> check = ThresholdCheck.parse(expression);
-                OptionalDouble value = check.isPresent() ? combinedValue(metric, check.get(), aggregate)
-                        : OptionalDouble.empty();
-                ThresholdResult result = new ThresholdResult().withMetric(metric).withExpression(expression);
+                OptionalDouble value =
+                        check.isPresent() ? combinedValue(metric, check.get(), aggregate) : OptionalDouble.empty();
+                ThresholdResult result =
+                        new ThresholdResult().withMetric(metric).withExpression(expression);
                 if (value.isPresent()) {
                     result.setValue(value.getAsDouble());
                     result.setPassed(check.get().passes(value.getAsDouble()));
@@ -176,14 +211,21 @@ public final class ResultAggregator {
         switch (metric) {
             case DURATION -> {
                 if (aggregate.runners().size() == 1) {
-                    JsonNode values = aggregate.runners().get(0).k6Summary().path("metrics")
-                            .path(K6Env.measureMetric(DURATION)).path("values");
+                    JsonNode values = aggregate
+                            .runners()
+                            .get(0)
+                            .k6Summary()
+                            .path("metrics")
+                            .path(K6Env.measureMetric(DURATION))
+                            .path("values");
                     return values.path(aggregation).isNumber()
-                            ? OptionalDouble.of(values.path(aggregation).asDouble()) : OptionalDouble.empty();
+                            ? OptionalDouble.of(values.path(aggregation).asDouble())
+                            : OptionalDouble.empty();
                 }
                 LatencySummary latency = summary.getLatencyMs();
                 boolean bucketed = aggregate.merged().total() > 0;
-                if (!bucketed && (aggregation.equals("med") || check.percentile().isPresent())) {
+                if (!bucketed
+                        && (aggregation.equals("med") || check.percentile().isPresent())) {
                     // No merged buckets (a custom module that records nothing): the runners' own k6 verdicts hold,
                     // since the combined percentile is at most the largest runner's.
                     return OptionalDouble.empty();
@@ -193,9 +235,10 @@ public final class ResultAggregator {
                     case "min" -> optional(latency.getMin());
                     case "max" -> optional(latency.getMax());
                     case "med" -> OptionalDouble.of(aggregate.merged().percentileUpperBoundMs(50));
-                    default -> check.percentile()
-                            .map(p -> OptionalDouble.of(aggregate.merged().percentileUpperBoundMs(p)))
-                            .orElse(OptionalDouble.empty());
+                    default ->
+                        check.percentile()
+                                .map(p -> OptionalDouble.of(aggregate.merged().percentileUpperBoundMs(p)))
+                                .orElse(OptionalDouble.empty());
                 };
             }
             case "http_req_failed" -> {
@@ -211,19 +254,21 @@ public final class ResultAggregator {
             case "iterations" -> {
                 return switch (aggregation) {
                     case "count" -> OptionalDouble.of(summary.getIterations());
-                    case "rate" -> seconds > 0 ? OptionalDouble.of(summary.getIterations() / seconds)
-                            : OptionalDouble.empty();
+                    case "rate" ->
+                        seconds > 0 ? OptionalDouble.of(summary.getIterations() / seconds) : OptionalDouble.empty();
                     default -> OptionalDouble.empty();
                 };
             }
             case "dropped_iterations" -> {
-                return "count".equals(aggregation) ? OptionalDouble.of(summary.getDroppedIterations())
+                return "count".equals(aggregation)
+                        ? OptionalDouble.of(summary.getDroppedIterations())
                         : OptionalDouble.empty();
             }
             case "checks" -> {
                 long total = aggregate.checksPassed() + aggregate.checksFailed();
                 return "rate".equals(aggregation) && total > 0
-                        ? OptionalDouble.of(aggregate.checksPassed() / (double) total) : OptionalDouble.empty();
+                        ? OptionalDouble.of(aggregate.checksPassed() / (double) total)
+                        : OptionalDouble.empty();
             }
             default -> {
                 return OptionalDouble.empty();
@@ -242,17 +287,22 @@ public final class ResultAggregator {
     }
 
     private static Optional<LittleLawCap> littleLawCap(BenchmarkRunSpec spec, VariantCatalogue catalogue) {
-        if (catalogue == null || spec.getTarget() == null
+        if (catalogue == null
+                || spec.getTarget() == null
                 || catalogue.find(spec.getTarget().getVariant()).isEmpty()) {
             return Optional.empty();
         }
         double cpus = Quantities.cpuCores(spec.getTarget().getResources().getCpu());
-        return catalogue.littleLawCap(spec.getTarget().getVariant(), cpus, spec.getTarget().getEnv(),
-                spec.getWorkload());
+        return catalogue.littleLawCap(
+                spec.getTarget().getVariant(), cpus, spec.getTarget().getEnv(), spec.getWorkload());
     }
 
-    private static void warnings(BenchmarkRunSpec spec, List<RunnerSummary> runners, RunSummary summary,
-            Optional<LittleLawCap> cap, long checksPassed) {
+    private static void warnings(
+            BenchmarkRunSpec spec,
+            List<RunnerSummary> runners,
+            RunSummary summary,
+            Optional<LittleLawCap> cap,
+            long checksPassed) {
         long requests = summary.getRequests();
         if (requests > 0 && runners.stream().anyMatch(runner -> runner.windowCompletions() < 0)) {
             summary.addWarning("the custom module counted no response with context.verify or context.record: RPS"
@@ -265,32 +315,51 @@ public final class ResultAggregator {
         }
         if (summary.getDroppedIterations() > 0) {
             long planned = summary.getIterations() + summary.getDroppedIterations();
-            summary.addWarning(String.format(Locale.ROOT, "k6 dropped %d of %d planned iterations (%.1f%%): it ran"
-                    + " out of VUs, so the offered load was lower than requested and the figures partly measure the"
-                    + " load generator; raise spec.workload.load.vus (max VUs) or lower the rate",
-                    summary.getDroppedIterations(), planned, 100.0 * summary.getDroppedIterations() / planned));
+            summary.addWarning(String.format(
+                    Locale.ROOT,
+                    "k6 dropped %d of %d planned iterations (%.1f%%): it ran"
+                            + " out of VUs, so the offered load was lower than requested and the figures partly measure the"
+                            + " load generator; raise spec.workload.load.vus (max VUs) or lower the rate",
+                    summary.getDroppedIterations(),
+                    planned,
+                    100.0 * summary.getDroppedIterations() / planned));
         }
         if (summary.getFailedRequests() > 0) {
-            summary.addWarning(String.format(Locale.ROOT, "%d of %d requests failed (error rate %.2f%%): latency"
-                    + " and throughput include failures; check the target's log", summary.getFailedRequests(),
-                    requests, 100.0 * summary.getErrorRate()));
+            summary.addWarning(String.format(
+                    Locale.ROOT,
+                    "%d of %d requests failed (error rate %.2f%%): latency"
+                            + " and throughput include failures; check the target's log",
+                    summary.getFailedRequests(),
+                    requests,
+                    100.0 * summary.getErrorRate()));
         }
         if (summary.getChecksFailed() > 0) {
-            summary.addWarning(String.format(Locale.ROOT, "%d of %d response checks failed: responses had an"
-                    + " unexpected status or came from another variant than %s", summary.getChecksFailed(),
-                    summary.getChecksFailed() + checksPassed, spec.getTarget().getVariant()));
+            summary.addWarning(String.format(
+                    Locale.ROOT,
+                    "%d of %d response checks failed: responses had an"
+                            + " unexpected status or came from another variant than %s",
+                    summary.getChecksFailed(),
+                    summary.getChecksFailed() + checksPassed,
+                    spec.getTarget().getVariant()));
         }
         LoadSpec load = spec.getWorkload().getLoad();
         if (load.getExecutor() == Executor.CONSTANT_ARRIVAL_RATE && load.getRate() != null && requests > 0) {
             int perIteration = runners.get(0).requestsPerIteration();
             double offered = load.getRate() * (double) perIteration;
             if (summary.getRps() < 0.95 * offered) {
-                summary.addWarning(String.format(Locale.ROOT, "measured %.1f requests/s, below the requested %.1f:"
-                        + " the target or the load generator could not keep up", summary.getRps(), offered));
+                summary.addWarning(String.format(
+                        Locale.ROOT,
+                        "measured %.1f requests/s, below the requested %.1f:"
+                                + " the target or the load generator could not keep up",
+                        summary.getRps(),
+                        offered));
             }
-            cap.filter(value -> load.getRate() > value.rps()).ifPresent(value -> summary.addWarning(
-                    String.format(Locale.ROOT, "the requested rate %d/s is above the Little's-law cap of this"
-                            + " variant (%s): requests queue and latency grows", load.getRate(),
+            cap.filter(value -> load.getRate() > value.rps())
+                    .ifPresent(value -> summary.addWarning(String.format(
+                            Locale.ROOT,
+                            "the requested rate %d/s is above the Little's-law cap of this"
+                                    + " variant (%s): requests queue and latency grows",
+                            load.getRate(),
                             value.explanation())));
         }
     }

@@ -14,8 +14,7 @@ import java.util.function.ToDoubleFunction;
  */
 public final class TargetMetrics {
 
-    private record Throttling(Instant at, long periods, long throttledPeriods) {
-    }
+    private record Throttling(Instant at, long periods, long throttledPeriods) {}
 
     private final List<TargetSample> samples = new ArrayList<>();
     private final List<Throttling> throttling = new ArrayList<>();
@@ -76,7 +75,8 @@ public final class TargetMetrics {
                     .average();
             cores.ifPresent(value -> summary.setAvgCpuCores(round(value, 3)));
         }
-        if (window.size() > 1 && !Double.isNaN(first.gcPauseSecondsTotal())
+        if (window.size() > 1
+                && !Double.isNaN(first.gcPauseSecondsTotal())
                 && !Double.isNaN(last.gcPauseSecondsTotal())) {
             summary.setGcPauseMs(round((last.gcPauseSecondsTotal() - first.gcPauseSecondsTotal()) * 1000, 1));
             summary.setGcPauses(Math.round(last.gcPauses() - first.gcPauses()));
@@ -89,15 +89,18 @@ public final class TargetMetrics {
             Throttling end = throttled.get(throttled.size() - 1);
             long periods = end.periods() - start.periods();
             if (periods > 0) {
-                summary.setCpuThrottledRatio(round((end.throttledPeriods() - start.throttledPeriods())
-                        / (double) periods, 4));
+                summary.setCpuThrottledRatio(
+                        round((end.throttledPeriods() - start.throttledPeriods()) / (double) periods, 4));
             }
         }
         return summary;
     }
 
     private static OptionalDouble max(List<TargetSample> window, ToDoubleFunction<TargetSample> field) {
-        return window.stream().mapToDouble(field).filter(value -> !Double.isNaN(value)).max();
+        return window.stream()
+                .mapToDouble(field)
+                .filter(value -> !Double.isNaN(value))
+                .max();
     }
 
     static double round(double value, int decimals) {

@@ -10,27 +10,39 @@ import java.time.Instant;
  * @param availableCpus system_cpu_count: CPUs the JVM sees
  * @param gcPauseSecondsTotal sum of jvm_gc_pause_seconds_sum over all collectors
  */
-public record TargetSample(Instant at, double liveThreads, double heapUsedMiB, double cpuSecondsTotal,
-        double cpuUsage, double availableCpus, double gcPauseSecondsTotal, double gcPauses, double dbPoolActive,
+public record TargetSample(
+        Instant at,
+        double liveThreads,
+        double heapUsedMiB,
+        double cpuSecondsTotal,
+        double cpuUsage,
+        double availableCpus,
+        double gcPauseSecondsTotal,
+        double gcPauses,
+        double dbPoolActive,
         double dbPoolPending) {
 
     private static final double MIB = 1024.0 * 1024.0;
 
     /** Extracts the figures stackbench reports from one scrape of /actuator/prometheus. */
     public static TargetSample of(Instant at, PrometheusScrape scrape) {
-        return new TargetSample(at,
+        return new TargetSample(
+                at,
                 scrape.sum("jvm_threads_live_threads").orElse(Double.NaN),
                 scrape.sum("jvm_memory_used_bytes", labels -> "heap".equals(labels.get("area")))
-                        .orElse(Double.NaN) / MIB,
+                                .orElse(Double.NaN)
+                        / MIB,
                 scrape.sum("process_cpu_time_ns_total").orElse(Double.NaN) / 1e9,
                 scrape.sum("process_cpu_usage").orElse(Double.NaN),
                 scrape.sum("system_cpu_count").orElse(Double.NaN),
                 scrape.sum("jvm_gc_pause_seconds_sum").orElse(Double.NaN),
                 scrape.sum("jvm_gc_pause_seconds_count").orElse(Double.NaN),
-                firstPresent(scrape.sum("hikaricp_connections_active").orElse(Double.NaN),
+                firstPresent(
+                        scrape.sum("hikaricp_connections_active").orElse(Double.NaN),
                         scrape.sum("r2dbc_pool_acquired_connections").orElse(Double.NaN)),
                 // Only the live gauges: r2dbc_pool_max_pending_connections is a configured limit, not a queue.
-                firstPresent(scrape.sum("hikaricp_connections_pending").orElse(Double.NaN),
+                firstPresent(
+                        scrape.sum("hikaricp_connections_pending").orElse(Double.NaN),
                         scrape.sum("r2dbc_pool_pending_connections").orElse(Double.NaN)));
     }
 

@@ -9,8 +9,8 @@ public class InvalidSpecException extends RuntimeException {
     private final List<Violation> violations;
 
     public InvalidSpecException(String subject, List<Violation> violations) {
-        super(subject + " is not valid:\n" + violations.stream().map(violation -> "  - " + violation)
-                .collect(Collectors.joining("\n")));
+        super(subject + " is not valid:\n"
+                + violations.stream().map(violation -> "  - " + violation).collect(Collectors.joining("\n")));
         this.violations = List.copyOf(violations);
     }
 

@@ -57,12 +57,15 @@ public final class SpecValidator {
         List<Violation> violations = new ArrayList<>();
         String name = run.getMetadata() == null ? null : run.getMetadata().getName();
         if (name == null || name.isBlank()) {
-            violations.add(new Violation("metadata.name", "metadata.name is required: name the run, e.g."
-                    + " metadata: {name: webflux-r2dbc-upstream}"));
+            violations.add(new Violation(
+                    "metadata.name",
+                    "metadata.name is required: name the run, e.g." + " metadata: {name: webflux-r2dbc-upstream}"));
         } else if (name.length() > 253 || !OBJECT_NAME.matcher(name).matches()) {
-            violations.add(new Violation("metadata.name", "metadata.name '" + name + "' is not a valid Kubernetes"
-                    + " name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or"
-                    + " digit"));
+            violations.add(new Violation(
+                    "metadata.name",
+                    "metadata.name '" + name + "' is not a valid Kubernetes"
+                            + " name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or"
+                            + " digit"));
         }
         if (run.getSpec() == null) {
             violations.add(new Violation("spec", "spec is required: describe the target and the workload"));
@@ -83,36 +86,45 @@ public final class SpecValidator {
 
     /** Every violation of a spec, checked after applying the defaults to a copy. */
     public List<Violation> validate(BenchmarkRunSpec original) {
-        BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(
-                BenchmarkRuns.yamlMapper().convertValue(original, BenchmarkRunSpec.class));
+        BenchmarkRunSpec spec =
+                BenchmarkRunDefaults.apply(BenchmarkRuns.yamlMapper().convertValue(original, BenchmarkRunSpec.class));
         Checks checks = new Checks();
         checks.duration("spec.timeout", spec.getTimeout());
         target(checks, spec.getTarget());
         backend(checks, spec.getBackend());
         workload(checks, spec.getWorkload());
-        if (spec.getWorkload() != null && Durations.isValid(spec.getTimeout())
+        if (spec.getWorkload() != null
+                && Durations.isValid(spec.getTimeout())
                 && Durations.isValid(spec.getWorkload().getWarmup())
                 && Durations.isValid(spec.getWorkload().getDuration())) {
             Duration run = Durations.parse(spec.getWorkload().getWarmup())
                     .plus(Durations.parse(spec.getWorkload().getDuration()));
-            checks.rule(Durations.parse(spec.getTimeout()).compareTo(run) > 0, "spec.timeout",
+            checks.rule(
+                    Durations.parse(spec.getTimeout()).compareTo(run) > 0,
+                    "spec.timeout",
                     SpecRules.TIMEOUT_COVERS_RUN_MESSAGE);
         }
         return checks.violations;
     }
 
     private void target(Checks checks, TargetSpec target) {
-        if (!checks.required("spec.target", target, "describe the variant under test, e.g. target: {variant:"
-                + " webflux-r2dbc}")) {
+        if (!checks.required(
+                "spec.target", target, "describe the variant under test, e.g. target: {variant:" + " webflux-r2dbc}")) {
             return;
         }
         String variant = target.getVariant();
-        if (checks.required("spec.target.variant", variant, "name a variant from the catalogue, e.g. variant:"
-                + " webflux-r2dbc")) {
+        if (checks.required(
+                "spec.target.variant",
+                variant,
+                "name a variant from the catalogue, e.g. variant:" + " webflux-r2dbc")) {
             if (checks.size("spec.target.variant", variant, 1, 63)
-                    && checks.pattern("spec.target.variant", variant, NAME, "variant names are lower-case letters,"
-                            + " digits and '-', e.g. mvc-jdbc")
-                    && catalogue != null && catalogue.find(variant).isEmpty()) {
+                    && checks.pattern(
+                            "spec.target.variant",
+                            variant,
+                            NAME,
+                            "variant names are lower-case letters," + " digits and '-', e.g. mvc-jdbc")
+                    && catalogue != null
+                    && catalogue.find(variant).isEmpty()) {
                 checks.add("spec.target.variant", "spec.target.variant: " + catalogue.unknownVariantMessage(variant));
             }
         }
@@ -127,12 +139,15 @@ public final class SpecValidator {
             return;
         }
         String cpu = resources.getCpu();
-        if (cpu != null && checks.size(path + ".cpu", cpu, 0, SpecRules.QUANTITY_MAX_LENGTH)
-                && checks.pattern(path + ".cpu", cpu, CPU, "write cores or millicores, e.g. \"2\", \"1.5\" or"
-                        + " 500m")) {
+        if (cpu != null
+                && checks.size(path + ".cpu", cpu, 0, SpecRules.QUANTITY_MAX_LENGTH)
+                && checks.pattern(
+                        path + ".cpu", cpu, CPU, "write cores or millicores, e.g. \"2\", \"1.5\" or" + " 500m")) {
             // The CRD rule sits on a type shared by target and delay service, so its message names the field
             // relative to resources; here the full path is known.
-            checks.rule(CPU_POSITIVE.matcher(cpu).matches(), path + ".cpu",
+            checks.rule(
+                    CPU_POSITIVE.matcher(cpu).matches(),
+                    path + ".cpu",
                     SpecRules.CPU_POSITIVE_MESSAGE.replaceFirst("^resources[.]cpu", path + ".cpu"));
         }
         String memory = resources.getMemory();
@@ -148,29 +163,36 @@ public final class SpecValidator {
         DatabaseSpec database = backend.getDatabase();
         if (database != null) {
             String path = "spec.backend.database";
-            if (checks.required(path + ".host", database.getHost(), "name the PostgreSQL host, or remove"
-                    + " database to use the chart's own")) {
+            if (checks.required(
+                    path + ".host",
+                    database.getHost(),
+                    "name the PostgreSQL host, or remove" + " database to use the chart's own")) {
                 checks.size(path + ".host", database.getHost(), 1, 253);
             }
             checks.range(path + ".port", database.getPort(), 1, 65535);
             checks.size(path + ".database", database.getDatabase(), 1, 63);
             SecretKeysRef secret = database.getSecretRef();
-            if (secret != null && checks.required(path + ".secretRef.name", secret.getName(), "name the Secret"
-                    + " holding the user name and password")) {
+            if (secret != null
+                    && checks.required(
+                            path + ".secretRef.name",
+                            secret.getName(),
+                            "name the Secret" + " holding the user name and password")) {
                 checks.size(path + ".secretRef.name", secret.getName(), 1, 253);
             }
         }
         DelayServiceSpec delayService = backend.getDelayService();
         if (delayService != null) {
-            checks.range("spec.backend.delayService.replicas", delayService.getReplicas(), 1,
-                    SpecRules.MAX_REPLICAS);
+            checks.range("spec.backend.delayService.replicas", delayService.getReplicas(), 1, SpecRules.MAX_REPLICAS);
             resources(checks, "spec.backend.delayService.resources", delayService.getResources());
         }
     }
 
     private static void workload(Checks checks, WorkloadSpec workload) {
-        if (!checks.required("spec.workload", workload, "describe the scenario and the load, e.g. workload:"
-                + " {scenario: upstream, upstreamDelay: 300ms, load: {rate: 100}}")) {
+        if (!checks.required(
+                "spec.workload",
+                workload,
+                "describe the scenario and the load, e.g. workload:"
+                        + " {scenario: upstream, upstreamDelay: 300ms, load: {rate: 100}}")) {
             return;
         }
         Scenario scenario = workload.getScenario();
@@ -186,34 +208,52 @@ public final class SpecValidator {
         load(checks, workload.getLoad());
 
         if (scenario != null) {
-            checks.rule(scenario != Scenario.CUSTOM || workload.getScript() != null, "spec.workload.script",
+            checks.rule(
+                    scenario != Scenario.CUSTOM || workload.getScript() != null,
+                    "spec.workload.script",
                     SpecRules.CUSTOM_NEEDS_SCRIPT_MESSAGE);
-            checks.rule(scenario == Scenario.CUSTOM || workload.getScript() == null, "spec.workload.script",
+            checks.rule(
+                    scenario == Scenario.CUSTOM || workload.getScript() == null,
+                    "spec.workload.script",
                     SpecRules.SCRIPT_ONLY_FOR_CUSTOM_MESSAGE);
-            checks.rule(!scenario.callsUpstream() || workload.getUpstreamDelay() != null,
-                    "spec.workload.upstreamDelay", SpecRules.UPSTREAM_DELAY_REQUIRED_MESSAGE);
-            checks.rule(!scenario.sleepsInDatabase() || workload.getDbSleep() != null, "spec.workload.dbSleep",
+            checks.rule(
+                    !scenario.callsUpstream() || workload.getUpstreamDelay() != null,
+                    "spec.workload.upstreamDelay",
+                    SpecRules.UPSTREAM_DELAY_REQUIRED_MESSAGE);
+            checks.rule(
+                    !scenario.sleepsInDatabase() || workload.getDbSleep() != null,
+                    "spec.workload.dbSleep",
                     SpecRules.DB_SLEEP_REQUIRED_MESSAGE);
         }
         Duration maxCall = Durations.parse(SpecRules.MAX_CALL_DELAY);
         if (upstreamDelayValid && workload.getUpstreamDelay() != null) {
-            checks.rule(Durations.parse(workload.getUpstreamDelay()).compareTo(maxCall) <= 0,
-                    "spec.workload.upstreamDelay", SpecRules.UPSTREAM_DELAY_MAX_MESSAGE);
+            checks.rule(
+                    Durations.parse(workload.getUpstreamDelay()).compareTo(maxCall) <= 0,
+                    "spec.workload.upstreamDelay",
+                    SpecRules.UPSTREAM_DELAY_MAX_MESSAGE);
         }
         if (dbSleepValid && workload.getDbSleep() != null) {
-            checks.rule(Durations.parse(workload.getDbSleep()).compareTo(maxCall) <= 0, "spec.workload.dbSleep",
+            checks.rule(
+                    Durations.parse(workload.getDbSleep()).compareTo(maxCall) <= 0,
+                    "spec.workload.dbSleep",
                     SpecRules.DB_SLEEP_MAX_MESSAGE);
         }
         if (durationValid && workload.getDuration() != null) {
             Duration duration = Durations.parse(workload.getDuration());
-            checks.rule(duration.compareTo(Duration.ZERO) > 0, "spec.workload.duration",
+            checks.rule(
+                    duration.compareTo(Duration.ZERO) > 0,
+                    "spec.workload.duration",
                     SpecRules.DURATION_POSITIVE_MESSAGE);
-            checks.rule(duration.compareTo(Durations.parse(SpecRules.MAX_DURATION)) <= 0, "spec.workload.duration",
+            checks.rule(
+                    duration.compareTo(Durations.parse(SpecRules.MAX_DURATION)) <= 0,
+                    "spec.workload.duration",
                     SpecRules.DURATION_MAX_MESSAGE);
         }
         if (warmupValid && workload.getWarmup() != null) {
-            checks.rule(Durations.parse(workload.getWarmup()).compareTo(Durations.parse(SpecRules.MAX_WARMUP)) <= 0,
-                    "spec.workload.warmup", SpecRules.WARMUP_MAX_MESSAGE);
+            checks.rule(
+                    Durations.parse(workload.getWarmup()).compareTo(Durations.parse(SpecRules.MAX_WARMUP)) <= 0,
+                    "spec.workload.warmup",
+                    SpecRules.WARMUP_MAX_MESSAGE);
         }
     }
 
@@ -221,7 +261,9 @@ public final class SpecValidator {
         if (script == null) {
             return;
         }
-        checks.rule(script.getConfigMapRef() != null || script.getFile() != null, "spec.workload.script",
+        checks.rule(
+                script.getConfigMapRef() != null || script.getFile() != null,
+                "spec.workload.script",
                 SpecRules.SCRIPT_SOURCE_REQUIRED_MESSAGE);
         ConfigMapKeyRef configMap = script.getConfigMapRef();
         if (configMap != null) {
@@ -237,8 +279,10 @@ public final class SpecValidator {
     }
 
     private static void load(Checks checks, LoadSpec load) {
-        if (!checks.required("spec.workload.load", load, "describe the load, e.g. load: {executor:"
-                + " constant-arrival-rate, rate: 100}")) {
+        if (!checks.required(
+                "spec.workload.load",
+                load,
+                "describe the load, e.g. load: {executor:" + " constant-arrival-rate, rate: 100}")) {
             return;
         }
         String path = "spec.workload.load";
@@ -248,8 +292,10 @@ public final class SpecValidator {
         List<Stage> stages = load.getStages();
         if (stages != null) {
             if (stages.size() > SpecRules.MAX_STAGES) {
-                checks.add(path + ".stages", path + ".stages has " + stages.size() + " stages, at most "
-                        + SpecRules.MAX_STAGES + " are allowed: merge some");
+                checks.add(
+                        path + ".stages",
+                        path + ".stages has " + stages.size() + " stages, at most " + SpecRules.MAX_STAGES
+                                + " are allowed: merge some");
             }
             for (int i = 0; i < stages.size(); i++) {
                 String stagePath = path + ".stages[" + i + "]";
@@ -258,31 +304,48 @@ public final class SpecValidator {
                     checks.add(stagePath, stagePath + " is empty: give it a duration and a target");
                     continue;
                 }
-                if (checks.required(stagePath + ".duration", stage.getDuration(), "give the stage a duration,"
-                        + " e.g. duration: 30s")) {
+                if (checks.required(
+                        stagePath + ".duration",
+                        stage.getDuration(),
+                        "give the stage a duration," + " e.g. duration: 30s")) {
                     checks.duration(stagePath + ".duration", stage.getDuration());
                 }
-                if (checks.required(stagePath + ".target", stage.getTarget(), "give the stage a target rate or VU"
-                        + " count, e.g. target: 100")) {
+                if (checks.required(
+                        stagePath + ".target",
+                        stage.getTarget(),
+                        "give the stage a target rate or VU" + " count, e.g. target: 100")) {
                     checks.range(stagePath + ".target", stage.getTarget(), 0, SpecRules.MAX_RATE);
                 }
             }
         }
         Executor executor = load.getExecutor();
-        checks.rule(executor != Executor.CONSTANT_ARRIVAL_RATE || load.getRate() != null, path + ".rate",
+        checks.rule(
+                executor != Executor.CONSTANT_ARRIVAL_RATE || load.getRate() != null,
+                path + ".rate",
                 SpecRules.RATE_REQUIRED_CONSTANT_MESSAGE);
-        checks.rule(executor != Executor.RAMPING_ARRIVAL_RATE || load.getRate() != null, path + ".rate",
+        checks.rule(
+                executor != Executor.RAMPING_ARRIVAL_RATE || load.getRate() != null,
+                path + ".rate",
                 SpecRules.RATE_REQUIRED_RAMPING_MESSAGE);
         checks.rule(executor.isArrivalRate() || load.getVus() != null, path + ".vus", SpecRules.VUS_REQUIRED_MESSAGE);
-        checks.rule(!executor.isRamping() || (stages != null && !stages.isEmpty()), path + ".stages",
+        checks.rule(
+                !executor.isRamping() || (stages != null && !stages.isEmpty()),
+                path + ".stages",
                 SpecRules.STAGES_REQUIRED_MESSAGE);
         checks.rule(executor.isRamping() || stages == null, path + ".stages", SpecRules.STAGES_ONLY_RAMPING_MESSAGE);
-        checks.rule(executor.isArrivalRate() || load.getRate() == null, path + ".rate",
+        checks.rule(
+                executor.isArrivalRate() || load.getRate() == null,
+                path + ".rate",
                 SpecRules.RATE_ONLY_ARRIVAL_MESSAGE);
-        checks.rule(executor.isArrivalRate() || load.getPreAllocatedVUs() == null, path + ".preAllocatedVUs",
+        checks.rule(
+                executor.isArrivalRate() || load.getPreAllocatedVUs() == null,
+                path + ".preAllocatedVUs",
                 SpecRules.PREALLOCATED_ONLY_ARRIVAL_MESSAGE);
-        checks.rule(load.getPreAllocatedVUs() == null || load.getVus() == null
-                || load.getPreAllocatedVUs() <= load.getVus(), path + ".preAllocatedVUs",
+        checks.rule(
+                load.getPreAllocatedVUs() == null
+                        || load.getVus() == null
+                        || load.getPreAllocatedVUs() <= load.getVus(),
+                path + ".preAllocatedVUs",
                 SpecRules.PREALLOCATED_WITHIN_VUS_MESSAGE);
     }
 
@@ -314,8 +377,10 @@ public final class SpecValidator {
                 return true;
             }
             if (value < min || value > max) {
-                add(field, field + " is " + value + ", it must be between " + min + " and " + max + ": change it"
-                        + " to a value in that range");
+                add(
+                        field,
+                        field + " is " + value + ", it must be between " + min + " and " + max + ": change it"
+                                + " to a value in that range");
                 return false;
             }
             return true;
@@ -326,8 +391,10 @@ public final class SpecValidator {
                 return true;
             }
             if (value.length() < min || value.length() > max) {
-                add(field, field + " must be " + (min > 0 ? min + " to " : "at most ") + max + " characters long:"
-                        + " shorten it" + (min > 0 ? " or fill it in" : ""));
+                add(
+                        field,
+                        field + " must be " + (min > 0 ? min + " to " : "at most ") + max + " characters long:"
+                                + " shorten it" + (min > 0 ? " or fill it in" : ""));
                 return false;
             }
             return true;

@@ -10,7 +10,9 @@ class BenchmarkRunDefaultsTest {
     void fillsEveryDefaultAndCreatesTheObjectsHoldingThem() {
         BenchmarkRunSpec spec = new BenchmarkRunSpec()
                 .withTarget(new TargetSpec().withVariant("mvc-jdbc"))
-                .withWorkload(new WorkloadSpec().withScenario(Scenario.DB).withDbSleep("100ms")
+                .withWorkload(new WorkloadSpec()
+                        .withScenario(Scenario.DB)
+                        .withDbSleep("100ms")
                         .withLoad(new LoadSpec().withRate(50)));
 
         BenchmarkRunDefaults.apply(spec);
@@ -31,7 +33,8 @@ class BenchmarkRunDefaultsTest {
 
     @Test
     void keepsValuesThatAreSetAndLeavesMissingRequiredPartsMissing() {
-        BenchmarkRunSpec spec = new BenchmarkRunSpec().withCleanup(CleanupPolicy.NEVER).withTimeout("1h");
+        BenchmarkRunSpec spec =
+                new BenchmarkRunSpec().withCleanup(CleanupPolicy.NEVER).withTimeout("1h");
 
         BenchmarkRunDefaults.apply(spec);
 

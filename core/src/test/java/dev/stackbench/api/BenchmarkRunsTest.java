@@ -32,8 +32,10 @@ class BenchmarkRunsTest {
     @Test
     void readsEveryDocumentOfAMultiDocumentFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("runs.yaml");
-        Files.writeString(file, VALID + "---\n" + VALID.replace("name: first", "name: second")
-                .replace("webflux-r2dbc", "mvc-jdbc") + "---\n");
+        Files.writeString(
+                file,
+                VALID + "---\n" + VALID.replace("name: first", "name: second").replace("webflux-r2dbc", "mvc-jdbc")
+                        + "---\n");
 
         List<BenchmarkRun> runs = BenchmarkRuns.read(file);
 
@@ -42,8 +44,8 @@ class BenchmarkRunsTest {
         assertThat(second.getSpec().getTarget().getVariant()).isEqualTo("mvc-jdbc");
         assertThat(second.getSpec().getWorkload().getScenario()).isEqualTo(Scenario.UPSTREAM);
         assertThat(second.getSpec().getWorkload().getLoad().getExecutor()).isEqualTo(Executor.CONSTANT_ARRIVAL_RATE);
-        assertThat(second.getSpec().getWorkload().getThresholds()).containsEntry("http_req_duration",
-                List.of("p(95)<500"));
+        assertThat(second.getSpec().getWorkload().getThresholds())
+                .containsEntry("http_req_duration", List.of("p(95)<500"));
     }
 
     @Test
@@ -112,8 +114,7 @@ class BenchmarkRunsTest {
 
     @Test
     void missingFileSaysWhatToPass(@TempDir Path dir) {
-        assertThatThrownBy(() -> BenchmarkRuns.read(dir.resolve("nope.yaml")))
-                .hasMessageContaining("no such file");
+        assertThatThrownBy(() -> BenchmarkRuns.read(dir.resolve("nope.yaml"))).hasMessageContaining("no such file");
     }
 
     @Test
@@ -127,7 +128,8 @@ class BenchmarkRunsTest {
         BenchmarkRun run = BenchmarkRuns.read(VALID, "run.yaml").get(0);
         BenchmarkRunDefaults.apply(run);
 
-        BenchmarkRun again = BenchmarkRuns.read(BenchmarkRuns.toYaml(run), "again.yaml").get(0);
+        BenchmarkRun again =
+                BenchmarkRuns.read(BenchmarkRuns.toYaml(run), "again.yaml").get(0);
 
         assertThat(BenchmarkRuns.toYaml(again)).isEqualTo(BenchmarkRuns.toYaml(run));
         assertThat(again.getSpec().getWorkload().getWarmup()).isEqualTo("20s");

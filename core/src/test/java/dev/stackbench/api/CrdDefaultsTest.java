@@ -17,7 +17,8 @@ class CrdDefaultsTest {
 
     @Test
     void javaDefaultsEqualTheDefaultsInTheGeneratedSchema() throws IOException {
-        JsonNode crd = BenchmarkRuns.yamlMapper().readTree(CrdDriftTest.generatedCrd().toFile());
+        JsonNode crd =
+                BenchmarkRuns.yamlMapper().readTree(CrdDriftTest.generatedCrd().toFile());
         JsonNode specSchema = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
         Map<String, JsonNode> schemaDefaults = new LinkedHashMap<>();
         collectDefaults(specSchema, "spec", schemaDefaults);
@@ -26,7 +27,8 @@ class CrdDefaultsTest {
                 .withTarget(new TargetSpec())
                 .withBackend(new BackendSpec().withDatabase(new DatabaseSpec().withSecretRef(new SecretKeysRef())))
                 .withWorkload(new WorkloadSpec().withLoad(new LoadSpec()));
-        ObjectNode defaulted = BenchmarkRuns.yamlMapper().createObjectNode()
+        ObjectNode defaulted = BenchmarkRuns.yamlMapper()
+                .createObjectNode()
                 .set("spec", BenchmarkRuns.yamlMapper().valueToTree(BenchmarkRunDefaults.apply(spec)));
 
         assertThat(schemaDefaults).isNotEmpty();

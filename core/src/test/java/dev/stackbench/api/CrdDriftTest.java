@@ -41,15 +41,19 @@ class CrdDriftTest {
                 .exists();
 
         assertThat(Files.readString(committedCrd()))
-                .as("crds/%s differs from the CRD generated from dev.stackbench.api: run hack/update-crds.sh and"
-                        + " commit crds/ (never edit the CRD by hand)", CRD_FILE)
+                .as(
+                        "crds/%s differs from the CRD generated from dev.stackbench.api: run hack/update-crds.sh and"
+                                + " commit crds/ (never edit the CRD by hand)",
+                        CRD_FILE)
                 .isEqualTo(expected);
     }
 
     @Test
     void printerColumnsFollowTheDeclarationOrder() throws IOException {
-        List<String> names = BenchmarkRuns.yamlMapper().readTree(committedCrd().toFile())
-                .at("/spec/versions/0/additionalPrinterColumns").findValuesAsText("name");
+        List<String> names = BenchmarkRuns.yamlMapper()
+                .readTree(committedCrd().toFile())
+                .at("/spec/versions/0/additionalPrinterColumns")
+                .findValuesAsText("name");
 
         assertThat(names).containsExactly("VARIANT", "PHASE", "RPS", "P95(ms)", "ERRORS", "THREADS", "AGE");
     }

@@ -27,8 +27,7 @@ final class CrdPrinterColumns {
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .build();
 
-    private CrdPrinterColumns() {
-    }
+    private CrdPrinterColumns() {}
 
     /** The generated CRD with every version's additionalPrinterColumns in annotation order. */
     static String inDeclarationOrder(String generatedCrd) {

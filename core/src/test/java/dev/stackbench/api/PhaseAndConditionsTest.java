@@ -40,11 +40,12 @@ class PhaseAndConditionsTest {
                 .isTrue();
         assertThat(Conditions.set(conditions, Conditions.TARGET_READY, false, "Deploying", "waiting", 1L, later))
                 .isFalse();
-        assertThat(Conditions.set(conditions, Conditions.TARGET_READY, false, "Deploying", "1 of 2 ready", 1L,
-                later)).isTrue();
+        assertThat(Conditions.set(conditions, Conditions.TARGET_READY, false, "Deploying", "1 of 2 ready", 1L, later))
+                .isTrue();
         assertThat(conditions.get(0).getLastTransitionTime()).isEqualTo("2026-01-01T10:00:00Z");
 
-        assertThat(Conditions.set(conditions, Conditions.TARGET_READY, true, "Ready", "ready", 1L, later)).isTrue();
+        assertThat(Conditions.set(conditions, Conditions.TARGET_READY, true, "Ready", "ready", 1L, later))
+                .isTrue();
         assertThat(conditions).hasSize(1);
         assertThat(conditions.get(0).getLastTransitionTime()).isEqualTo("2026-01-01T10:05:00Z");
         assertThat(Conditions.isTrue(conditions, Conditions.TARGET_READY)).isTrue();

@@ -20,8 +20,14 @@ class VariantCatalogueTest {
     void shippedCatalogueListsEveryVariantWithAnAppAndAPool() {
         VariantCatalogue shipped = VariantCatalogue.load();
 
-        assertThat(shipped.variantNames()).contains("mvc-jdbc", "mvc-virtual-threads", "mvc-webclient",
-                "webflux-r2dbc", "webflux-jdbc-blocking", "webflux-jdbc-elastic");
+        assertThat(shipped.variantNames())
+                .contains(
+                        "mvc-jdbc",
+                        "mvc-virtual-threads",
+                        "mvc-webclient",
+                        "webflux-r2dbc",
+                        "webflux-jdbc-blocking",
+                        "webflux-jdbc-elastic");
         for (Variant variant : shipped.variants()) {
             assertThat(shipped.app(variant.name()).jar()).startsWith("targets/").endsWith(".jar");
             assertThat(shipped.poolThreads(variant.name(), 2, Map.of())).isPositive();
@@ -40,7 +46,8 @@ class VariantCatalogueTest {
     @Test
     void poolSizeFollowsCpusMinimumAndOverride() {
         assertThat(small.poolThreads("fixed-pool", 2, Map.of())).isEqualTo(200);
-        assertThat(small.poolThreads("fixed-pool", 2, Map.of("SERVER_TOMCAT_THREADS_MAX", "50"))).isEqualTo(50);
+        assertThat(small.poolThreads("fixed-pool", 2, Map.of("SERVER_TOMCAT_THREADS_MAX", "50")))
+                .isEqualTo(50);
         assertThat(small.poolThreads("event-loop", 2, Map.of())).isEqualTo(4);
         assertThat(small.poolThreads("event-loop", 8, Map.of())).isEqualTo(8);
         assertThat(small.poolThreads("event-loop", 6.5, Map.of())).isEqualTo(7);
@@ -58,30 +65,33 @@ class VariantCatalogueTest {
 
     @Test
     void littleLawCapIsThePoolOverTheNominalServiceTime() {
-        LittleLawCap upstream = small.littleLawCap("fixed-pool", 2, Map.of(), workload(Scenario.UPSTREAM, "300ms",
-                null)).orElseThrow();
+        LittleLawCap upstream = small.littleLawCap(
+                        "fixed-pool", 2, Map.of(), workload(Scenario.UPSTREAM, "300ms", null))
+                .orElseThrow();
         assertThat(upstream.rps()).isCloseTo(200 / 0.3, within(1e-9));
         assertThat(upstream.limitedBy()).isEqualTo("200 tomcat threads");
 
-        LittleLawCap mixed = small.littleLawCap("fixed-pool", 2, Map.of(), workload(Scenario.MIXED, "300ms",
-                "100ms")).orElseThrow();
+        LittleLawCap mixed = small.littleLawCap("fixed-pool", 2, Map.of(), workload(Scenario.MIXED, "300ms", "100ms"))
+                .orElseThrow();
         assertThat(mixed.rps()).isCloseTo(500, within(1e-9));
 
-        LittleLawCap blockedLoop = small.littleLawCap("event-loop", 2, Map.of(), workload(Scenario.DB, null,
-                "100ms")).orElseThrow();
+        LittleLawCap blockedLoop = small.littleLawCap("event-loop", 2, Map.of(), workload(Scenario.DB, null, "100ms"))
+                .orElseThrow();
         assertThat(blockedLoop.rps()).isCloseTo(40, within(1e-9));
     }
 
     @Test
     void databasePoolCapsDatabaseScenariosOfEveryVariant() {
-        LittleLawCap cap = small.littleLawCap("non-blocking", 2, Map.of("DB_POOL_SIZE", "20"),
-                workload(Scenario.DB, null, "100ms")).orElseThrow();
+        LittleLawCap cap = small.littleLawCap(
+                        "non-blocking", 2, Map.of("DB_POOL_SIZE", "20"), workload(Scenario.DB, null, "100ms"))
+                .orElseThrow();
 
         assertThat(cap.rps()).isCloseTo(200, within(1e-9));
         assertThat(cap.limitedBy()).isEqualTo("20 database connections");
         assertThat(small.littleLawCap("non-blocking", 2, Map.of(), workload(Scenario.UPSTREAM, "300ms", null)))
                 .isEmpty();
-        assertThat(small.littleLawCap("fixed-pool", 2, Map.of(), workload(Scenario.ROWS, null, null))).isEmpty();
+        assertThat(small.littleLawCap("fixed-pool", 2, Map.of(), workload(Scenario.ROWS, null, null)))
+                .isEmpty();
     }
 
     @Test
@@ -104,13 +114,19 @@ class VariantCatalogueTest {
     }
 
     private static WorkloadSpec workload(Scenario scenario, String upstreamDelay, String dbSleep) {
-        return new WorkloadSpec().withScenario(scenario).withUpstreamDelay(upstreamDelay).withDbSleep(dbSleep)
+        return new WorkloadSpec()
+                .withScenario(scenario)
+                .withUpstreamDelay(upstreamDelay)
+                .withDbSleep(dbSleep)
                 .withLoad(new LoadSpec().withRate(10));
     }
 
     private static Path resource(String name) {
         try {
-            return Path.of(VariantCatalogueTest.class.getClassLoader().getResource(name).toURI());
+            return Path.of(VariantCatalogueTest.class
+                    .getClassLoader()
+                    .getResource(name)
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

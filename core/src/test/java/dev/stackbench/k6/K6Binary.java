@@ -12,11 +12,9 @@ import java.util.concurrent.TimeUnit;
 /** The real k6 binary that hack/setup.sh installs, run as a bounded child process. */
 public final class K6Binary {
 
-    public record Result(int exitCode, String stdout, String stderr) {
-    }
+    public record Result(int exitCode, String stdout, String stderr) {}
 
-    private K6Binary() {
-    }
+    private K6Binary() {}
 
     public static Path locate() {
         String configured = System.getenv("STACKBENCH_K6");
@@ -34,17 +32,21 @@ public final class K6Binary {
         command.addAll(List.of(args));
         Path stdout = workDir.resolve("k6.stdout");
         Path stderr = workDir.resolve("k6.stderr");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectOutput(stdout.toFile())
+                .redirectError(stderr.toFile());
         builder.environment().put("K6_NO_USAGE_REPORT", "true");
         builder.environment().putAll(env);
         Process process = builder.start();
         try {
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("k6 " + String.join(" ", args) + " did not finish within "
-                        + timeoutSeconds + " s");
+                throw new IllegalStateException(
+                        "k6 " + String.join(" ", args) + " did not finish within " + timeoutSeconds + " s");
             }
-            return new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+            return new Result(
+                    process.exitValue(),
+                    Files.readString(stdout, StandardCharsets.UTF_8),
                     Files.readString(stderr, StandardCharsets.UTF_8));
         } finally {
             process.destroyForcibly();

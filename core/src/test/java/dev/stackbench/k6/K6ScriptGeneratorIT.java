@@ -63,8 +63,9 @@ class K6ScriptGeneratorIT {
                     duration: 2s
                 """, "custom.yaml").get(0);
         Files.writeString(dir.resolve("custom.js"), CUSTOM_MODULE);
-        Files.writeString(dir.resolve("script.js"), new K6ScriptGenerator().generate(run.getSpec(), "./custom.js")
-                .text());
+        Files.writeString(
+                dir.resolve("script.js"),
+                new K6ScriptGenerator().generate(run.getSpec(), "./custom.js").text());
 
         K6Binary.Result archive = K6Binary.run(dir, Map.of(), 60, "archive", "-O", "archive.tar", "script.js");
 
@@ -90,13 +91,21 @@ class K6ScriptGeneratorIT {
                         thresholds:
                           http_req_duration: ["p(95)<5000"]
                     """, "tiny.yaml").get(0).getSpec();
-            Files.writeString(dir.resolve("script.js"), new K6ScriptGenerator().generate(spec).text());
+            Files.writeString(
+                    dir.resolve("script.js"),
+                    new K6ScriptGenerator().generate(spec).text());
             Path summaryFile = dir.resolve("summary.json");
 
-            K6Binary.Result result = K6Binary.run(dir, Map.of(
-                    K6Env.BASE_URL, server.baseUrl(),
-                    K6Env.SUMMARY_FILE, summaryFile.toString(),
-                    K6Env.RUNNER_ID, "0"), 120, "run", "--quiet", "script.js");
+            K6Binary.Result result = K6Binary.run(
+                    dir,
+                    Map.of(
+                            K6Env.BASE_URL, server.baseUrl(),
+                            K6Env.SUMMARY_FILE, summaryFile.toString(),
+                            K6Env.RUNNER_ID, "0"),
+                    120,
+                    "run",
+                    "--quiet",
+                    "script.js");
 
             assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
             RunnerSummary fromStdout = K6SummaryParser.parse(result.stdout());
@@ -120,7 +129,8 @@ class K6ScriptGeneratorIT {
             assertThat(fromStdout.checksFailed()).isZero();
             assertThat(fromStdout.checksPassed()).isEqualTo(2 * fromStdout.requests());
             assertThat(fromStdout.latencyMs().getP95()).isGreaterThanOrEqualTo(5.0);
-            assertThat(fromStdout.latencyMs().getMax()).isGreaterThanOrEqualTo(fromStdout.latencyMs().getP50());
+            assertThat(fromStdout.latencyMs().getMax())
+                    .isGreaterThanOrEqualTo(fromStdout.latencyMs().getP50());
             assertThat(fromStdout.thresholds().get("http_req_duration{scenario:measure}"))
                     .containsEntry("p(95)<5000", true);
         }

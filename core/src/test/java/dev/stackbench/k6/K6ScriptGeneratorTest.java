@@ -65,7 +65,8 @@ class K6ScriptGeneratorTest {
                 """));
 
         assertThat(options(script).path("scenarios").has("warmup")).isFalse();
-        assertThat(options(script).path("scenarios").path("measure").path("vus").asInt()).isEqualTo(5);
+        assertThat(options(script).path("scenarios").path("measure").path("vus").asInt())
+                .isEqualTo(5);
         assertThat(script.text()).contains("/api/rows?count=").contains("\"rowCount\" : 25");
     }
 
@@ -85,8 +86,20 @@ class K6ScriptGeneratorTest {
         assertThat(scenarios.path("warmup").path("executor").asText()).isEqualTo("constant-vus");
         assertThat(scenarios.path("warmup").path("vus").asInt()).isEqualTo(2);
         assertThat(scenarios.path("measure").path("startVUs").asInt()).isEqualTo(2);
-        assertThat(scenarios.path("measure").path("stages").get(1).path("duration").asText()).isEqualTo("20s");
-        assertThat(scenarios.path("measure").path("stages").get(1).path("target").asInt()).isEqualTo(20);
+        assertThat(scenarios
+                        .path("measure")
+                        .path("stages")
+                        .get(1)
+                        .path("duration")
+                        .asText())
+                .isEqualTo("20s");
+        assertThat(scenarios
+                        .path("measure")
+                        .path("stages")
+                        .get(1)
+                        .path("target")
+                        .asInt())
+                .isEqualTo(20);
         assertThat(script.measured()).isEqualTo(Duration.ofSeconds(30));
         assertThat(script.maxVUs()).isEqualTo(20);
     }
@@ -99,7 +112,8 @@ class K6ScriptGeneratorTest {
 
         assertThat(thresholds.path("http_req_duration{scenario:measure}").toString())
                 .isEqualTo("[\"max>=0\",\"p(95)<500\"]");
-        assertThat(thresholds.has("http_req_duration{name:upstream,scenario:measure}")).isTrue();
+        assertThat(thresholds.has("http_req_duration{name:upstream,scenario:measure}"))
+                .isTrue();
         assertThat(thresholds.has("dropped_iterations{scenario:measure}")).isTrue();
         assertThat(thresholds.has("http_req_duration")).isFalse();
     }

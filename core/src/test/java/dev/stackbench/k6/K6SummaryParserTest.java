@@ -28,8 +28,10 @@ class K6SummaryParserTest {
         assertThat(summary.requests()).isPositive();
         assertThat(summary.requestsPerSecond()).isEqualTo(summary.requests() / 3.0);
         assertThat(summary.bucketedRequests()).isEqualTo(summary.requests());
-        assertThat(summary.latencyMs().getP50()).isLessThanOrEqualTo(summary.latencyMs().getP95());
-        assertThat(summary.latencyMs().getP95()).isLessThanOrEqualTo(summary.latencyMs().getMax());
+        assertThat(summary.latencyMs().getP50())
+                .isLessThanOrEqualTo(summary.latencyMs().getP95());
+        assertThat(summary.latencyMs().getP95())
+                .isLessThanOrEqualTo(summary.latencyMs().getMax());
         assertThat(summary.thresholds()).containsKey("http_req_duration{scenario:measure}");
     }
 
@@ -45,8 +47,10 @@ class K6SummaryParserTest {
             }
         }
 
-        assertThat(LatencyBuckets.lowerBoundMs(lowest)).isLessThanOrEqualTo(summary.latencyMs().getMin());
-        assertThat(LatencyBuckets.upperBoundMs(highest)).isGreaterThan(summary.latencyMs().getMax());
+        assertThat(LatencyBuckets.lowerBoundMs(lowest))
+                .isLessThanOrEqualTo(summary.latencyMs().getMin());
+        assertThat(LatencyBuckets.upperBoundMs(highest))
+                .isGreaterThan(summary.latencyMs().getMax());
     }
 
     @Test
@@ -55,7 +59,8 @@ class K6SummaryParserTest {
         String log = "time=\"...\" level=info msg=\"starting\"\n" + block + "\nsome later line\n" + block;
 
         assertThat(K6SummaryParser.parseAll(log)).hasSize(2);
-        assertThat(K6SummaryParser.parse(log).requests()).isEqualTo(K6SummaryParser.parse(block).requests());
+        assertThat(K6SummaryParser.parse(log).requests())
+                .isEqualTo(K6SummaryParser.parse(block).requests());
     }
 
     @Test

@@ -47,7 +47,7 @@ public final class TinyTargetServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         byte[] body = ("{\"variant\":\"" + variant + "\",\"operation\":\"upstream\",\"thread\":\""
-                + Thread.currentThread().getName() + "\",\"virtual\":false,\"delayMs\":" + delay + "}")
+                        + Thread.currentThread().getName() + "\",\"virtual\":false,\"delayMs\":" + delay + "}")
                 .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, body.length);

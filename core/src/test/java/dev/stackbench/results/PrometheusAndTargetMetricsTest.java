@@ -24,10 +24,26 @@ class PrometheusAndTargetMetricsTest {
         return text;
     }
 
-    private static String scrape(int threads, double edenBytes, double cpuSeconds, int gcCount, double gcSeconds,
-            int pending) throws IOException {
-        return scrape(Map.of("threads", threads, "eden", edenBytes, "cpuUsage", 0.25, "cpuNs", cpuSeconds * 1e9,
-                "gcCount", gcCount, "gcSum", gcSeconds, "active", 10, "pending", pending));
+    private static String scrape(
+            int threads, double edenBytes, double cpuSeconds, int gcCount, double gcSeconds, int pending)
+            throws IOException {
+        return scrape(Map.of(
+                "threads",
+                threads,
+                "eden",
+                edenBytes,
+                "cpuUsage",
+                0.25,
+                "cpuNs",
+                cpuSeconds * 1e9,
+                "gcCount",
+                gcCount,
+                "gcSum",
+                gcSeconds,
+                "active",
+                10,
+                "pending",
+                pending));
     }
 
     @Test
@@ -38,7 +54,8 @@ class PrometheusAndTargetMetricsTest {
         assertThat(parsed.sum("jvm_memory_used_bytes", labels -> "heap".equals(labels.get("area"))))
                 .hasValue(2_097_152 + 10_485_760);
         PrometheusScrape.Sample escaped = parsed.samples().stream()
-                .filter(sample -> sample.name().equals("http_server_requests_seconds_count")).findFirst()
+                .filter(sample -> sample.name().equals("http_server_requests_seconds_count"))
+                .findFirst()
                 .orElseThrow();
         assertThat(escaped.label("note")).isEqualTo("say \"hi\", ok");
         assertThat(escaped.label("uri")).isEqualTo("/api/upstream");
@@ -90,8 +107,8 @@ class PrometheusAndTargetMetricsTest {
     @Test
     void cpuFallsBackToUsageTimesCpusWithoutACpuTimeCounter() throws IOException {
         TargetMetrics metrics = new TargetMetrics();
-        String withoutCpuTime = scrape(20, 1_048_576, 1, 1, 0.01, 0)
-                .replaceAll("(?m)^process_cpu_time_ns_total.*$", "");
+        String withoutCpuTime =
+                scrape(20, 1_048_576, 1, 1, 0.01, 0).replaceAll("(?m)^process_cpu_time_ns_total.*$", "");
         metrics.add(START, withoutCpuTime);
         metrics.add(START.plusSeconds(1), withoutCpuTime);
 
@@ -102,8 +119,7 @@ class PrometheusAndTargetMetricsTest {
     void readsRealScrapesOfBothPoolKinds() throws IOException {
         Path resources = Path.of("src", "test", "resources", "prometheus");
         TargetSample jdbc = TargetSample.of(START, Files.readString(resources.resolve("mvc-jdbc-actuator.txt")));
-        TargetSample r2dbc = TargetSample.of(START,
-                Files.readString(resources.resolve("webflux-r2dbc-actuator.txt")));
+        TargetSample r2dbc = TargetSample.of(START, Files.readString(resources.resolve("webflux-r2dbc-actuator.txt")));
 
         for (TargetSample sample : new TargetSample[] {jdbc, r2dbc}) {
             assertThat(sample.liveThreads()).isPositive();

@@ -37,7 +37,9 @@ class ResultAggregatorTest {
                     load: {rate: %d}
                     duration: 10s
                     thresholds: %s
-                """.formatted(variant, cpu, rate, thresholds), "test.yaml").get(0).getSpec();
+                """.formatted(variant, cpu, rate, thresholds), "test.yaml")
+                .get(0)
+                .getSpec();
     }
 
     /** A runner that answered {@code fast} requests in 10 ms and {@code slow} in 1000 ms. */
@@ -45,23 +47,42 @@ class ResultAggregatorTest {
         return runner(id, fast, slow, failed, dropped, fast + slow);
     }
 
-    private static RunnerSummary runner(String id, long fast, long slow, long failed, long dropped,
-            long completedInWindow) {
+    private static RunnerSummary runner(
+            String id, long fast, long slow, long failed, long dropped, long completedInWindow) {
         long[] buckets = new long[LatencyBuckets.COUNT];
         buckets[LatencyBuckets.bucketOf(10)] = fast;
         buckets[LatencyBuckets.bucketOf(1000)] = slow;
         long requests = fast + slow;
-        LatencySummary latency = new LatencySummary().withMin(10.0).withMax(1000.0)
-                .withMean((10.0 * fast + 1000.0 * slow) / requests);
-        return new RunnerSummary(id, "mvc-jdbc", "upstream", 2, 10, 1, requests, failed, requests, dropped,
-                completedInWindow, 2 * requests, 0, latency, buckets, Map.of(), JsonNodeFactory.instance.objectNode());
+        LatencySummary latency =
+                new LatencySummary().withMin(10.0).withMax(1000.0).withMean((10.0 * fast + 1000.0 * slow) / requests);
+        return new RunnerSummary(
+                id,
+                "mvc-jdbc",
+                "upstream",
+                2,
+                10,
+                1,
+                requests,
+                failed,
+                requests,
+                dropped,
+                completedInWindow,
+                2 * requests,
+                0,
+                latency,
+                buckets,
+                Map.of(),
+                JsonNodeFactory.instance.objectNode());
     }
 
     @Test
     void oneRealRunnerKeepsK6sExactPercentilesAndReChecksThresholds() throws IOException {
-        RunnerSummary real = K6SummaryParser.parse(Files.readString(
-                Path.of("src", "test", "resources", "k6", "tiny-run.stdout")));
-        BenchmarkRunSpec spec = spec("webflux-r2dbc", "2", 20,
+        RunnerSummary real =
+                K6SummaryParser.parse(Files.readString(Path.of("src", "test", "resources", "k6", "tiny-run.stdout")));
+        BenchmarkRunSpec spec = spec(
+                "webflux-r2dbc",
+                "2",
+                20,
                 "{http_req_duration: [\"p(95)<5000\", \"max<0.001\"], http_req_failed: [\"rate<0.01\"]}");
 
         RunSummary summary = ResultAggregator.aggregate(List.of(real), spec, null, new TargetSummary());
@@ -81,8 +102,8 @@ class ResultAggregatorTest {
     void severalRunnersMergeBucketsIntoUpperBoundPercentiles() {
         List<RunnerSummary> runners = List.of(runner("0", 90, 0, 0, 0), runner("1", 0, 10, 0, 0));
 
-        RunSummary summary = ResultAggregator.aggregate(runners, spec("mvc-jdbc", "2", 10,
-                "{http_req_duration: [\"p(50)<11\", \"p(95)<900\"]}"), null, null);
+        RunSummary summary = ResultAggregator.aggregate(
+                runners, spec("mvc-jdbc", "2", 10, "{http_req_duration: [\"p(50)<11\", \"p(95)<900\"]}"), null, null);
 
         assertThat(summary.getRequests()).isEqualTo(100);
         assertThat(summary.getRps()).isEqualTo(10.0);
@@ -92,7 +113,9 @@ class ResultAggregatorTest {
         assertThat(summary.getLatencyMs().getP50()).isBetween(10.0, 10.0 * LatencyBuckets.GROWTH);
         assertThat(summary.getLatencyMs().getP95()).isEqualTo(1000.0);
         assertThat(summary.getLatencyMs().getMean()).isCloseTo(109.0, within(1e-9));
-        assertThat(summary.getThresholdResults()).extracting(ThresholdResult::getPassed).containsExactly(true, false);
+        assertThat(summary.getThresholdResults())
+                .extracting(ThresholdResult::getPassed)
+                .containsExactly(true, false);
         assertThat(summary.getWarnings()).isNull();
     }
 
@@ -112,8 +135,8 @@ class ResultAggregatorTest {
         // Two runners whose custom module never called verify/record: no buckets, no window counter (-1).
         List<RunnerSummary> runners = List.of(unrecorded("0", 20.0, 80.0), unrecorded("1", 30.0, 120.0));
 
-        RunSummary summary = ResultAggregator.aggregate(runners, spec("mvc-jdbc", "2", 10,
-                "{http_req_duration: [\"p(95)<100\"]}"), null, null);
+        RunSummary summary = ResultAggregator.aggregate(
+                runners, spec("mvc-jdbc", "2", 10, "{http_req_duration: [\"p(95)<100\"]}"), null, null);
 
         assertThat(summary.getRps()).as("falls back to measured requests").isEqualTo(20.0);
         assertThat(summary.getLatencyMs().getP50()).isEqualTo(30.0);
@@ -122,17 +145,41 @@ class ResultAggregatorTest {
         assertThat(summary.getWarnings()).anyMatch(warning -> warning.contains("counted no response"));
         assertThat(summary.getThresholdResults()).singleElement().satisfies(result -> {
             assertThat(result.getSource()).isEqualTo("k6");
-            assertThat(result.getPassed()).as("runner 1 failed its own p(95)<100").isFalse();
+            assertThat(result.getPassed())
+                    .as("runner 1 failed its own p(95)<100")
+                    .isFalse();
         });
     }
 
     private static RunnerSummary unrecorded(String id, double p50, double p95) {
-        LatencySummary latency = new LatencySummary().withMin(1.0).withMax(p95 * 2).withMean(p50).withP50(p50)
-                .withP90(p95).withP95(p95).withP99(p95 * 2);
-        Map<String, Map<String, Boolean>> k6Verdicts = Map.of(
-                dev.stackbench.k6.K6Env.measureMetric("http_req_duration"), Map.of("p(95)<100", p95 < 100));
-        return new RunnerSummary(id, "mvc-jdbc", "custom", 2, 10, 1, 100, 0, 100, 0, -1, 0, 0, latency,
-                new long[LatencyBuckets.COUNT], k6Verdicts, JsonNodeFactory.instance.objectNode());
+        LatencySummary latency = new LatencySummary()
+                .withMin(1.0)
+                .withMax(p95 * 2)
+                .withMean(p50)
+                .withP50(p50)
+                .withP90(p95)
+                .withP95(p95)
+                .withP99(p95 * 2);
+        Map<String, Map<String, Boolean>> k6Verdicts =
+                Map.of(dev.stackbench.k6.K6Env.measureMetric("http_req_duration"), Map.of("p(95)<100", p95 < 100));
+        return new RunnerSummary(
+                id,
+                "mvc-jdbc",
+                "custom",
+                2,
+                10,
+                1,
+                100,
+                0,
+                100,
+                0,
+                -1,
+                0,
+                0,
+                latency,
+                new long[LatencyBuckets.COUNT],
+                k6Verdicts,
+                JsonNodeFactory.instance.objectNode());
     }
 
     @Test
@@ -143,7 +190,8 @@ class ResultAggregatorTest {
 
         assertThat(summary.getDroppedIterations()).isEqualTo(55);
         assertThat(summary.getErrorRate()).isEqualTo(0.075);
-        assertThat(summary.getWarnings()).anyMatch(warning -> warning.contains("dropped 55 of 95"))
+        assertThat(summary.getWarnings())
+                .anyMatch(warning -> warning.contains("dropped 55 of 95"))
                 .anyMatch(warning -> warning.contains("3 of 40 requests failed"))
                 .anyMatch(warning -> warning.contains("below the requested 10.0"));
     }
@@ -153,8 +201,8 @@ class ResultAggregatorTest {
         VariantCatalogue catalogue = VariantCatalogue.load();
         int tomcatThreads = catalogue.poolThreads("mvc-jdbc", 2, Map.of());
 
-        RunSummary summary = ResultAggregator.aggregate(List.of(runner("0", 100, 0, 0, 0)),
-                spec("mvc-jdbc", "2", 1000, "{}"), catalogue, null);
+        RunSummary summary = ResultAggregator.aggregate(
+                List.of(runner("0", 100, 0, 0, 0)), spec("mvc-jdbc", "2", 1000, "{}"), catalogue, null);
 
         assertThat(summary.getLittleLawRps()).isCloseTo(tomcatThreads / 0.3, within(0.1));
         assertThat(summary.getWarnings()).anyMatch(warning -> warning.contains("Little's-law cap"));
@@ -162,8 +210,11 @@ class ResultAggregatorTest {
 
     @Test
     void nonBlockingVariantsGetNoThreadPrediction() {
-        RunSummary summary = ResultAggregator.aggregate(List.of(runner("0", 100, 0, 0, 0)),
-                spec("webflux-r2dbc", "2", 10, "{}"), VariantCatalogue.load(), null);
+        RunSummary summary = ResultAggregator.aggregate(
+                List.of(runner("0", 100, 0, 0, 0)),
+                spec("webflux-r2dbc", "2", 10, "{}"),
+                VariantCatalogue.load(),
+                null);
 
         assertThat(summary.getLittleLawRps()).isNull();
     }

@@ -29,12 +29,14 @@ class SpecFixturesTest {
     private static final SpecValidator VALIDATOR = SpecValidator.withShippedCatalogue();
 
     static Stream<Path> invalidSpecs() throws IOException {
-        return Files.list(RESOURCES.resolve("invalid-specs")).filter(file -> file.toString().endsWith(".yaml"))
+        return Files.list(RESOURCES.resolve("invalid-specs"))
+                .filter(file -> file.toString().endsWith(".yaml"))
                 .sorted();
     }
 
     static Stream<Path> validSpecs() throws IOException {
-        return Files.list(RESOURCES.resolve("valid-specs")).filter(file -> file.toString().endsWith(".yaml"))
+        return Files.list(RESOURCES.resolve("valid-specs"))
+                .filter(file -> file.toString().endsWith(".yaml"))
                 .sorted();
     }
 
@@ -51,7 +53,8 @@ class SpecFixturesTest {
         Throwable readError = catchThrowable(() -> BenchmarkRuns.read(file));
         if (readError != null) {
             // Wrong types and unknown enum values never reach the validator; the reader names the field.
-            assertThat(readError).isInstanceOf(BenchmarkRunFileException.class)
+            assertThat(readError)
+                    .isInstanceOf(BenchmarkRunFileException.class)
                     .hasMessageContaining("field " + expected + " ");
             return;
         }
@@ -85,7 +88,9 @@ class SpecFixturesTest {
     }
 
     private static String header(Path file, String prefix) throws IOException {
-        return Files.readAllLines(file).stream().filter(line -> line.startsWith(prefix)).findFirst()
+        return Files.readAllLines(file).stream()
+                .filter(line -> line.startsWith(prefix))
+                .findFirst()
                 .map(line -> line.substring(prefix.length()).trim())
                 .orElseThrow(() -> new AssertionError(file + " has no '" + prefix + "' line"));
     }

@@ -17,7 +17,8 @@ class SpecValidatorTest {
                 kind: BenchmarkRun
                 metadata: {name: %s}
                 spec:
-                %s""".formatted(name, spec.indent(2)), "test.yaml").get(0);
+                %s""".formatted(name, spec.indent(2)), "test.yaml")
+                .get(0);
     }
 
     @Test
@@ -29,7 +30,9 @@ class SpecValidatorTest {
 
         assertThat(violations).singleElement().satisfies(violation -> {
             assertThat(violation.field()).isEqualTo("spec.target.variant");
-            assertThat(violation.message()).contains("unknown variant 'mvc-jdbcc'").contains("mvc-jdbc,");
+            assertThat(violation.message())
+                    .contains("unknown variant 'mvc-jdbcc'")
+                    .contains("mvc-jdbc,");
         });
     }
 
@@ -50,18 +53,27 @@ class SpecValidatorTest {
                   load: {executor: constant-vus}
                 """));
 
-        assertThat(violations).extracting(Violation::field).containsExactlyInAnyOrder(
-                "spec.target.replicas", "spec.workload.upstreamDelay", "spec.workload.dbSleep",
-                "spec.workload.load.vus");
-        assertThat(violations).extracting(Violation::message).contains(SpecRules.UPSTREAM_DELAY_REQUIRED_MESSAGE,
-                SpecRules.DB_SLEEP_REQUIRED_MESSAGE, SpecRules.VUS_REQUIRED_MESSAGE);
+        assertThat(violations)
+                .extracting(Violation::field)
+                .containsExactlyInAnyOrder(
+                        "spec.target.replicas",
+                        "spec.workload.upstreamDelay",
+                        "spec.workload.dbSleep",
+                        "spec.workload.load.vus");
+        assertThat(violations)
+                .extracting(Violation::message)
+                .contains(
+                        SpecRules.UPSTREAM_DELAY_REQUIRED_MESSAGE,
+                        SpecRules.DB_SLEEP_REQUIRED_MESSAGE,
+                        SpecRules.VUS_REQUIRED_MESSAGE);
     }
 
     @Test
     void missingNameAndSpecAreReported() {
         BenchmarkRun run = new BenchmarkRun();
 
-        assertThat(new SpecValidator(null).validate(run)).extracting(Violation::field)
+        assertThat(new SpecValidator(null).validate(run))
+                .extracting(Violation::field)
                 .containsExactly("metadata.name", "spec");
     }
 

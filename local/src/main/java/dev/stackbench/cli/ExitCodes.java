@@ -11,6 +11,5 @@ final class ExitCodes {
     /** Every run completed but at least one threshold failed. */
     static final int THRESHOLDS_FAILED = 3;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

@@ -36,62 +36,81 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code stackbench run FILE...}: runs BenchmarkRuns on this machine, one after the other, and compares them. */
-@Command(name = "run",
+@Command(
+        name = "run",
         mixinStandardHelpOptions = true,
         description = {
             "Runs each BenchmarkRun on this machine with no cluster: PostgreSQL, the delay service and the target "
                     + "variant as local processes on 127.0.0.1, the target pinned to its own CPUs, k6 as the load "
                     + "generator. Several files run one after the other, each with fresh processes, and are "
                     + "compared in one table and one HTML report.",
-            "Every file is validated with the rules the CRD enforces before anything starts."},
+            "Every file is validated with the rules the CRD enforces before anything starts."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every run succeeded and its thresholds passed",
             "1:a run failed (see its message and the logs in the results directory)",
             "2:a file is not a valid BenchmarkRun or the command line is wrong; nothing was started",
-            "3:every run completed but a threshold failed"})
+            "3:every run completed but a threshold failed"
+        })
 public final class RunCommand implements Callable<Integer> {
 
     /** How the final result is printed. */
-    enum Output { table, json, yaml }
+    enum Output {
+        table,
+        json,
+        yaml
+    }
 
-    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
-            .enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON =
+            new ObjectMapper().findAndRegisterModules().enable(SerializationFeature.INDENT_OUTPUT);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "BenchmarkRun YAML files (several runs per file "
-            + "are allowed, separated by ---)")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "FILE",
+            description = "BenchmarkRun YAML files (several runs per file " + "are allowed, separated by ---)")
     List<Path> files;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT",
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            paramLabel = "FORMAT",
             description = "table (default), or json / yaml: print the status block the operator would write "
                     + "(the table then goes to stderr)")
     Output output;
 
-    @Option(names = "--results-dir", paramLabel = "DIR",
+    @Option(
+            names = "--results-dir",
+            paramLabel = "DIR",
             description = "where to write results (default: results/<timestamp> under the repository root)")
     Path resultsDir;
 
     @Option(names = "--keep", description = "keep PostgreSQL's data directory after the run, for inspection")
     boolean keep;
 
-    @Option(names = "--root", paramLabel = "DIR", description = "repository root holding the jars "
-            + "(default: $STACKBENCH_ROOT, else the current directory)")
+    @Option(
+            names = "--root",
+            paramLabel = "DIR",
+            description =
+                    "repository root holding the jars " + "(default: $STACKBENCH_ROOT, else the current directory)")
     Path root;
 
     @Option(names = "--k6", paramLabel = "PATH", description = "k6 binary (default: $STACKBENCH_K6, else k6 on PATH)")
     Path k6;
 
-    @Option(names = "--start-timeout", paramLabel = "SECONDS", defaultValue = "180",
+    @Option(
+            names = "--start-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "180",
             description = "how long each service may take to become healthy (default: ${DEFAULT-VALUE})")
     long startTimeoutSeconds;
 
     private CoreBindings core;
 
-    public RunCommand() {
-    }
+    public RunCommand() {}
 
     RunCommand(CoreBindings core) {
         this.core = core;
@@ -112,29 +131,41 @@ public final class RunCommand implements Callable<Integer> {
         List<BenchmarkRun> runs = planned.stream().map(PlannedRun::run).toList();
         LocalRunner.Settings settings;
         try {
-            settings = new LocalRunner.Settings(repoRoot, javaBinary(), k6Binary(), CpuSet.ofThisProcess(), keep,
+            settings = new LocalRunner.Settings(
+                    repoRoot,
+                    javaBinary(),
+                    k6Binary(),
+                    CpuSet.ofThisProcess(),
+                    keep,
                     Duration.ofSeconds(startTimeoutSeconds));
         } catch (IllegalStateException e) {
             err.println("stackbench: " + e.getMessage());
             return ExitCodes.INVALID_INPUT;
         }
-        ResultsLayout layout = resultsDir != null ? new ResultsLayout(resultsDir.toAbsolutePath())
+        ResultsLayout layout = resultsDir != null
+                ? new ResultsLayout(resultsDir.toAbsolutePath())
                 : ResultsLayout.underDefaultDirectory(repoRoot, ZonedDateTime.now());
         Files.createDirectories(layout.root());
         ProgressPrinter progress = ProgressPrinter.forStderr();
         LocalRunner runner = new LocalRunner(settings, progress, core);
         List<LocalRunner.Result> results = new ArrayList<>();
         // Ctrl-C: each run's supervisor stops its processes from its own hook; this one tells the user.
-        Thread interrupted = new Thread(() -> progress.message("stackbench: interrupted; stopping every process "
-                + "it started (partial results in " + layout.root() + ")"), "stackbench-interrupted");
+        Thread interrupted = new Thread(
+                () -> progress.message("stackbench: interrupted; stopping every process "
+                        + "it started (partial results in " + layout.root() + ")"),
+                "stackbench-interrupted");
         Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             for (int i = 0; i < runs.size(); i++) {
                 BenchmarkRun run = runs.get(i);
-                progress.message("== run " + (i + 1) + "/" + runs.size() + ": " + run.getMetadata().getName() + " ("
+                progress.message("== run " + (i + 1) + "/" + runs.size() + ": "
+                        + run.getMetadata().getName() + " ("
                         + run.getSpec().getTarget().getVariant() + ")");
-                results.add(runner.run(run, new ResultsLayout.RunFiles(layout.run(i + 1,
-                        run.getMetadata().getName())), planned.get(i).customModule()));
+                results.add(runner.run(
+                        run,
+                        new ResultsLayout.RunFiles(
+                                layout.run(i + 1, run.getMetadata().getName())),
+                        planned.get(i).customModule()));
             }
         } finally {
             try {
@@ -143,14 +174,16 @@ public final class RunCommand implements Callable<Integer> {
                 // The hook runs; nothing else to do.
             }
         }
-        List<ReportRun> reportRuns = results.stream().map(LocalRunner.Result::report).toList();
+        List<ReportRun> reportRuns =
+                results.stream().map(LocalRunner.Result::report).toList();
         List<RunRow> rows = reportRuns.stream().map(ReportRun::row).toList();
         String table = SummaryTable.render(rows);
         Files.writeString(layout.comparisonTable(), table);
-        List<BenchmarkRunStatus> statuses = results.stream().map(result -> result.run().getStatus()).toList();
+        List<BenchmarkRunStatus> statuses =
+                results.stream().map(result -> result.run().getStatus()).toList();
         JSON.writeValue(layout.comparisonStatuses().toFile(), statuses);
-        String title = "stackbench: " + runs.stream().map(run -> run.getMetadata().getName())
-                .collect(Collectors.joining(" vs "));
+        String title = "stackbench: "
+                + runs.stream().map(run -> run.getMetadata().getName()).collect(Collectors.joining(" vs "));
         Files.writeString(layout.report(), HtmlReport.render(title, Instant.now(), reportRuns));
 
         PrintWriter tableOut = output == Output.table ? out : err;
@@ -159,8 +192,8 @@ public final class RunCommand implements Callable<Integer> {
         tableOut.flush();
         if (output != Output.table) {
             Object document = statuses.size() == 1 ? statuses.get(0) : statuses;
-            out.print(output == Output.json ? JSON.writeValueAsString(document) + "\n"
-                    : BenchmarkRuns.toYaml(document));
+            out.print(
+                    output == Output.json ? JSON.writeValueAsString(document) + "\n" : BenchmarkRuns.toYaml(document));
             out.flush();
         }
         err.println("results: " + layout.root() + "  (report: " + layout.report() + ")");
@@ -169,8 +202,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** A valid run with defaults applied, and for scenario custom the text of its module. */
-    private record PlannedRun(BenchmarkRun run, String customModule) {
-    }
+    private record PlannedRun(BenchmarkRun run, String customModule) {}
 
     /** Reads every file and checks every run before anything starts; prints every problem, not just the first. */
     private List<PlannedRun> readAndValidate(PrintWriter err) {
@@ -185,7 +217,8 @@ public final class RunCommand implements Callable<Integer> {
                 continue;
             }
             for (BenchmarkRun run : inFile) {
-                String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "(no name)"
+                String name = run.getMetadata() == null || run.getMetadata().getName() == null
+                        ? "(no name)"
                         : run.getMetadata().getName();
                 List<String> violations = core.validate(run);
                 violations.forEach(violation -> problems.add(file + ": BenchmarkRun " + name + ": " + violation));
@@ -196,7 +229,8 @@ public final class RunCommand implements Callable<Integer> {
                 String module = null;
                 if (defaulted.getSpec().getWorkload().getScenario() == Scenario.CUSTOM) {
                     try {
-                        module = customModule(file, defaulted.getSpec().getWorkload().getScript());
+                        module = customModule(
+                                file, defaulted.getSpec().getWorkload().getScript());
                     } catch (IllegalArgumentException e) {
                         problems.add(file + ": BenchmarkRun " + name + ": " + e.getMessage());
                         continue;
@@ -229,11 +263,13 @@ public final class RunCommand implements Callable<Integer> {
         try {
             return Files.readString(module);
         } catch (java.nio.file.NoSuchFileException e) {
-            throw new IllegalArgumentException("spec.workload.script.file: " + module + " does not exist: give the"
-                    + " path of your k6 module, relative to the BenchmarkRun file", e);
+            throw new IllegalArgumentException(
+                    "spec.workload.script.file: " + module + " does not exist: give the"
+                            + " path of your k6 module, relative to the BenchmarkRun file",
+                    e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("spec.workload.script.file: " + module + " cannot be read ("
-                    + e.getMessage() + ")", e);
+            throw new IllegalArgumentException(
+                    "spec.workload.script.file: " + module + " cannot be read (" + e.getMessage() + ")", e);
         }
     }
 
@@ -242,7 +278,9 @@ public final class RunCommand implements Callable<Integer> {
             return root.toAbsolutePath();
         }
         String fromLauncher = System.getenv("STACKBENCH_ROOT");
-        return fromLauncher != null && !fromLauncher.isBlank() ? Path.of(fromLauncher) : Path.of("").toAbsolutePath();
+        return fromLauncher != null && !fromLauncher.isBlank()
+                ? Path.of(fromLauncher)
+                : Path.of("").toAbsolutePath();
     }
 
     private Path k6Binary() {
@@ -279,8 +317,9 @@ public final class RunCommand implements Callable<Integer> {
         if (statuses.stream().anyMatch(status -> status.getPhase() != Phase.Succeeded)) {
             return ExitCodes.RUN_FAILED;
         }
-        boolean thresholdFailed = statuses.stream().anyMatch(status -> status.getSummary() != null
-                && Boolean.FALSE.equals(status.getSummary().getThresholdsPassed()));
+        boolean thresholdFailed = statuses.stream()
+                .anyMatch(status -> status.getSummary() != null
+                        && Boolean.FALSE.equals(status.getSummary().getThresholdsPassed()));
         return thresholdFailed ? ExitCodes.THRESHOLDS_FAILED : ExitCodes.OK;
     }
 }

@@ -4,7 +4,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The stackbench command line: local runs of BenchmarkRun files. The operator has its own entry point and image. */
-@Command(name = "stackbench",
+@Command(
+        name = "stackbench",
         mixinStandardHelpOptions = true,
         versionProvider = StackbenchCommand.Version.class,
         description = "Fair, repeatable load experiments comparing server stacks.",
@@ -30,7 +31,8 @@ public final class StackbenchCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(),
+        throw new CommandLine.ParameterException(
+                spec.commandLine(),
                 "name a subcommand, e.g. stackbench run examples/demo/*.yaml (see stackbench --help)");
     }
 

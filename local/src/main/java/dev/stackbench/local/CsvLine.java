@@ -6,8 +6,7 @@ import java.util.List;
 /** Splits one RFC 4180 CSV line (quoted fields may contain commas and doubled quotes). */
 final class CsvLine {
 
-    private CsvLine() {
-    }
+    private CsvLine() {}
 
     static List<String> split(String line) {
         List<String> fields = new ArrayList<>();

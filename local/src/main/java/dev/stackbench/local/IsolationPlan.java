@@ -13,11 +13,7 @@ import java.util.List;
  * @param notes what could and could not be honoured, in words for the user
  */
 public record IsolationPlan(
-        CpuSet targetCpus,
-        CpuSet supportCpus,
-        int activeProcessorCount,
-        boolean isolated,
-        List<String> notes) {
+        CpuSet targetCpus, CpuSet supportCpus, int activeProcessorCount, boolean isolated, List<String> notes) {
 
     public IsolationPlan {
         notes = List.copyOf(notes);

@@ -15,8 +15,7 @@ import java.util.List;
  */
 public final class IsolationPlanner {
 
-    private IsolationPlanner() {
-    }
+    private IsolationPlanner() {}
 
     public static IsolationPlan plan(CpuSet machine, BigDecimal requestedCpu) {
         if (requestedCpu == null || requestedCpu.signum() <= 0) {

@@ -24,8 +24,14 @@ public record JavaProcessSpec(List<String> command, Map<String, String> environm
      * @param jvmOptions extra options from the spec, split like a shell would (quotes group words)
      * @param environment variables for the process; later entries override earlier ones
      */
-    public static JavaProcessSpec of(Path javaBin, Path jar, int activeProcessors, long memoryBytes,
-            String jvmOptions, Map<String, String> environment, List<String> applicationArguments) {
+    public static JavaProcessSpec of(
+            Path javaBin,
+            Path jar,
+            int activeProcessors,
+            long memoryBytes,
+            String jvmOptions,
+            Map<String, String> environment,
+            List<String> applicationArguments) {
         List<String> command = new ArrayList<>();
         command.add(javaBin.toString());
         command.add("-XX:ActiveProcessorCount=" + activeProcessors);
@@ -70,8 +76,8 @@ public record JavaProcessSpec(List<String> command, Map<String, String> environm
             }
         }
         if (quote != 0) {
-            throw new IllegalArgumentException("spec.target.jvmOptions has an unclosed " + quote + " quote: "
-                    + options + ": close the quote");
+            throw new IllegalArgumentException(
+                    "spec.target.jvmOptions has an unclosed " + quote + " quote: " + options + ": close the quote");
         }
         if (inWord) {
             words.add(word.toString());

@@ -8,12 +8,13 @@ import java.util.concurrent.TimeUnit;
 /** The version line of a k6 binary ("k6 v1.8.1 (...)"), for the environment manifest. */
 final class K6Version {
 
-    private K6Version() {
-    }
+    private K6Version() {}
 
     static String of(Path k6) {
         try {
-            Process process = new ProcessBuilder(k6.toString(), "version").redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(k6.toString(), "version")
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

@@ -8,8 +8,7 @@ import java.util.Optional;
 /** Facts about this machine that a reader needs to judge or reproduce a local result. */
 public final class MachineFacts {
 
-    private MachineFacts() {
-    }
+    private MachineFacts() {}
 
     public static String cpuModel() {
         try {

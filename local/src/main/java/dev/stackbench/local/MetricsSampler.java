@@ -25,14 +25,14 @@ public final class MetricsSampler implements AutoCloseable {
      * One sampling tick: CPU use of the watched processes since the previous tick, in cores (1.0 = one CPU busy),
      * and the Prometheus text the target answered, or null when the scrape failed.
      */
-    public record Tick(Instant at, double targetCores, double loadGeneratorCores, String scrape) {
-    }
+    public record Tick(Instant at, double targetCores, double loadGeneratorCores, String scrape) {}
 
     private static final Duration INTERVAL = Duration.ofSeconds(1);
 
     private final URI prometheusUri;
     private final ProcessHandle target;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "stackbench-metrics-sampler");
         thread.setDaemon(true);
@@ -57,8 +57,8 @@ public final class MetricsSampler implements AutoCloseable {
     public void start() {
         lastNanos = System.nanoTime();
         lastTargetCpu = ProcessCpuClock.cpuSeconds(target);
-        scheduler.scheduleAtFixedRate(this::sampleQuietly, INTERVAL.toMillis(), INTERVAL.toMillis(),
-                TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(
+                this::sampleQuietly, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     public List<Tick> ticks() {
@@ -88,8 +88,8 @@ public final class MetricsSampler implements AutoCloseable {
         double k6Cpu = k6 == null ? 0 : ProcessCpuClock.cpuSeconds(k6);
         double targetCores = seconds > 0 ? Math.max(0, (targetCpu - lastTargetCpu) / seconds) : 0;
         // The first tick after k6 started has no earlier reading of k6 to subtract.
-        double k6Cores = seconds > 0 && lastLoadGeneratorCpu > 0
-                ? Math.max(0, (k6Cpu - lastLoadGeneratorCpu) / seconds) : 0;
+        double k6Cores =
+                seconds > 0 && lastLoadGeneratorCpu > 0 ? Math.max(0, (k6Cpu - lastLoadGeneratorCpu) / seconds) : 0;
         lastNanos = nanos;
         lastTargetCpu = targetCpu;
         lastLoadGeneratorCpu = k6Cpu;
@@ -99,7 +99,10 @@ public final class MetricsSampler implements AutoCloseable {
     private String scrape() {
         try {
             HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(prometheusUri).timeout(Duration.ofSeconds(2)).GET().build(),
+                    HttpRequest.newBuilder(prometheusUri)
+                            .timeout(Duration.ofSeconds(2))
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 200) {
                 return response.body();

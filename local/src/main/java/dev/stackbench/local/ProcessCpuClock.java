@@ -14,8 +14,7 @@ public final class ProcessCpuClock {
     /** USER_HZ: the unit of utime/stime in /proc/PID/stat; 100 on every mainstream Linux architecture. */
     static final long CLOCK_TICKS_PER_SECOND = 100;
 
-    private ProcessCpuClock() {
-    }
+    private ProcessCpuClock() {}
 
     /** CPU seconds (user + system) used so far by the process and its live descendants. */
     public static double cpuSeconds(ProcessHandle root) {

@@ -27,10 +27,12 @@ public final class ProcessSupervisor implements AutoCloseable {
     private final Thread shutdownHook;
 
     public ProcessSupervisor() {
-        shutdownHook = new Thread(() -> {
-            interrupted = true;
-            stopAll();
-        }, "stackbench-stop-processes");
+        shutdownHook = new Thread(
+                () -> {
+                    interrupted = true;
+                    stopAll();
+                },
+                "stackbench-stop-processes");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
@@ -39,8 +41,9 @@ public final class ProcessSupervisor implements AutoCloseable {
      *
      * @param cpus CPUs to pin it to with taskset, or null to leave it unpinned
      */
-    public ManagedProcess start(String name, List<String> command, Map<String, String> environment, CpuSet cpus,
-            Path logFile) throws IOException {
+    public ManagedProcess start(
+            String name, List<String> command, Map<String, String> environment, CpuSet cpus, Path logFile)
+            throws IOException {
         if (closed.get()) {
             throw new IllegalStateException("the run is stopping; not starting " + name);
         }
@@ -59,8 +62,10 @@ public final class ProcessSupervisor implements AutoCloseable {
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new IOException("could not start " + name + " (" + String.join(" ", fullCommand) + "): "
-                    + e.getMessage() + (cpus != null ? "; is taskset (util-linux) installed?" : ""), e);
+            throw new IOException(
+                    "could not start " + name + " (" + String.join(" ", fullCommand) + "): " + e.getMessage()
+                            + (cpus != null ? "; is taskset (util-linux) installed?" : ""),
+                    e);
         }
         ManagedProcess managed = new ManagedProcess(name, process, logFile, fullCommand);
         started.add(managed);

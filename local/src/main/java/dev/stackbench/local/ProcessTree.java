@@ -7,11 +7,11 @@ import java.util.List;
 /** A process and all of its descendants, deepest first, so stopping in list order never orphans a child. */
 final class ProcessTree {
 
-    private ProcessTree() {
-    }
+    private ProcessTree() {}
 
     static List<ProcessHandle> of(ProcessHandle root) {
-        List<ProcessHandle> tree = new ArrayList<>(root.descendants().sorted(byDepthFrom(root).reversed()).toList());
+        List<ProcessHandle> tree = new ArrayList<>(
+                root.descendants().sorted(byDepthFrom(root).reversed()).toList());
         tree.add(root);
         return tree;
     }

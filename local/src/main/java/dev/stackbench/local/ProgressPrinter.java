@@ -11,9 +11,15 @@ import java.util.Locale;
 public final class ProgressPrinter {
 
     /** What the progress line shows at one moment. */
-    public record Progress(String run, String phase, Duration elapsed, Duration total, long currentRps,
-            long requests, long errors, long dropped) {
-    }
+    public record Progress(
+            String run,
+            String phase,
+            Duration elapsed,
+            Duration total,
+            long currentRps,
+            long requests,
+            long errors,
+            long dropped) {}
 
     private static final Duration PLAIN_LINE_INTERVAL = Duration.ofSeconds(5);
 
@@ -80,9 +86,15 @@ public final class ProgressPrinter {
     }
 
     static String format(Progress progress) {
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%s] %-9s %s/%s  %5d req/s  %d requests",
-                progress.run(), progress.phase(), clock(progress.elapsed()), clock(progress.total()),
-                progress.currentRps(), progress.requests()));
+        StringBuilder line = new StringBuilder(String.format(
+                Locale.ROOT,
+                "[%s] %-9s %s/%s  %5d req/s  %d requests",
+                progress.run(),
+                progress.phase(),
+                clock(progress.elapsed()),
+                clock(progress.total()),
+                progress.currentRps(),
+                progress.requests()));
         line.append(String.format(Locale.ROOT, "  %d errors", progress.errors()));
         if (progress.dropped() > 0) {
             line.append(String.format(Locale.ROOT, "  %d dropped (k6 cannot keep the rate)", progress.dropped()));

@@ -15,8 +15,8 @@ public record ResultsLayout(Path root) {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     public static ResultsLayout underDefaultDirectory(Path repoRoot, ZonedDateTime now) {
-        return new ResultsLayout(repoRoot.resolve("results").resolve(STAMP.format(now.withZoneSameInstant(
-                ZoneOffset.UTC))));
+        return new ResultsLayout(
+                repoRoot.resolve("results").resolve(STAMP.format(now.withZoneSameInstant(ZoneOffset.UTC))));
     }
 
     /** The directory of the n-th run (1-based) of this invocation, named so a listing keeps the order. */

@@ -13,8 +13,13 @@ import java.util.List;
  * @param ticks the once-a-second samples (CPU from /proc, Prometheus scrape) inside the measured window
  * @param poolThreads size of the variant's request thread pool as configured for this run
  */
-public record RunObservation(int k6ExitCode, RequestTimeline measure, List<MetricsSampler.Tick> ticks,
-        Instant windowStart, Instant windowEnd, int poolThreads) {
+public record RunObservation(
+        int k6ExitCode,
+        RequestTimeline measure,
+        List<MetricsSampler.Tick> ticks,
+        Instant windowStart,
+        Instant windowEnd,
+        int poolThreads) {
 
     public RunObservation {
         ticks = List.copyOf(ticks);
@@ -26,11 +31,17 @@ public record RunObservation(int k6ExitCode, RequestTimeline measure, List<Metri
     }
 
     public double averageTargetCores() {
-        return ticks.stream().mapToDouble(MetricsSampler.Tick::targetCores).average().orElse(Double.NaN);
+        return ticks.stream()
+                .mapToDouble(MetricsSampler.Tick::targetCores)
+                .average()
+                .orElse(Double.NaN);
     }
 
     public double averageLoadGeneratorCores() {
-        return ticks.stream().mapToDouble(MetricsSampler.Tick::loadGeneratorCores).average().orElse(0);
+        return ticks.stream()
+                .mapToDouble(MetricsSampler.Tick::loadGeneratorCores)
+                .average()
+                .orElse(0);
     }
 
     public double secondsIntoWindow(Instant at) {

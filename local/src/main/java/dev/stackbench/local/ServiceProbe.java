@@ -14,10 +14,10 @@ import java.util.Optional;
 /** Waits for a started service to answer, and fetches small documents from it (Actuator health and info). */
 final class ServiceProbe {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private ServiceProbe() {
-    }
+    private ServiceProbe() {}
 
     /**
      * Polls {@code healthUri} until it answers 200. Fails fast, with the end of the process log, when the process
@@ -28,13 +28,18 @@ final class ServiceProbe {
         String lastAnswer = "no answer yet";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new LocalRunException(process.name() + " exited (code " + process.process().exitValue()
-                        + ") before it became healthy; last lines of " + process.logFile() + ":\n"
-                        + tail(process.logFile(), 25));
+                throw new LocalRunException(
+                        process.name() + " exited (code " + process.process().exitValue()
+                                + ") before it became healthy; last lines of " + process.logFile() + ":\n"
+                                + tail(process.logFile(), 25));
             }
             try {
-                HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(healthUri)
-                        .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = HTTP.send(
+                        HttpRequest.newBuilder(healthUri)
+                                .timeout(Duration.ofSeconds(2))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
                     return;
                 }
@@ -59,8 +64,12 @@ final class ServiceProbe {
 
     static Optional<String> get(URI uri) {
         try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(uri)
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? Optional.of(response.body()) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();

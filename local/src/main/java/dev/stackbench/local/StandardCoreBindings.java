@@ -40,13 +40,14 @@ public final class StandardCoreBindings implements CoreBindings {
     /** The catalogue of a checkout when there is one (it may be newer than the copy in the jar). */
     public static StandardCoreBindings forRepository(Path repoRoot) {
         Path file = repoRoot.resolve("targets/variants.yaml");
-        return new StandardCoreBindings(Files.isRegularFile(file) ? VariantCatalogue.load(file)
-                : VariantCatalogue.load());
+        return new StandardCoreBindings(
+                Files.isRegularFile(file) ? VariantCatalogue.load(file) : VariantCatalogue.load());
     }
 
     @Override
     public List<String> validate(BenchmarkRun run) {
-        return new SpecValidator(catalogue).validate(run).stream().map(Violation::toString).toList();
+        return new SpecValidator(catalogue)
+                .validate(run).stream().map(Violation::toString).toList();
     }
 
     @Override

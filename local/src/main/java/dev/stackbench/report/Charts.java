@@ -20,12 +20,16 @@ final class Charts {
     private static final int WIDTH = 900;
     private static final int HEIGHT = 380;
 
-    private Charts() {
-    }
+    private Charts() {}
 
     /** A chart with one line per run, e.g. throughput of every variant over time. */
-    static <T> String perRun(String title, String yAxis, List<ReportRun> runs, Function<ReportRun, List<T>> points,
-            ToDoubleFunction<T> x, ToDoubleFunction<T> y) {
+    static <T> String perRun(
+            String title,
+            String yAxis,
+            List<ReportRun> runs,
+            Function<ReportRun, List<T>> points,
+            ToDoubleFunction<T> x,
+            ToDoubleFunction<T> y) {
         XYChart chart = newChart(title, yAxis);
         for (ReportRun run : runs) {
             List<T> series = points.apply(run);
@@ -39,7 +43,10 @@ final class Charts {
 
     /** A vertical line where each measured window was planned to end; later points are requests still in flight. */
     private static void markWindowEnds(XYChart chart, List<ReportRun> runs) {
-        runs.stream().mapToDouble(ReportRun::measuredSeconds).filter(seconds -> !Double.isNaN(seconds)).distinct()
+        runs.stream()
+                .mapToDouble(ReportRun::measuredSeconds)
+                .filter(seconds -> !Double.isNaN(seconds))
+                .distinct()
                 .forEach(seconds -> chart.addAnnotation(new AnnotationLine(seconds, true, false)));
     }
 
@@ -58,9 +65,14 @@ final class Charts {
     }
 
     private static XYChart newChart(String title, String yAxis) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
                 .xAxisTitle("seconds into the measured window (vertical line: its planned end; points after it are"
-                        + " requests that were still in flight)").yAxisTitle(yAxis).build();
+                        + " requests that were still in flight)")
+                .yAxisTitle(yAxis)
+                .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
@@ -68,8 +80,8 @@ final class Charts {
         return chart;
     }
 
-    private static <T> void addLine(XYChart chart, String name, List<T> points, ToDoubleFunction<T> x,
-            ToDoubleFunction<T> y) {
+    private static <T> void addLine(
+            XYChart chart, String name, List<T> points, ToDoubleFunction<T> x, ToDoubleFunction<T> y) {
         double[] xs = points.stream().mapToDouble(x).toArray();
         double[] ys = points.stream().mapToDouble(y).toArray();
         // A second with no completed request has no latency; XChart draws NaN as a gap.

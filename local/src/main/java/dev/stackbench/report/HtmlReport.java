@@ -13,13 +13,13 @@ import java.util.Map;
  */
 public final class HtmlReport {
 
-    private HtmlReport() {
-    }
+    private HtmlReport() {}
 
     public static String render(String title, Instant generatedAt, List<ReportRun> runs) {
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>")
-                .append(escape(title)).append("</title>\n<style>\n")
+                .append(escape(title))
+                .append("</title>\n<style>\n")
                 .append("body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}\n")
                 .append("table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:4px 8px}\n")
                 .append("td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}\n")
@@ -27,7 +27,10 @@ public final class HtmlReport {
                 .append(".warn{background:#fff6d5;border:1px solid #d9b400;padding:0.5em}\n")
                 .append("pre{background:#f7f7f7;padding:0.8em;overflow:auto}img{max-width:100%}\n")
                 .append("</style></head><body>\n");
-        html.append("<h1>").append(escape(title)).append("</h1>\n<p>Generated ").append(generatedAt)
+        html.append("<h1>")
+                .append(escape(title))
+                .append("</h1>\n<p>Generated ")
+                .append(generatedAt)
                 .append(". Every figure covers the measured window only; warmup is excluded.</p>\n");
         appendAlarms(html, runs);
         appendTable(html, runs);
@@ -43,11 +46,17 @@ public final class HtmlReport {
         for (ReportRun run : runs) {
             RunRow row = run.row();
             if (row.loadGeneratorAlarm() != null) {
-                html.append("<p class=\"alarm\">").append(escape(row.name())).append(": ")
-                        .append(escape(row.loadGeneratorAlarm())).append("</p>\n");
+                html.append("<p class=\"alarm\">")
+                        .append(escape(row.name()))
+                        .append(": ")
+                        .append(escape(row.loadGeneratorAlarm()))
+                        .append("</p>\n");
             }
             for (String warning : row.warnings()) {
-                html.append("<p class=\"warn\">").append(escape(row.name())).append(": ").append(escape(warning))
+                html.append("<p class=\"warn\">")
+                        .append(escape(row.name()))
+                        .append(": ")
+                        .append(escape(warning))
                         .append("</p>\n");
             }
         }
@@ -55,26 +64,51 @@ public final class HtmlReport {
 
     private static void appendTable(StringBuilder html, List<ReportRun> runs) {
         html.append("<h2>Summary</h2>\n<table><tr>");
-        for (String header : List.of("run", "variant", "phase", "RPS", "p50 ms", "p95 ms", "p99 ms", "max ms",
-                "errors", "requests", "dropped", "peak threads", "target CPU", "k6 CPU", "Little's-law cap",
-                "RPS / cap", "thresholds")) {
+        for (String header : List.of(
+                "run",
+                "variant",
+                "phase",
+                "RPS",
+                "p50 ms",
+                "p95 ms",
+                "p99 ms",
+                "max ms",
+                "errors",
+                "requests",
+                "dropped",
+                "peak threads",
+                "target CPU",
+                "k6 CPU",
+                "Little's-law cap",
+                "RPS / cap",
+                "thresholds")) {
             html.append("<th>").append(escape(header)).append("</th>");
         }
         html.append("</tr>\n");
         for (ReportRun run : runs) {
             RunRow row = run.row();
-            html.append("<tr><td>").append(escape(row.name())).append("</td><td>").append(escape(row.variant()))
-                    .append("</td><td>").append(escape(row.phase())).append("</td>");
+            html.append("<tr><td>")
+                    .append(escape(row.name()))
+                    .append("</td><td>")
+                    .append(escape(row.variant()))
+                    .append("</td><td>")
+                    .append(escape(row.phase()))
+                    .append("</td>");
             List<String> numbers = new ArrayList<>(List.of(
-                    SummaryTable.number(row.rps(), 1), SummaryTable.number(row.p50Ms(), 1),
-                    SummaryTable.number(row.p95Ms(), 1), SummaryTable.number(row.p99Ms(), 1),
-                    SummaryTable.number(row.maxMs(), 1), SummaryTable.percent(row.errorRate()),
+                    SummaryTable.number(row.rps(), 1),
+                    SummaryTable.number(row.p50Ms(), 1),
+                    SummaryTable.number(row.p95Ms(), 1),
+                    SummaryTable.number(row.p99Ms(), 1),
+                    SummaryTable.number(row.maxMs(), 1),
+                    SummaryTable.percent(row.errorRate()),
                     Long.toString(row.requests()),
                     row.droppedIterations() + (row.loadGeneratorAlarm() != null ? " (!!)" : ""),
                     row.peakThreads() == null ? "-" : row.peakThreads().toString(),
-                    SummaryTable.number(row.avgCpuCores(), 2), SummaryTable.number(row.loadGeneratorCpuCores(), 2),
+                    SummaryTable.number(row.avgCpuCores(), 2),
+                    SummaryTable.number(row.loadGeneratorCpuCores(), 2),
                     SummaryTable.number(row.littleLawRps(), 1),
-                    row.littleLawRps() == null || row.rps() == null ? "-"
+                    row.littleLawRps() == null || row.rps() == null
+                            ? "-"
                             : String.format(Locale.ROOT, "%.0f%%", 100 * row.rps() / row.littleLawRps()),
                     row.thresholdsPassed() == null ? "-" : row.thresholdsPassed() ? "passed" : "FAILED"));
             for (String number : numbers) {
@@ -88,36 +122,83 @@ public final class HtmlReport {
 
     private static void appendCharts(StringBuilder html, List<ReportRun> runs) {
         html.append("<h2>Over time</h2>\n");
-        image(html, Charts.perRun("Throughput (completed requests per second)", "requests/s", runs,
-                ReportRun::requests, RequestTimeline.Point::second, point -> point.requests()));
-        image(html, Charts.perRun("p95 latency per second", "latency (ms)", runs, ReportRun::requests,
-                RequestTimeline.Point::second, RequestTimeline.Point::p95Ms));
+        image(
+                html,
+                Charts.perRun(
+                        "Throughput (completed requests per second)",
+                        "requests/s",
+                        runs,
+                        ReportRun::requests,
+                        RequestTimeline.Point::second,
+                        point -> point.requests()));
+        image(
+                html,
+                Charts.perRun(
+                        "p95 latency per second",
+                        "latency (ms)",
+                        runs,
+                        ReportRun::requests,
+                        RequestTimeline.Point::second,
+                        RequestTimeline.Point::p95Ms));
         for (ReportRun run : runs) {
             image(html, Charts.latencyPercentiles(run));
         }
-        image(html, Charts.perRun("Target live JVM threads", "threads", runs, ReportRun::liveThreads,
-                GaugePoint::second, GaugePoint::value));
-        image(html, Charts.perRun("Target CPU use", "cores", runs, ReportRun::targetCpuCores, GaugePoint::second,
-                GaugePoint::value));
-        image(html, Charts.perRun("Load generator (k6) CPU use", "cores", runs, ReportRun::loadGeneratorCpuCores,
-                GaugePoint::second, GaugePoint::value));
-        image(html, Charts.perRun("Errors per second", "failed requests/s", runs, ReportRun::requests,
-                RequestTimeline.Point::second, point -> point.failed()));
+        image(
+                html,
+                Charts.perRun(
+                        "Target live JVM threads",
+                        "threads",
+                        runs,
+                        ReportRun::liveThreads,
+                        GaugePoint::second,
+                        GaugePoint::value));
+        image(
+                html,
+                Charts.perRun(
+                        "Target CPU use",
+                        "cores",
+                        runs,
+                        ReportRun::targetCpuCores,
+                        GaugePoint::second,
+                        GaugePoint::value));
+        image(
+                html,
+                Charts.perRun(
+                        "Load generator (k6) CPU use",
+                        "cores",
+                        runs,
+                        ReportRun::loadGeneratorCpuCores,
+                        GaugePoint::second,
+                        GaugePoint::value));
+        image(
+                html,
+                Charts.perRun(
+                        "Errors per second",
+                        "failed requests/s",
+                        runs,
+                        ReportRun::requests,
+                        RequestTimeline.Point::second,
+                        point -> point.failed()));
     }
 
     private static void appendRunDetails(StringBuilder html, ReportRun run) {
         html.append("<h2>").append(escape(run.row().name())).append("</h2>\n");
         if (!run.isolationNotes().isEmpty()) {
             html.append("<h3>Isolation on this machine</h3>\n<ul>");
-            run.isolationNotes().forEach(note -> html.append("<li>").append(escape(note)).append("</li>"));
+            run.isolationNotes()
+                    .forEach(note -> html.append("<li>").append(escape(note)).append("</li>"));
             html.append("</ul>\n");
         }
         html.append("<h3>Environment</h3>\n<table>");
         for (Map.Entry<String, Object> entry : run.environment().entrySet()) {
-            html.append("<tr><th>").append(escape(entry.getKey())).append("</th><td>")
-                    .append(escape(String.valueOf(entry.getValue()))).append("</td></tr>");
+            html.append("<tr><th>")
+                    .append(escape(entry.getKey()))
+                    .append("</th><td>")
+                    .append(escape(String.valueOf(entry.getValue())))
+                    .append("</td></tr>");
         }
-        html.append("</table>\n<details><summary>BenchmarkRun</summary><pre>").append(escape(run.specYaml()))
+        html.append("</table>\n<details><summary>BenchmarkRun</summary><pre>")
+                .append(escape(run.specYaml()))
                 .append("</pre></details>\n");
     }
 
@@ -131,6 +212,9 @@ public final class HtmlReport {
         if (text == null) {
             return "";
         }
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;");
     }
 }

@@ -18,9 +18,8 @@ public final class RequestTimeline {
     private final TreeMap<Long, Bucket> bucketsByEpochSecond = new TreeMap<>();
 
     /** One point of the timeline; latencies in milliseconds, NaN for a second with no completed request. */
-    public record Point(long second, long requests, long failed, long dropped, double p50Ms, double p95Ms,
-            double p99Ms) {
-    }
+    public record Point(
+            long second, long requests, long failed, long dropped, double p50Ms, double p95Ms, double p99Ms) {}
 
     public synchronized void recordRequest(long epochSecond, double durationMs) {
         Bucket bucket = bucket(epochSecond);
@@ -55,15 +54,21 @@ public final class RequestTimeline {
     }
 
     public synchronized long totalRequests() {
-        return bucketsByEpochSecond.values().stream().mapToLong(bucket -> bucket.requests).sum();
+        return bucketsByEpochSecond.values().stream()
+                .mapToLong(bucket -> bucket.requests)
+                .sum();
     }
 
     public synchronized long totalFailed() {
-        return bucketsByEpochSecond.values().stream().mapToLong(bucket -> bucket.failed).sum();
+        return bucketsByEpochSecond.values().stream()
+                .mapToLong(bucket -> bucket.failed)
+                .sum();
     }
 
     public synchronized long totalDropped() {
-        return bucketsByEpochSecond.values().stream().mapToLong(bucket -> bucket.dropped).sum();
+        return bucketsByEpochSecond.values().stream()
+                .mapToLong(bucket -> bucket.dropped)
+                .sum();
     }
 
     /** Every second from the first to the last sample, including empty ones (a stall shows as zero). */
@@ -78,8 +83,14 @@ public final class RequestTimeline {
             if (bucket == null) {
                 points.add(new Point(second - first, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN));
             } else {
-                points.add(new Point(second - first, bucket.requests, bucket.failed, bucket.dropped,
-                        percentileMs(bucket, 50), percentileMs(bucket, 95), percentileMs(bucket, 99)));
+                points.add(new Point(
+                        second - first,
+                        bucket.requests,
+                        bucket.failed,
+                        bucket.dropped,
+                        percentileMs(bucket, 50),
+                        percentileMs(bucket, 95),
+                        percentileMs(bucket, 99)));
             }
         }
         return points;

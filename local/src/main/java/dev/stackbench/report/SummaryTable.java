@@ -12,8 +12,7 @@ import java.util.function.Function;
 public final class SummaryTable {
 
     /** A column: header and how to render a row's cell. */
-    private record Column(String header, Function<RunRow, String> cell, boolean numeric) {
-    }
+    private record Column(String header, Function<RunRow, String> cell, boolean numeric) {}
 
     private static final List<Column> COLUMNS = List.of(
             new Column("NAME", RunRow::name, false),
@@ -22,7 +21,10 @@ public final class SummaryTable {
             new Column("RPS", row -> number(row.rps(), 1), true),
             new Column("P95(ms)", row -> number(row.p95Ms(), 1), true),
             new Column("ERRORS", row -> percent(row.errorRate()), true),
-            new Column("THREADS", row -> row.peakThreads() == null ? "-" : row.peakThreads().toString(), true),
+            new Column(
+                    "THREADS",
+                    row -> row.peakThreads() == null ? "-" : row.peakThreads().toString(),
+                    true),
             new Column("P50(ms)", row -> number(row.p50Ms(), 1), true),
             new Column("P99(ms)", row -> number(row.p99Ms(), 1), true),
             new Column("REQUESTS", row -> Long.toString(row.requests()), true),
@@ -32,8 +34,7 @@ public final class SummaryTable {
             new Column("LITTLE-CAP", row -> number(row.littleLawRps(), 1), true),
             new Column("RPS/CAP", SummaryTable::ofCap, true));
 
-    private SummaryTable() {
-    }
+    private SummaryTable() {}
 
     /** The table, then one line per warning, loudest first (a saturated load generator invalidates a row). */
     public static String render(List<RunRow> rows) {
@@ -64,12 +65,20 @@ public final class SummaryTable {
         for (RunRow row : rows) {
             if (row.loadGeneratorAlarm() != null) {
                 String alarm = row.loadGeneratorAlarm().toUpperCase(Locale.ROOT);
-                table.append("!! ").append(row.name()).append(": ").append(alarm).append('\n');
+                table.append("!! ")
+                        .append(row.name())
+                        .append(": ")
+                        .append(alarm)
+                        .append('\n');
             }
         }
         for (RunRow row : rows) {
             for (String warning : row.warnings()) {
-                table.append("warning: ").append(row.name()).append(": ").append(warning).append('\n');
+                table.append("warning: ")
+                        .append(row.name())
+                        .append(": ")
+                        .append(warning)
+                        .append('\n');
             }
         }
         return table.toString();

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /** The shipped examples are what `kubectl apply` and `./stackbench run` take: valid, complete, placed per pool. */
 class ExamplesTest {
 
-    private static final Path EXAMPLES = Path.of("").toAbsolutePath().getParent().resolve("examples");
+    private static final Path EXAMPLES =
+            Path.of("").toAbsolutePath().getParent().resolve("examples");
     private static final VariantCatalogue CATALOGUE = VariantCatalogue.load();
 
     private static List<Path> benchmarkRunFiles() throws IOException {
@@ -63,7 +64,9 @@ class ExamplesTest {
     void everyExperimentFileSaysHowItWasScaledToThisMachine() throws IOException {
         for (Path file : benchmarkRunFiles()) {
             if (file.startsWith(EXAMPLES.resolve("experiments")) || file.startsWith(EXAMPLES.resolve("demo"))) {
-                assertThat(Files.readString(file)).as(file.toString()).containsIgnoringCase("scaled")
+                assertThat(Files.readString(file))
+                        .as(file.toString())
+                        .containsIgnoringCase("scaled")
                         .contains("./stackbench run");
             }
         }

@@ -76,12 +76,20 @@ class RunCommandValidationTest {
                     load: {executor: constant-arrival-rate, rate: 10}
                 """);
 
-        int exitCode = run("run", "--results-dir", dir.resolve("results").toString(), missingRate.toString(),
+        int exitCode = run(
+                "run",
+                "--results-dir",
+                dir.resolve("results").toString(),
+                missingRate.toString(),
                 unknownVariant.toString());
 
         assertThat(exitCode).isEqualTo(2);
-        assertThat(err.toString()).contains("missing-rate.yaml").contains("spec.workload.load.rate")
-                .contains("unknown-variant.yaml").contains("mvc-cobol").contains("webflux-r2dbc");
+        assertThat(err.toString())
+                .contains("missing-rate.yaml")
+                .contains("spec.workload.load.rate")
+                .contains("unknown-variant.yaml")
+                .contains("mvc-cobol")
+                .contains("webflux-r2dbc");
         assertThat(dir.resolve("results")).doesNotExist();
     }
 

@@ -26,8 +26,9 @@ class IsolationPlannerTest {
         assertThat(plan.targetCpus()).isEqualTo(CpuSet.parse("0-1"));
         assertThat(plan.supportCpus()).isEqualTo(CpuSet.parse("0-1"));
         assertThat(plan.isolated()).isFalse();
-        assertThat(plan.notes()).contains("requested 2 CPUs for the target, machine has 2: target shares CPUs with "
-                + "k6 and PostgreSQL: results are not isolated");
+        assertThat(plan.notes())
+                .contains("requested 2 CPUs for the target, machine has 2: target shares CPUs with "
+                        + "k6 and PostgreSQL: results are not isolated");
     }
 
     @Test

@@ -21,20 +21,25 @@ class K6CsvFollowerTest {
     @Test
     void splitsSamplesByScenarioAndReadsLinesCompletedLater() throws Exception {
         Path csv = dir.resolve("k6.csv");
-        Files.writeString(csv, HEADER
-                + row("http_req_duration", 100, 12.5, "warmup", "200")
-                + row("http_req_duration", 110, 300.0, "measure", "200")
-                + row("http_req_failed", 110, 0, "measure", "200")
-                + "http_req_duration,110,310.0,,,,true,,GET,\"http://x/a,b\",HTTP/1.1,meas");
+        Files.writeString(
+                csv,
+                HEADER
+                        + row("http_req_duration", 100, 12.5, "warmup", "200")
+                        + row("http_req_duration", 110, 300.0, "measure", "200")
+                        + row("http_req_failed", 110, 0, "measure", "200")
+                        + "http_req_duration,110,310.0,,,,true,,GET,\"http://x/a,b\",HTTP/1.1,meas");
         K6CsvFollower follower = new K6CsvFollower(csv);
 
         follower.poll();
         assertThat(follower.timeline("warmup").totalRequests()).isEqualTo(1);
         assertThat(follower.timeline("measure").totalRequests()).isEqualTo(1);
 
-        Files.writeString(csv, "ure,,200,,,http://x/,,\n"
-                + row("http_req_failed", 111, 1, "measure", "500")
-                + row("dropped_iterations", 111, 3, "measure", ""), StandardOpenOption.APPEND);
+        Files.writeString(
+                csv,
+                "ure,,200,,,http://x/,,\n"
+                        + row("http_req_failed", 111, 1, "measure", "500")
+                        + row("dropped_iterations", 111, 3, "measure", ""),
+                StandardOpenOption.APPEND);
         follower.poll();
 
         RequestTimeline measure = follower.timeline("measure");

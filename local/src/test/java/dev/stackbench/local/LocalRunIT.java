@@ -38,11 +38,15 @@ class LocalRunIT {
     @BeforeAll
     static void requireToolsAndJars() {
         String k6 = System.getenv("STACKBENCH_K6");
-        assertThat(k6).as("STACKBENCH_K6 is not set: run hack/setup.sh and source .tools/env.sh").isNotBlank();
-        for (String jar : List.of("targets/delay-service/target/delay-service.jar",
-                "targets/webflux-app/target/webflux-app.jar")) {
-            assertThat(REPO_ROOT.resolve(jar)).as(jar + " is missing: build the targets first (mvn -pl "
-                    + "targets/webflux-app,targets/delay-service -am package, or the full build)").isRegularFile();
+        assertThat(k6)
+                .as("STACKBENCH_K6 is not set: run hack/setup.sh and source .tools/env.sh")
+                .isNotBlank();
+        for (String jar : List.of(
+                "targets/delay-service/target/delay-service.jar", "targets/webflux-app/target/webflux-app.jar")) {
+            assertThat(REPO_ROOT.resolve(jar))
+                    .as(jar + " is missing: build the targets first (mvn -pl "
+                            + "targets/webflux-app,targets/delay-service -am package, or the full build)")
+                    .isRegularFile();
         }
     }
 
@@ -74,7 +78,9 @@ class LocalRunIT {
         Invocation cli = run("--results-dir", results.toString(), "--output", "json", spec.toString());
 
         assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
-        assertThat(CpuSet.ofThisProcess()).as("the CLI gives back the CPUs it moved off").isEqualTo(cpusBefore);
+        assertThat(CpuSet.ofThisProcess())
+                .as("the CLI gives back the CPUs it moved off")
+                .isEqualTo(cpusBefore);
         BenchmarkRunStatus status = JSON.readValue(cli.out(), BenchmarkRunStatus.class);
         assertThat(status.getPhase()).isEqualTo(Phase.Succeeded);
         RunSummary summary = status.getSummary();
@@ -90,11 +96,19 @@ class LocalRunIT {
         assertThat(status.getEnvironment().getCpuSet()).isNotBlank();
 
         Path runDir = onlyRunDirectory(results);
-        for (String file : List.of("status.json", "environment.json", "benchmarkrun.yaml", "k6-script.js",
-                "k6-requests.csv", "k6-summary.json", "target-metrics.csv", "requests-per-second.csv")) {
+        for (String file : List.of(
+                "status.json",
+                "environment.json",
+                "benchmarkrun.yaml",
+                "k6-script.js",
+                "k6-requests.csv",
+                "k6-summary.json",
+                "target-metrics.csv",
+                "requests-per-second.csv")) {
             assertThat(runDir.resolve(file)).isNotEmptyFile();
         }
-        assertThat(Files.readString(results.resolve("report.html"))).contains("data:image/png;base64,")
+        assertThat(Files.readString(results.resolve("report.html")))
+                .contains("data:image/png;base64,")
                 .contains("it-webflux-r2dbc");
         assertThat(cli.err()).contains("it-webflux-r2dbc");
 
@@ -104,7 +118,8 @@ class LocalRunIT {
         assertThat(pids).as("pids of PostgreSQL, delay service, target and k6").hasSizeGreaterThanOrEqualTo(4);
         for (long pid : pids) {
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
-                    .as("process " + pid + " started by the run is still alive").isEmpty();
+                    .as("process " + pid + " started by the run is still alive")
+                    .isEmpty();
         }
     }
 
@@ -172,15 +187,14 @@ class LocalRunIT {
 
         assertThat(cli.exitCode()).isEqualTo(2);
         assertThat(cli.err())
-                .contains("BenchmarkRun it-custom-missing: spec.workload.script.file: "
-                        + dir.resolve("missing.js") + " does not exist")
+                .contains("BenchmarkRun it-custom-missing: spec.workload.script.file: " + dir.resolve("missing.js")
+                        + " does not exist")
                 .contains("BenchmarkRun it-custom-configmap-only: spec.workload.script.file is not set")
                 .contains("nothing was started");
         assertThat(dir.resolve("results")).doesNotExist();
     }
 
-    private record Invocation(int exitCode, String out, String err) {
-    }
+    private record Invocation(int exitCode, String out, String err) {}
 
     /** {@code stackbench run --root <repo> ARGS...} in this JVM, as the launcher would call it. */
     private static Invocation run(String... arguments) {

@@ -14,8 +14,8 @@ class ProgressPrinterTest {
     void plainOutputPrintsWholeLinesAndNotEveryUpdate() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ProgressPrinter printer = new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), false);
-        var progress = new ProgressPrinter.Progress("mvc-jdbc", "measure", Duration.ofSeconds(65),
-                Duration.ofSeconds(80), 245, 9000, 3, 0);
+        var progress = new ProgressPrinter.Progress(
+                "mvc-jdbc", "measure", Duration.ofSeconds(65), Duration.ofSeconds(80), 245, 9000, 3, 0);
 
         printer.show(progress);
         printer.show(progress);

@@ -20,20 +20,49 @@ class HtmlReportTest {
             threads.add(new GaugePoint(second, 220 + second));
         }
         points.add(new RequestTimeline.Point(10, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN));
-        RunRow saturated = new RunRow("mvc-jdbc <a>", "mvc-jdbc", "Succeeded", 640, 64.0, 300.0, 305.0, 320.0,
-                330.0, 0.0, 17, 229, 0.7, 0.99, 66.7, false,
-                "k6 used all its CPU: this result measures k6, not the target", List.of("k6 dropped iterations"));
-        ReportRun run = new ReportRun(saturated, points, threads, threads, List.of(), List.of("target on CPU 1"),
-                Map.of("cpuModel", "Test CPU"), "apiVersion: stackbench.dev/v1alpha1\n", 8.0);
+        RunRow saturated = new RunRow(
+                "mvc-jdbc <a>",
+                "mvc-jdbc",
+                "Succeeded",
+                640,
+                64.0,
+                300.0,
+                305.0,
+                320.0,
+                330.0,
+                0.0,
+                17,
+                229,
+                0.7,
+                0.99,
+                66.7,
+                false,
+                "k6 used all its CPU: this result measures k6, not the target",
+                List.of("k6 dropped iterations"));
+        ReportRun run = new ReportRun(
+                saturated,
+                points,
+                threads,
+                threads,
+                List.of(),
+                List.of("target on CPU 1"),
+                Map.of("cpuModel", "Test CPU"),
+                "apiVersion: stackbench.dev/v1alpha1\n",
+                8.0);
 
         String html = HtmlReport.render("Comparison", Instant.parse("2026-11-22T12:00:00Z"), List.of(run));
 
-        assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n")
+        assertThat(html)
+                .startsWith("<!DOCTYPE html>")
+                .endsWith("</html>\n")
                 .contains("data:image/png;base64,iVBORw0KGgo")
                 .contains("mvc-jdbc &lt;a&gt;")
                 .contains("k6 used all its CPU: this result measures k6, not the target")
-                .contains("target on CPU 1").contains("Test CPU").contains("FAILED")
-                .doesNotContain("<svg").doesNotContain("src=\"http");
+                .contains("target on CPU 1")
+                .contains("Test CPU")
+                .contains("FAILED")
+                .doesNotContain("<svg")
+                .doesNotContain("src=\"http");
         assertThat(html.split("data:image/png").length - 1).isGreaterThanOrEqualTo(4);
     }
 }

@@ -85,8 +85,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final K6ScriptConfigMap script = new K6ScriptConfigMap();
     private final K6TestRun testRun;
 
-    public BenchmarkRunReconciler(VariantCatalogue catalogue, OperatorSettings settings, RunResults results,
-            TargetMetricsScraper scraper, Clock clock) {
+    public BenchmarkRunReconciler(
+            VariantCatalogue catalogue,
+            OperatorSettings settings,
+            RunResults results,
+            TargetMetricsScraper scraper,
+            Clock clock) {
         this.catalogue = catalogue;
         this.validator = new SpecValidator(catalogue);
         this.settings = settings;
@@ -112,13 +116,20 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         || startLoad(progress, run, context)
                         || followLoad(progress, run, context)
                         || collect(progress, run, context);
-                LOG.debug("run {} in phase {} (waiting: {})", resource.getMetadata().getName(), progress.phase(),
+                LOG.debug(
+                        "run {} in phase {} (waiting: {})",
+                        resource.getMetadata().getName(),
+                        progress.phase(),
                         waiting);
             }
             cleanUp(progress, withStartedSpec(resource, context), client);
-            if (progress.condition(RunProgress.STALLED).filter(c -> Conditions.TRUE.equals(c.getStatus()))
+            if (progress.condition(RunProgress.STALLED)
+                    .filter(c -> Conditions.TRUE.equals(c.getStatus()))
                     .isPresent()) {
-                progress.condition(RunProgress.STALLED, false, "PermissionGranted",
+                progress.condition(
+                        RunProgress.STALLED,
+                        false,
+                        "PermissionGranted",
                         "the operator has the rights this run needs again");
             }
         } catch (KubernetesClientException e) {
@@ -139,7 +150,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
      * it waits, saying which right is missing, and goes on once it is granted; spec.timeout ends the wait.
      */
     private void stallOnMissingPermission(RunProgress progress, KubernetesClientException e) {
-        String refused = Optional.ofNullable(e.getStatus()).map(io.fabric8.kubernetes.api.model.Status::getMessage)
+        String refused = Optional.ofNullable(e.getStatus())
+                .map(io.fabric8.kubernetes.api.model.Status::getMessage)
                 .orElse(e.getMessage());
         String message = "the API server refused the operator a request this run needs: " + refused
                 + ". Grant that right to the operator's ServiceAccount (the stackbench Helm chart's RBAC has every"
@@ -158,16 +170,21 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         // The API server checked the schema and CEL rules; the catalogue (the variant) only the operator knows.
         List<Violation> violations = validator.validate(run.getSpec());
         if (!violations.isEmpty()) {
-            progress.fail("InvalidSpec", violations.stream().map(Violation::toString)
-                    .collect(java.util.stream.Collectors.joining("; ")));
+            progress.fail(
+                    "InvalidSpec",
+                    violations.stream().map(Violation::toString).collect(java.util.stream.Collectors.joining("; ")));
             return true;
         }
         Optional<Long> started = startedGeneration(context, run);
         if (started.isPresent() && !Objects.equals(run.getMetadata().getGeneration(), started.get())) {
-            progress.condition(RunProgress.SPEC_CHANGE_IGNORED, true, "RunInProgress", "the spec changed (generation "
-                    + run.getMetadata().getGeneration() + ") after the run started with generation "
-                    + started.get() + ": the run continues with the spec it started with; create a new"
-                    + " BenchmarkRun to run the changed spec");
+            progress.condition(
+                    RunProgress.SPEC_CHANGE_IGNORED,
+                    true,
+                    "RunInProgress",
+                    "the spec changed (generation "
+                            + run.getMetadata().getGeneration() + ") after the run started with generation "
+                            + started.get() + ": the run continues with the spec it started with; create a new"
+                            + " BenchmarkRun to run the changed spec");
         }
         return false;
     }
@@ -180,15 +197,18 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         Optional<PoolQueue.Wait> wait = PoolQueue.waitFor(progress.run(), runs);
         if (wait.isPresent()) {
             progress.moveTo(Phase.Queued, "WaitingForPool", wait.get().message());
-            progress.condition(RunProgress.POOLS_AVAILABLE, false, "WaitingForPool", wait.get().message());
+            progress.condition(
+                    RunProgress.POOLS_AVAILABLE,
+                    false,
+                    "WaitingForPool",
+                    wait.get().message());
             progress.status().setMessage(wait.get().message());
             progress.checkAgainIn(settings.pollInterval());
             return true;
         }
-        progress.condition(RunProgress.POOLS_AVAILABLE, true, "PoolsAcquired",
-                "no other run uses the node pools of this run");
-        progress.moveTo(Phase.Provisioning, "Provisioning",
-                "creating the delay service, the target and the k6 script");
+        progress.condition(
+                RunProgress.POOLS_AVAILABLE, true, "PoolsAcquired", "no other run uses the node pools of this run");
+        progress.moveTo(Phase.Provisioning, "Provisioning", "creating the delay service, the target and the k6 script");
         return false;
     }
 
@@ -196,30 +216,39 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         Duration timeout = Durations.parse(run.getSpec().getTimeout());
         Instant start = startOf(progress);
         if (progress.now().isAfter(start.plus(timeout))) {
-            progress.fail("TimedOut", "the run did not finish within spec.timeout (" + run.getSpec().getTimeout()
-                    + "); it was in phase " + progress.phase() + ": " + progress.status().getMessage()
-                    + ". Raise spec.timeout or look at the events of the run");
+            progress.fail(
+                    "TimedOut",
+                    "the run did not finish within spec.timeout ("
+                            + run.getSpec().getTimeout()
+                            + "); it was in phase " + progress.phase() + ": "
+                            + progress.status().getMessage()
+                            + ". Raise spec.timeout or look at the events of the run");
             return true;
         }
-        progress.checkAgainIn(Duration.between(progress.now(), start.plus(timeout)).plusMillis(100));
+        progress.checkAgainIn(
+                Duration.between(progress.now(), start.plus(timeout)).plusMillis(100));
         return false;
     }
 
     private boolean provision(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
         // Once load has been handed to k6-operator, provisioning is done: readiness is not judged again.
         if (progress.reached(Phase.WarmingUp)
-                || secondary(context, GenericKubernetesResource.class, RunLabels.testRunName(run)).isPresent()) {
+                || secondary(context, GenericKubernetesResource.class, RunLabels.testRunName(run))
+                        .isPresent()) {
             return false;
         }
         KubernetesClient client = context.getClient();
-        if (secondary(context, ConfigMap.class, RunLabels.scriptConfigMapName(run)).isEmpty()) {
+        if (secondary(context, ConfigMap.class, RunLabels.scriptConfigMapName(run))
+                .isEmpty()) {
             Optional<String> customModule = customModule(progress, run, client);
             if (run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM && customModule.isEmpty()) {
                 return true;
             }
             ConfigMap desired = script.desired(run, customModule.orElse(null));
-            desired.getMetadata().setAnnotations(Map.of(SPEC_GENERATION_ANNOTATION,
-                    String.valueOf(run.getMetadata().getGeneration())));
+            desired.getMetadata()
+                    .setAnnotations(Map.of(
+                            SPEC_GENERATION_ANNOTATION,
+                            String.valueOf(run.getMetadata().getGeneration())));
             apply(client, desired);
         }
         applyIfMissing(context, client, delayService.desired(run));
@@ -232,15 +261,16 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         boolean targetReady = targetDeployment.map(TargetReadiness::isReady).orElse(false);
         boolean delayReady = delayDeployment.map(TargetReadiness::isReady).orElse(false);
         if (targetReady && delayReady) {
-            progress.condition(Conditions.TARGET_READY, true, "TargetReady",
-                    "the target and the delay service are Ready");
+            progress.condition(
+                    Conditions.TARGET_READY, true, "TargetReady", "the target and the delay service are Ready");
             return false;
         }
         String problem = !targetReady
-                ? TargetReadiness.problem("target " + RunLabels.targetName(run), pods(context, run,
-                        RunLabels.ROLE_TARGET))
-                : TargetReadiness.problem("delay service " + RunLabels.delayServiceName(run), pods(context, run,
-                        RunLabels.ROLE_DELAY_SERVICE));
+                ? TargetReadiness.problem(
+                        "target " + RunLabels.targetName(run), pods(context, run, RunLabels.ROLE_TARGET))
+                : TargetReadiness.problem(
+                        "delay service " + RunLabels.delayServiceName(run),
+                        pods(context, run, RunLabels.ROLE_DELAY_SERVICE));
         Duration limit = readyLimit(run);
         if (progress.now().isAfter(startOf(progress).plus(limit))) {
             progress.condition(Conditions.TARGET_READY, false, "TargetNotReady", problem);
@@ -254,18 +284,26 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     private boolean startLoad(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
-        if (secondary(context, GenericKubernetesResource.class, RunLabels.testRunName(run)).isPresent()) {
+        if (secondary(context, GenericKubernetesResource.class, RunLabels.testRunName(run))
+                .isPresent()) {
             return false;
         }
         KubernetesClient client = context.getClient();
         // The cache may lag behind a TestRun created just before a restart: ask the API server before creating.
         GenericKubernetesResource existing = client.genericKubernetesResources(K6TestRun.CONTEXT)
-                .inNamespace(run.getMetadata().getNamespace()).withName(RunLabels.testRunName(run)).get();
+                .inNamespace(run.getMetadata().getNamespace())
+                .withName(RunLabels.testRunName(run))
+                .get();
         if (existing == null) {
             apply(client, testRun.desired(run));
-            progress.condition(Conditions.LOAD_RUNNING, false, "TestRunCreated", "created k6-operator TestRun "
-                    + RunLabels.testRunName(run) + " with " + run.getSpec().getWorkload().getParallelism()
-                    + " runner(s); waiting for it to start");
+            progress.condition(
+                    Conditions.LOAD_RUNNING,
+                    false,
+                    "TestRunCreated",
+                    "created k6-operator TestRun "
+                            + RunLabels.testRunName(run) + " with "
+                            + run.getSpec().getWorkload().getParallelism()
+                            + " runner(s); waiting for it to start");
             progress.status().setMessage("waiting for the k6 runners to start");
         }
         progress.checkAgainIn(settings.pollInterval());
@@ -275,10 +313,17 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private boolean followLoad(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
         String name = RunLabels.testRunName(run);
         String stage = secondary(context, GenericKubernetesResource.class, name)
-                .map(K6TestRun::stage).orElse(null);
+                .map(K6TestRun::stage)
+                .orElse(null);
         List<Pod> runnerPods = runnerPods(context, run);
-        List<Job> runnerJobs = context.getClient().batch().v1().jobs().inNamespace(run.getMetadata().getNamespace())
-                .withLabel(RunLabels.K6_TEST_RUN, name).list().getItems();
+        List<Job> runnerJobs = context.getClient()
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(run.getMetadata().getNamespace())
+                .withLabel(RunLabels.K6_TEST_RUN, name)
+                .list()
+                .getItems();
         Optional<String> runnerFailure = RunnerHealth.failure(runnerJobs, runnerPods);
         if (runnerFailure.isPresent()) {
             progress.condition(Conditions.LOAD_RUNNING, false, "RunnerFailed", runnerFailure.get());
@@ -286,8 +331,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return true;
         }
         if ("error".equals(stage)) {
-            progress.fail("LoadGeneratorFailed", "k6-operator reports TestRun " + name + " in stage error: see its"
-                    + " status and the k6-operator logs");
+            progress.fail(
+                    "LoadGeneratorFailed",
+                    "k6-operator reports TestRun " + name + " in stage error: see its"
+                            + " status and the k6-operator logs");
             return true;
         }
         boolean started = "started".equals(stage) || "stopped".equals(stage) || "finished".equals(stage);
@@ -305,7 +352,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             progress.status().setStartedAt(Conditions.format(progress.now()));
         }
         boolean finished = "finished".equals(stage)
-                && RunnerHealth.allFinished(runnerPods, run.getSpec().getWorkload().getParallelism());
+                && RunnerHealth.allFinished(
+                        runnerPods, run.getSpec().getWorkload().getParallelism());
         if (finished) {
             progress.condition(Conditions.LOAD_RUNNING, false, "LoadFinished", "every k6 runner has finished");
             progress.moveTo(Phase.Collecting, "Collecting", "reading the k6 summaries of the runners");
@@ -313,14 +361,23 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         Duration elapsed = Duration.between(Instant.parse(progress.status().getStartedAt()), progress.now());
         Duration warmup = Durations.parse(run.getSpec().getWorkload().getWarmup());
-        progress.condition(Conditions.LOAD_RUNNING, true, "LoadRunning", runnerPods.size() + " k6 runner(s) send"
-                + " load to " + TargetService.url(run));
+        progress.condition(
+                Conditions.LOAD_RUNNING,
+                true,
+                "LoadRunning",
+                runnerPods.size() + " k6 runner(s) send" + " load to " + TargetService.url(run));
         if (elapsed.compareTo(warmup) < 0) {
-            progress.moveTo(Phase.WarmingUp, "WarmingUp", "load runs; the first " + run.getSpec().getWorkload()
-                    .getWarmup() + " are excluded from the results");
+            progress.moveTo(
+                    Phase.WarmingUp,
+                    "WarmingUp",
+                    "load runs; the first " + run.getSpec().getWorkload().getWarmup()
+                            + " are excluded from the results");
             progress.checkAgainIn(warmup.minus(elapsed));
         } else {
-            progress.moveTo(Phase.Running, "Running", "measuring for " + run.getSpec().getWorkload().getDuration());
+            progress.moveTo(
+                    Phase.Running,
+                    "Running",
+                    "measuring for " + run.getSpec().getWorkload().getDuration());
             scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         }
         progress.checkAgainIn(settings.pollInterval());
@@ -331,8 +388,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         KubernetesClient client = context.getClient();
         List<RunResults.RunnerLog> logs = new ArrayList<>();
         for (Pod pod : RunnerHealth.sorted(runnerPods(context, run))) {
-            String log = client.pods().inNamespace(run.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName()).getLog();
+            String log = client.pods()
+                    .inNamespace(run.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .getLog();
             logs.add(new RunResults.RunnerLog(pod.getMetadata().getName(), log == null ? "" : log));
         }
         TargetMetricsScraper.Outcome metrics = scraper.finish(run);
@@ -347,56 +406,99 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         metrics.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
         progress.status().setSummary(summary);
         progress.status().setEnvironment(environment(run, context, metrics));
-        progress.condition(Conditions.RESULTS_COLLECTED, true, "ResultsCollected", "combined the k6 summaries of "
-                + logs.size() + " runner(s)");
+        progress.condition(
+                Conditions.RESULTS_COLLECTED,
+                true,
+                "ResultsCollected",
+                "combined the k6 summaries of " + logs.size() + " runner(s)");
         if (summary.getThresholdsPassed() != null) {
-            progress.condition(Conditions.THRESHOLDS_PASSED, summary.getThresholdsPassed(),
+            progress.condition(
+                    Conditions.THRESHOLDS_PASSED,
+                    summary.getThresholdsPassed(),
                     summary.getThresholdsPassed() ? "ThresholdsPassed" : "ThresholdsFailed",
-                    summary.getThresholdsPassed() ? "every threshold held on the combined result"
+                    summary.getThresholdsPassed()
+                            ? "every threshold held on the combined result"
                             : "at least one threshold failed on the combined result: see status.summary");
         }
-        progress.moveTo(Phase.Succeeded, "RunSucceeded", String.format(java.util.Locale.ROOT,
-                "%d requests, %.1f requests/s, p95 %.1f ms, error rate %.4f", summary.getRequests(),
-                summary.getRps(), summary.getLatencyMs() == null || summary.getLatencyMs().getP95() == null
-                        ? Double.NaN : summary.getLatencyMs().getP95(), summary.getErrorRate()));
+        progress.moveTo(
+                Phase.Succeeded,
+                "RunSucceeded",
+                String.format(
+                        java.util.Locale.ROOT,
+                        "%d requests, %.1f requests/s, p95 %.1f ms, error rate %.4f",
+                        summary.getRequests(),
+                        summary.getRps(),
+                        summary.getLatencyMs() == null || summary.getLatencyMs().getP95() == null
+                                ? Double.NaN
+                                : summary.getLatencyMs().getP95(),
+                        summary.getErrorRate()));
         return false;
     }
 
     private void cleanUp(RunProgress progress, BenchmarkRun run, KubernetesClient client) {
-        boolean stored = run.getStatus() != null && run.getStatus().getPhase() != null
+        boolean stored = run.getStatus() != null
+                && run.getStatus().getPhase() != null
                 && run.getStatus().getPhase().isTerminal();
         if (!stored || progress.condition(RunProgress.CLEANED_UP).isPresent()) {
             return;
         }
         scraper.forget(run);
-        CleanupPolicy policy = run.getSpec().getCleanup() == null ? CleanupPolicy.ALWAYS : run.getSpec().getCleanup();
+        CleanupPolicy policy = run.getSpec().getCleanup() == null
+                ? CleanupPolicy.ALWAYS
+                : run.getSpec().getCleanup();
         boolean delete = policy == CleanupPolicy.ALWAYS
                 || (policy == CleanupPolicy.ON_SUCCESS && progress.phase() == Phase.Succeeded);
         if (!delete) {
-            progress.condition(RunProgress.CLEANED_UP, false, "KeptByPolicy", "kept the target, delay service,"
-                    + " k6 script and TestRun (spec.cleanup " + policy.value() + "); deleting the BenchmarkRun"
-                    + " deletes them");
+            progress.condition(
+                    RunProgress.CLEANED_UP,
+                    false,
+                    "KeptByPolicy",
+                    "kept the target, delay service,"
+                            + " k6 script and TestRun (spec.cleanup " + policy.value() + "); deleting the BenchmarkRun"
+                            + " deletes them");
             return;
         }
         String namespace = run.getMetadata().getNamespace();
         String selector = RunLabels.RUN + "=" + run.getMetadata().getName() + "," + RunLabels.MANAGED_SELECTOR;
         // One delete per object (list + delete), not a collection delete: the operator's RBAC has no deletecollection.
         List<HasMetadata> owned = new ArrayList<>();
-        owned.addAll(client.genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(namespace)
-                .withLabelSelector(selector).list().getItems());
-        owned.addAll(client.apps().deployments().inNamespace(namespace).withLabelSelector(selector).list().getItems());
-        owned.addAll(client.services().inNamespace(namespace).withLabelSelector(selector).list().getItems());
-        owned.addAll(client.configMaps().inNamespace(namespace).withLabelSelector(selector).list().getItems());
+        owned.addAll(client.genericKubernetesResources(K6TestRun.CONTEXT)
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
+        owned.addAll(client.apps()
+                .deployments()
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
+        owned.addAll(client.services()
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
+        owned.addAll(client.configMaps()
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
         for (HasMetadata object : owned) {
             if (object instanceof GenericKubernetesResource testRun) {
-                client.genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(namespace)
-                        .withName(testRun.getMetadata().getName()).delete();
+                client.genericKubernetesResources(K6TestRun.CONTEXT)
+                        .inNamespace(namespace)
+                        .withName(testRun.getMetadata().getName())
+                        .delete();
             } else {
                 client.resource(object).delete();
             }
         }
-        progress.condition(RunProgress.CLEANED_UP, true, "Deleted", "deleted the target, delay service, k6 script"
-                + " and TestRun (spec.cleanup " + policy.value() + "); the results stay in this status");
+        progress.condition(
+                RunProgress.CLEANED_UP,
+                true,
+                "Deleted",
+                "deleted the target, delay service, k6 script" + " and TestRun (spec.cleanup " + policy.value()
+                        + "); the results stay in this status");
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -414,10 +516,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             update.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
                     .withName(progress.run().getMetadata().getName())
                     .withNamespace(progress.run().getMetadata().getNamespace())
-                    .withResourceVersion(progress.run().getMetadata().getResourceVersion()).build());
+                    .withResourceVersion(progress.run().getMetadata().getResourceVersion())
+                    .build());
             update.setSpec(progress.run().getSpec());
             update.setStatus(progress.status());
-            client.resources(BenchmarkRun.class).inNamespace(update.getMetadata().getNamespace()).resource(update)
+            client.resources(BenchmarkRun.class)
+                    .inNamespace(update.getMetadata().getNamespace())
+                    .resource(update)
                     .updateStatus();
         }
         RunEvents events = new RunEvents(client);
@@ -430,8 +535,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
-            progress.nextCheck().ifPresent(delay -> control.rescheduleAfter(delay.isNegative() ? Duration.ZERO
-                    : delay));
+            progress.nextCheck()
+                    .ifPresent(delay -> control.rescheduleAfter(delay.isNegative() ? Duration.ZERO : delay));
         }
         return control;
     }
@@ -445,14 +550,16 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         run.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(resource.getMetadata()).build());
         run.setStatus(resource.getStatus());
         BenchmarkRunSpec spec = secondary(context, ConfigMap.class, RunLabels.scriptConfigMapName(resource))
-                .map(configMap -> configMap.getData() == null ? null
-                        : configMap.getData().get(K6ScriptConfigMap.SPEC_KEY))
+                .map(configMap ->
+                        configMap.getData() == null ? null : configMap.getData().get(K6ScriptConfigMap.SPEC_KEY))
                 .map(yaml -> {
                     try {
                         return BenchmarkRuns.yamlMapper().readValue(yaml, BenchmarkRunSpec.class);
                     } catch (java.io.IOException e) {
-                        LOG.warn("the recorded spec of run {} is unreadable, using the current spec: {}",
-                                resource.getMetadata().getName(), e.getMessage());
+                        LOG.warn(
+                                "the recorded spec of run {} is unreadable, using the current spec: {}",
+                                resource.getMetadata().getName(),
+                                e.getMessage());
                         return null;
                     }
                 })
@@ -485,41 +592,58 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return Optional.empty();
         }
         var ref = run.getSpec().getWorkload().getScript().getConfigMapRef();
-        ConfigMap configMap = ref == null ? null : client.configMaps().inNamespace(run.getMetadata().getNamespace())
-                .withName(ref.getName()).get();
-        String module = configMap == null || configMap.getData() == null ? null : configMap.getData()
-                .get(ref.getKey());
+        ConfigMap configMap = ref == null
+                ? null
+                : client.configMaps()
+                        .inNamespace(run.getMetadata().getNamespace())
+                        .withName(ref.getName())
+                        .get();
+        String module = configMap == null || configMap.getData() == null
+                ? null
+                : configMap.getData().get(ref.getKey());
         if (module == null) {
-            String what = ref == null ? "spec.workload.script.configMapRef is not set"
+            String what = ref == null
+                    ? "spec.workload.script.configMapRef is not set"
                     : "ConfigMap " + ref.getName() + " with key " + ref.getKey() + " does not exist";
-            progress.fail("ScriptMissing", what + ": create it in namespace " + run.getMetadata().getNamespace()
-                    + " with your k6 module, then create the run again");
+            progress.fail(
+                    "ScriptMissing",
+                    what + ": create it in namespace " + run.getMetadata().getNamespace()
+                            + " with your k6 module, then create the run again");
             return Optional.empty();
         }
         return Optional.of(module);
     }
 
-    private RunEnvironment environment(BenchmarkRun run, Context<BenchmarkRun> context,
-            TargetMetricsScraper.Outcome metrics) {
+    private RunEnvironment environment(
+            BenchmarkRun run, Context<BenchmarkRun> context, TargetMetricsScraper.Outcome metrics) {
         RunEnvironment environment = new RunEnvironment();
         environment.setMode("cluster");
         environment.setVariant(run.getSpec().getTarget().getVariant());
         environment.setNodeNames(pods(context, run, RunLabels.ROLE_TARGET).stream()
-                .map(pod -> pod.getSpec().getNodeName()).filter(Objects::nonNull).distinct().sorted().toList());
+                .map(pod -> pod.getSpec().getNodeName())
+                .filter(Objects::nonNull)
+                .distinct()
+                .sorted()
+                .toList());
         environment.setCpuLimit(run.getSpec().getTarget().getResources().getCpu());
         environment.setMemoryLimit(run.getSpec().getTarget().getResources().getMemory());
-        environment.setJvmOptions(JvmSizing.options(run.getSpec().getTarget().getResources(),
+        environment.setJvmOptions(JvmSizing.options(
+                run.getSpec().getTarget().getResources(),
                 run.getSpec().getTarget().getJvmOptions()));
         environment.setParallelism(run.getSpec().getWorkload().getParallelism());
-        environment.setThreadPoolSize(catalogue.poolThreads(run.getSpec().getTarget().getVariant(),
-                JvmSizing.activeProcessors(run.getSpec().getTarget().getResources().getCpu()),
+        environment.setThreadPoolSize(catalogue.poolThreads(
+                run.getSpec().getTarget().getVariant(),
+                JvmSizing.activeProcessors(
+                        run.getSpec().getTarget().getResources().getCpu()),
                 run.getSpec().getTarget().getEnv()));
         Map<String, String> images = new LinkedHashMap<>();
         images.put(RunLabels.ROLE_TARGET, target.image(run));
         images.put(RunLabels.ROLE_DELAY_SERVICE, delayService.image());
-        runnerPods(context, run).stream().findFirst()
-                .ifPresent(pod -> images.put(RunLabels.ROLE_LOADGEN, pod.getSpec().getContainers().getFirst()
-                        .getImage()));
+        runnerPods(context, run).stream()
+                .findFirst()
+                .ifPresent(pod -> images.put(
+                        RunLabels.ROLE_LOADGEN,
+                        pod.getSpec().getContainers().getFirst().getImage()));
         environment.setImages(images);
         metrics.javaVersion().ifPresent(environment::setJavaVersion);
         metrics.springBootVersion().ifPresent(environment::setSpringBootVersion);
@@ -527,21 +651,23 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     private static void addWarning(RunSummary summary, String warning) {
-        List<String> warnings = summary.getWarnings() == null ? new ArrayList<>()
-                : new ArrayList<>(summary.getWarnings());
+        List<String> warnings =
+                summary.getWarnings() == null ? new ArrayList<>() : new ArrayList<>(summary.getWarnings());
         warnings.add(warning);
         summary.setWarnings(warnings);
     }
 
-    private static <R extends HasMetadata> Optional<R> secondary(Context<BenchmarkRun> context, Class<R> type,
-            String name) {
+    private static <R extends HasMetadata> Optional<R> secondary(
+            Context<BenchmarkRun> context, Class<R> type, String name) {
         return context.getSecondaryResources(type).stream()
-                .filter(resource -> name.equals(resource.getMetadata().getName())).findFirst();
+                .filter(resource -> name.equals(resource.getMetadata().getName()))
+                .findFirst();
     }
 
     private static List<Pod> pods(Context<BenchmarkRun> context, BenchmarkRun run, String role) {
         return context.getSecondaryResources(Pod.class).stream()
-                .filter(pod -> role.equals(pod.getMetadata().getLabels().get(RunLabels.ROLE))).toList();
+                .filter(pod -> role.equals(pod.getMetadata().getLabels().get(RunLabels.ROLE)))
+                .toList();
     }
 
     private static List<Pod> runnerPods(Context<BenchmarkRun> context, BenchmarkRun run) {
@@ -552,8 +678,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .toList();
     }
 
-    private static <R extends HasMetadata> void applyIfMissing(Context<BenchmarkRun> context, KubernetesClient client,
-            R desired) {
+    private static <R extends HasMetadata> void applyIfMissing(
+            Context<BenchmarkRun> context, KubernetesClient client, R desired) {
         @SuppressWarnings("unchecked")
         Class<R> type = (Class<R>) desired.getClass();
         if (secondary(context, type, desired.getMetadata().getName()).isEmpty()) {
@@ -565,14 +691,22 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         try {
             if (desired instanceof GenericKubernetesResource generic) {
                 client.genericKubernetesResources(K6TestRun.CONTEXT)
-                        .inNamespace(generic.getMetadata().getNamespace()).resource(generic)
-                        .fieldManager(RunEvents.COMPONENT).forceConflicts().serverSideApply();
+                        .inNamespace(generic.getMetadata().getNamespace())
+                        .resource(generic)
+                        .fieldManager(RunEvents.COMPONENT)
+                        .forceConflicts()
+                        .serverSideApply();
             } else {
-                client.resource(desired).fieldManager(RunEvents.COMPONENT).forceConflicts().serverSideApply();
+                client.resource(desired)
+                        .fieldManager(RunEvents.COMPONENT)
+                        .forceConflicts()
+                        .serverSideApply();
             }
         } catch (KubernetesClientException e) {
-            throw new IllegalStateException("cannot apply " + desired.getKind() + " "
-                    + desired.getMetadata().getName() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot apply " + desired.getKind() + " "
+                            + desired.getMetadata().getName() + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -586,29 +720,34 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 informer(context, Service.class),
                 informer(context, ConfigMap.class),
                 informer(context, Pod.class),
-                new InformerEventSource<>(InformerEventSourceConfiguration
-                        .from(new GroupVersionKind("k6.io", "v1alpha1", K6TestRun.KIND),
-                                BenchmarkRun.class)
-                        .withName("testruns")
-                        .withLabelSelector(RunLabels.MANAGED_SELECTOR)
-                        .withSecondaryToPrimaryMapper(byRunLabel())
-                        .build(), context));
+                new InformerEventSource<>(
+                        InformerEventSourceConfiguration.from(
+                                        new GroupVersionKind("k6.io", "v1alpha1", K6TestRun.KIND), BenchmarkRun.class)
+                                .withName("testruns")
+                                .withLabelSelector(RunLabels.MANAGED_SELECTOR)
+                                .withSecondaryToPrimaryMapper(byRunLabel())
+                                .build(),
+                        context));
     }
 
     private static <R extends HasMetadata> InformerEventSource<R, BenchmarkRun> informer(
             EventSourceContext<BenchmarkRun> context, Class<R> type) {
-        return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, BenchmarkRun.class)
-                .withName(type.getSimpleName().toLowerCase(java.util.Locale.ROOT) + "s")
-                .withLabelSelector(RunLabels.MANAGED_SELECTOR)
-                .withSecondaryToPrimaryMapper(byRunLabel())
-                .build(), context);
+        return new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(type, BenchmarkRun.class)
+                        .withName(type.getSimpleName().toLowerCase(java.util.Locale.ROOT) + "s")
+                        .withLabelSelector(RunLabels.MANAGED_SELECTOR)
+                        .withSecondaryToPrimaryMapper(byRunLabel())
+                        .build(),
+                context);
     }
 
     private static <R extends HasMetadata> SecondaryToPrimaryMapper<R> byRunLabel() {
         return resource -> {
             Map<String, String> labels = resource.getMetadata().getLabels();
             String run = labels == null ? null : labels.get(RunLabels.RUN);
-            return run == null ? Set.of() : Set.of(new ResourceID(run, resource.getMetadata().getNamespace()));
+            return run == null
+                    ? Set.of()
+                    : Set.of(new ResourceID(run, resource.getMetadata().getNamespace()));
         };
     }
 }

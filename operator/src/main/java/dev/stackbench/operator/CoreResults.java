@@ -33,8 +33,10 @@ public final class CoreResults implements RunResults {
             try {
                 runners.add(K6SummaryParser.parse(log.text()));
             } catch (K6SummaryException e) {
-                throw new IllegalArgumentException("the log of k6 runner pod " + log.podName() + " holds no readable"
-                        + " k6 summary (" + e.getMessage() + "); see kubectl logs " + log.podName(), e);
+                throw new IllegalArgumentException(
+                        "the log of k6 runner pod " + log.podName() + " holds no readable" + " k6 summary ("
+                                + e.getMessage() + "); see kubectl logs " + log.podName(),
+                        e);
             }
         }
         if (runners.isEmpty()) {

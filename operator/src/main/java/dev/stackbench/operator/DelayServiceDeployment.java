@@ -32,8 +32,18 @@ public final class DelayServiceDeployment {
                 new EnvVar("MANAGEMENT_PORT", Integer.toString(MANAGEMENT_PORT), null),
                 new EnvVar("BIND_ADDRESS", "0.0.0.0", null),
                 new EnvVar(JvmSizing.ENV, JvmSizing.options(delay.getResources(), null), null));
-        return SpringAppDeployment.desired(run, new SpringAppDeployment.App(RunLabels.delayServiceName(run),
-                RunLabels.ROLE_DELAY_SERVICE, "delay-service", image(), delay.getReplicas(),
-                Placements.backend(run.getSpec()), delay.getResources(), HTTP_PORT, MANAGEMENT_PORT, env));
+        return SpringAppDeployment.desired(
+                run,
+                new SpringAppDeployment.App(
+                        RunLabels.delayServiceName(run),
+                        RunLabels.ROLE_DELAY_SERVICE,
+                        "delay-service",
+                        image(),
+                        delay.getReplicas(),
+                        Placements.backend(run.getSpec()),
+                        delay.getResources(),
+                        HTTP_PORT,
+                        MANAGEMENT_PORT,
+                        env));
     }
 }

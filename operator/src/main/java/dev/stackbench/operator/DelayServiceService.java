@@ -7,13 +7,15 @@ import io.fabric8.kubernetes.api.model.Service;
 public final class DelayServiceService {
 
     public Service desired(BenchmarkRun run) {
-        return ServiceDesign.of(run, RunLabels.delayServiceName(run), RunLabels.ROLE_DELAY_SERVICE,
+        return ServiceDesign.of(
+                run,
+                RunLabels.delayServiceName(run),
+                RunLabels.ROLE_DELAY_SERVICE,
                 DelayServiceDeployment.HTTP_PORT,
                 DelayServiceDeployment.MANAGEMENT_PORT);
     }
 
     public static String url(BenchmarkRun run) {
-        return ServiceDesign.url(run, RunLabels.delayServiceName(run),
-                DelayServiceDeployment.HTTP_PORT);
+        return ServiceDesign.url(run, RunLabels.delayServiceName(run), DelayServiceDeployment.HTTP_PORT);
     }
 }

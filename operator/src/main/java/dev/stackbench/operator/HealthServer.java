@@ -19,8 +19,10 @@ public final class HealthServer implements AutoCloseable {
         try {
             server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on " + bindAddress + ":" + port + " for health checks: "
-                    + e.getMessage() + "; choose another port with --health-port", e);
+            throw new UncheckedIOException(
+                    "cannot listen on " + bindAddress + ":" + port + " for health checks: " + e.getMessage()
+                            + "; choose another port with --health-port",
+                    e);
         }
         server.createContext("/healthz", exchange -> answer(exchange, alive.getAsBoolean()));
         server.createContext("/readyz", exchange -> answer(exchange, ready.getAsBoolean()));

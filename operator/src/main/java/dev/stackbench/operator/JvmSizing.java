@@ -16,8 +16,7 @@ public final class JvmSizing {
     /** Share of the memory limit given to the heap; the rest is metaspace, threads, buffers and code cache. */
     static final double HEAP_SHARE = 0.75;
 
-    private JvmSizing() {
-    }
+    private JvmSizing() {}
 
     /** Processors the JVM reports for a CPU limit: the limit rounded up, at least one. */
     public static int activeProcessors(String cpu) {
@@ -29,7 +28,8 @@ public final class JvmSizing {
         List<String> options = new ArrayList<>();
         options.add("-XX:ActiveProcessorCount=" + activeProcessors(resources.getCpu()));
         boolean userSizesHeap = userOptions != null
-                && (userOptions.contains("-Xmx") || userOptions.contains("RAMPercentage")
+                && (userOptions.contains("-Xmx")
+                        || userOptions.contains("RAMPercentage")
                         || userOptions.contains("MaxHeapSize"));
         if (!userSizesHeap) {
             long heapMiB = (long) (Quantities.memoryBytes(resources.getMemory()) * HEAP_SHARE / (1024 * 1024));

@@ -20,6 +20,7 @@ public final class K6ScriptConfigMap {
     public static final String SCRIPT_KEY = "test.js";
     /** Where a custom scenario's module sits next to the script (imported as ./custom.js). */
     public static final String CUSTOM_MODULE_KEY = "custom.js";
+
     public static final String SPEC_KEY = "spec.yaml";
 
     private final K6ScriptGenerator generator = new K6ScriptGenerator();

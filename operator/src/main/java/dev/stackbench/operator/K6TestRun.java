@@ -23,7 +23,11 @@ public final class K6TestRun {
     public static final String API_VERSION = "k6.io/v1alpha1";
     public static final String KIND = "TestRun";
     public static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
-            .withGroup("k6.io").withVersion("v1alpha1").withKind(KIND).withPlural("testruns").withNamespaced(true)
+            .withGroup("k6.io")
+            .withVersion("v1alpha1")
+            .withKind(KIND)
+            .withPlural("testruns")
+            .withNamespaced(true)
             .build();
 
     private final OperatorSettings settings;
@@ -44,9 +48,15 @@ public final class K6TestRun {
         runner.put("resources", Map.of("requests", limits, "limits", limits));
         runner.put("nodeSelector", placement.getNodeSelector());
         runner.put("tolerations", placement.getTolerations());
-        runner.put("env", List.of(
-                Map.of("name", K6Env.BASE_URL, "value", TargetService.url(run)),
-                Map.of("name", K6Env.VARIANT, "value", run.getSpec().getTarget().getVariant())));
+        runner.put(
+                "env",
+                List.of(
+                        Map.of("name", K6Env.BASE_URL, "value", TargetService.url(run)),
+                        Map.of(
+                                "name",
+                                K6Env.VARIANT,
+                                "value",
+                                run.getSpec().getTarget().getVariant())));
 
         // k6-operator's initializer pod (k6 archive + inspect of the script) takes its placement and image from
         // spec.initializer, not from the runner: without them it would need an untainted node and the public image.
@@ -61,9 +71,11 @@ public final class K6TestRun {
         spec.put("parallelism", run.getSpec().getWorkload().getParallelism());
         spec.put("separate", false);
         spec.put("arguments", "--tag stackbench_run=" + run.getMetadata().getName());
-        spec.put("script", Map.of("configMap", Map.of(
-                "name", RunLabels.scriptConfigMapName(run),
-                "file", K6ScriptConfigMap.SCRIPT_KEY)));
+        spec.put(
+                "script",
+                Map.of(
+                        "configMap",
+                        Map.of("name", RunLabels.scriptConfigMapName(run), "file", K6ScriptConfigMap.SCRIPT_KEY)));
         spec.put("runner", runner);
         spec.put("initializer", initializer);
 
@@ -83,7 +95,8 @@ public final class K6TestRun {
 
     /** The TestRun's status.stage, null before k6-operator wrote one. */
     public static String stage(GenericKubernetesResource testRun) {
-        Object status = testRun == null ? null : testRun.getAdditionalProperties().get("status");
+        Object status =
+                testRun == null ? null : testRun.getAdditionalProperties().get("status");
         if (status instanceof Map<?, ?> map && map.get("stage") instanceof String stage) {
             return stage;
         }

@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
  * The operator's entry point (the main class of its image): runs the BenchmarkRun operator against the cluster of the
  * in-cluster config or the current kubeconfig.
  */
-@Command(name = "stackbench-operator", mixinStandardHelpOptions = true,
+@Command(
+        name = "stackbench-operator",
+        mixinStandardHelpOptions = true,
         description = "Run the BenchmarkRun operator (in-cluster config or the current kubeconfig).")
 public final class OperatorCommand implements Runnable {
 
@@ -29,43 +31,62 @@ public final class OperatorCommand implements Runnable {
                 .execute(args));
     }
 
-    @Option(names = "--namespace", split = ",", paramLabel = "NS",
+    @Option(
+            names = "--namespace",
+            split = ",",
+            paramLabel = "NS",
             description = "Namespaces to watch (comma-separated); all namespaces when omitted.")
     List<String> namespaces = List.of();
 
-    @Option(names = "--health-port", defaultValue = "8080",
+    @Option(
+            names = "--health-port",
+            defaultValue = "8080",
             description = "Port of /healthz and /readyz (default: ${DEFAULT-VALUE}).")
     int healthPort;
 
-    @Option(names = "--health-address", defaultValue = "0.0.0.0",
+    @Option(
+            names = "--health-address",
+            defaultValue = "0.0.0.0",
             description = "Address the health endpoints bind to (default: ${DEFAULT-VALUE}).")
     String healthAddress;
 
-    @Option(names = "--leader-election-namespace", defaultValue = "${env:POD_NAMESPACE}",
+    @Option(
+            names = "--leader-election-namespace",
+            defaultValue = "${env:POD_NAMESPACE}",
             description = "Namespace of the leader-election Lease (default: $POD_NAMESPACE).")
     String leaseNamespace;
 
     @Option(names = "--no-leader-election", description = "Run without leader election (one replica only).")
     boolean noLeaderElection;
 
-    @Option(names = "--image-tag", defaultValue = "${env:STACKBENCH_IMAGE_TAG}",
+    @Option(
+            names = "--image-tag",
+            defaultValue = "${env:STACKBENCH_IMAGE_TAG}",
             description = "Tag of the catalogue images (default: $STACKBENCH_IMAGE_TAG, else the operator version).")
     String imageTag;
 
-    @Option(names = "--k6-image", defaultValue = "${env:STACKBENCH_K6_IMAGE}",
+    @Option(
+            names = "--k6-image",
+            defaultValue = "${env:STACKBENCH_K6_IMAGE}",
             description = "Image of the k6 runners and initializer (default: $STACKBENCH_K6_IMAGE, else"
                     + " k6-operator's default).")
     String k6Image;
 
-    @Option(names = "--default-database-host", defaultValue = OperatorSettings.DEFAULT_DATABASE_HOST,
+    @Option(
+            names = "--default-database-host",
+            defaultValue = OperatorSettings.DEFAULT_DATABASE_HOST,
             description = "PostgreSQL host for runs without spec.backend.database (default: ${DEFAULT-VALUE}).")
     String defaultDatabaseHost;
 
-    @Option(names = "--default-database-secret", defaultValue = OperatorSettings.DEFAULT_DATABASE_SECRET,
+    @Option(
+            names = "--default-database-secret",
+            defaultValue = OperatorSettings.DEFAULT_DATABASE_SECRET,
             description = "Secret with username/password for that database (default: ${DEFAULT-VALUE}).")
     String defaultDatabaseSecret;
 
-    @Option(names = "--catalogue", paramLabel = "FILE",
+    @Option(
+            names = "--catalogue",
+            paramLabel = "FILE",
             description = "Variant catalogue file (default: the one shipped in the jar).")
     Path catalogueFile;
 
@@ -74,10 +95,13 @@ public final class OperatorCommand implements Runnable {
         OperatorSettings defaults = OperatorSettings.defaults();
         OperatorSettings settings = new OperatorSettings(
                 imageTag == null || imageTag.isBlank() ? defaults.imageTag() : imageTag,
-                defaultDatabaseHost, defaultDatabaseSecret, k6Image == null || k6Image.isBlank() ? null : k6Image,
-                defaults.pollInterval(), defaults.targetReadyLimit());
-        VariantCatalogue catalogue = catalogueFile == null
-                ? VariantCatalogue.load() : VariantCatalogue.load(catalogueFile);
+                defaultDatabaseHost,
+                defaultDatabaseSecret,
+                k6Image == null || k6Image.isBlank() ? null : k6Image,
+                defaults.pollInterval(),
+                defaults.targetReadyLimit());
+        VariantCatalogue catalogue =
+                catalogueFile == null ? VariantCatalogue.load() : VariantCatalogue.load(catalogueFile);
         String lease = noLeaderElection ? null : leaseNamespace;
         if (!noLeaderElection && (lease == null || lease.isBlank())) {
             throw new IllegalArgumentException("leader election needs the operator's namespace: set POD_NAMESPACE"
@@ -86,13 +110,19 @@ public final class OperatorCommand implements Runnable {
         }
         // The JDK HTTP client (java-operator-sdk's choice) rather than Vert.x, which fabric8 also ships: no extra
         // event-loop threads, a smaller footprint, and no random pick between two factories.
-        KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new JdkHttpClientFactory())
+        KubernetesClient client = new KubernetesClientBuilder()
+                .withHttpClientFactory(new JdkHttpClientFactory())
                 .build();
         CountDownLatch stopped = new CountDownLatch(1);
-        try (StackbenchOperator operator = new StackbenchOperator(client, catalogue, settings,
-                new CoreResults(catalogue), new LinkedHashSet<>(namespaces), lease);
-                HealthServer health = new HealthServer(healthAddress, healthPort, operator::isAlive,
-                        operator::isReady)) {
+        try (StackbenchOperator operator = new StackbenchOperator(
+                        client,
+                        catalogue,
+                        settings,
+                        new CoreResults(catalogue),
+                        new LinkedHashSet<>(namespaces),
+                        lease);
+                HealthServer health =
+                        new HealthServer(healthAddress, healthPort, operator::isAlive, operator::isReady)) {
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "stackbench-operator-stop"));
             operator.start();
             System.err.println("stackbench operator started; health on " + healthAddress + ":" + health.port()
@@ -104,5 +134,4 @@ public final class OperatorCommand implements Runnable {
             client.close();
         }
     }
-
 }

@@ -14,8 +14,13 @@ import java.util.Objects;
  * @param pollInterval how often a run waiting on elapsed time (warmup, duration, queue, timeout) is looked at again
  * @param targetReadyLimit the longest a target may take to become Ready, capped further by half the run's timeout
  */
-public record OperatorSettings(String imageTag, String defaultDatabaseHost, String defaultDatabaseSecret,
-        String k6Image, Duration pollInterval, Duration targetReadyLimit) {
+public record OperatorSettings(
+        String imageTag,
+        String defaultDatabaseHost,
+        String defaultDatabaseSecret,
+        String k6Image,
+        Duration pollInterval,
+        Duration targetReadyLimit) {
 
     public static final String DEFAULT_DATABASE_HOST = "stackbench-postgresql";
     public static final String DEFAULT_DATABASE_SECRET = "stackbench-postgresql";
@@ -30,18 +35,22 @@ public record OperatorSettings(String imageTag, String defaultDatabaseHost, Stri
 
     /** Settings for a cluster installed with the chart. */
     public static OperatorSettings defaults() {
-        return new OperatorSettings(defaultImageTag(), DEFAULT_DATABASE_HOST, DEFAULT_DATABASE_SECRET, null,
-                Duration.ofSeconds(5), Duration.ofMinutes(5));
+        return new OperatorSettings(
+                defaultImageTag(),
+                DEFAULT_DATABASE_HOST,
+                DEFAULT_DATABASE_SECRET,
+                null,
+                Duration.ofSeconds(5),
+                Duration.ofMinutes(5));
     }
 
     public OperatorSettings withPollInterval(Duration interval) {
-        return new OperatorSettings(imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, interval,
-                targetReadyLimit);
+        return new OperatorSettings(
+                imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, interval, targetReadyLimit);
     }
 
     public OperatorSettings withTargetReadyLimit(Duration limit) {
-        return new OperatorSettings(imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, pollInterval,
-                limit);
+        return new OperatorSettings(imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, pollInterval, limit);
     }
 
     /** The images are built with the operator's own version (hack/images.sh), so that is the matching tag. */

@@ -10,8 +10,7 @@ import java.util.function.Function;
 /** The placement of each role, empty (schedule anywhere) where the spec sets none. */
 final class Placements {
 
-    private Placements() {
-    }
+    private Placements() {}
 
     static PoolPlacement target(BenchmarkRunSpec spec) {
         return of(spec, PlacementSpec::getTarget);
@@ -28,8 +27,8 @@ final class Placements {
     private static PoolPlacement of(BenchmarkRunSpec spec, Function<PlacementSpec, PoolPlacement> role) {
         PoolPlacement given = spec.getPlacement() == null ? null : role.apply(spec.getPlacement());
         PoolPlacement placement = new PoolPlacement();
-        placement.setNodeSelector(given == null || given.getNodeSelector() == null
-                ? Map.of() : given.getNodeSelector());
+        placement.setNodeSelector(
+                given == null || given.getNodeSelector() == null ? Map.of() : given.getNodeSelector());
         placement.setTolerations(given == null || given.getTolerations() == null ? List.of() : given.getTolerations());
         return placement;
     }

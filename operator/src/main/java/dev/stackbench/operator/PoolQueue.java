@@ -32,13 +32,12 @@ public final class PoolQueue {
     }
 
     /** Orders runs by creation time, then namespace and name. */
-    public static final Comparator<BenchmarkRun> ARRIVAL = Comparator
-            .comparing((BenchmarkRun run) -> Objects.requireNonNullElse(run.getMetadata().getCreationTimestamp(), ""))
+    public static final Comparator<BenchmarkRun> ARRIVAL = Comparator.comparing((BenchmarkRun run) ->
+                    Objects.requireNonNullElse(run.getMetadata().getCreationTimestamp(), ""))
             .thenComparing(run -> Objects.requireNonNullElse(run.getMetadata().getNamespace(), ""))
             .thenComparing(run -> run.getMetadata().getName());
 
-    private PoolQueue() {
-    }
+    private PoolQueue() {}
 
     /** The run this one has to wait for, if any; a run that already started holds its pools and never waits. */
     public static Optional<Wait> waitFor(BenchmarkRun run, Collection<BenchmarkRun> allRuns) {
@@ -67,11 +66,16 @@ public final class PoolQueue {
         if (spec == null || spec.getPlacement() == null) {
             return pools;
         }
-        for (PoolPlacement placement : new PoolPlacement[] {spec.getPlacement().getTarget(),
-                spec.getPlacement().getBackend(), spec.getPlacement().getLoadgen()}) {
-            if (placement != null && placement.getNodeSelector() != null && !placement.getNodeSelector().isEmpty()) {
-                pools.add(new TreeMap<>(placement.getNodeSelector()).entrySet().stream()
-                        .map(Map.Entry::toString).collect(Collectors.joining(",")));
+        for (PoolPlacement placement : new PoolPlacement[] {
+            spec.getPlacement().getTarget(),
+            spec.getPlacement().getBackend(),
+            spec.getPlacement().getLoadgen()
+        }) {
+            if (placement != null
+                    && placement.getNodeSelector() != null
+                    && !placement.getNodeSelector().isEmpty()) {
+                pools.add(new TreeMap<>(placement.getNodeSelector())
+                        .entrySet().stream().map(Map.Entry::toString).collect(Collectors.joining(",")));
             }
         }
         return pools;
@@ -82,8 +86,10 @@ public final class PoolQueue {
     }
 
     private static boolean isOther(BenchmarkRun run, BenchmarkRun other) {
-        return !(Objects.equals(run.getMetadata().getNamespace(), other.getMetadata().getNamespace())
-                && Objects.equals(run.getMetadata().getName(), other.getMetadata().getName()));
+        return !(Objects.equals(
+                        run.getMetadata().getNamespace(), other.getMetadata().getNamespace())
+                && Objects.equals(
+                        run.getMetadata().getName(), other.getMetadata().getName()));
     }
 
     private static Phase phase(BenchmarkRun run) {

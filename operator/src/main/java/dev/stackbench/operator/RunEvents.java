@@ -33,22 +33,42 @@ public final class RunEvents {
 
     private void record(BenchmarkRun run, String type, String reason, String message) {
         String now = Instant.now().toString();
-        String name = run.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8)
-                .toLowerCase(Locale.ROOT);
+        String name = run.getMetadata().getName() + "."
+                + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
         try {
-            client.v1().events().inNamespace(run.getMetadata().getNamespace()).resource(new EventBuilder()
-                    .withNewMetadata().withName(name).withNamespace(run.getMetadata().getNamespace()).endMetadata()
-                    .withInvolvedObject(new ObjectReferenceBuilder()
-                            .withApiVersion(BenchmarkRun.API_VERSION).withKind(BenchmarkRun.KIND)
-                            .withNamespace(run.getMetadata().getNamespace()).withName(run.getMetadata().getName())
-                            .withUid(run.getMetadata().getUid()).build())
-                    .withType(type).withReason(reason).withMessage(message)
-                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-                    .withNewSource().withComponent(COMPONENT).endSource()
-                    .build()).create();
+            client.v1()
+                    .events()
+                    .inNamespace(run.getMetadata().getNamespace())
+                    .resource(new EventBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withNamespace(run.getMetadata().getNamespace())
+                            .endMetadata()
+                            .withInvolvedObject(new ObjectReferenceBuilder()
+                                    .withApiVersion(BenchmarkRun.API_VERSION)
+                                    .withKind(BenchmarkRun.KIND)
+                                    .withNamespace(run.getMetadata().getNamespace())
+                                    .withName(run.getMetadata().getName())
+                                    .withUid(run.getMetadata().getUid())
+                                    .build())
+                            .withType(type)
+                            .withReason(reason)
+                            .withMessage(message)
+                            .withFirstTimestamp(now)
+                            .withLastTimestamp(now)
+                            .withCount(1)
+                            .withNewSource()
+                            .withComponent(COMPONENT)
+                            .endSource()
+                            .build())
+                    .create();
         } catch (KubernetesClientException e) {
             // An event is an explanation, not state: losing one must not fail the run.
-            LOG.warn("cannot record event {} on {}: {}", reason, run.getMetadata().getName(), e.getMessage());
+            LOG.warn(
+                    "cannot record event {} on {}: {}",
+                    reason,
+                    run.getMetadata().getName(),
+                    e.getMessage());
         }
     }
 }

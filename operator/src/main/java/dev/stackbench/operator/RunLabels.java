@@ -27,12 +27,12 @@ public final class RunLabels {
 
     /** k6-operator's labels on runner pods. */
     public static final String K6_APP = "app";
+
     public static final String K6_APP_VALUE = "k6";
     public static final String K6_TEST_RUN = "k6_cr";
     public static final String K6_RUNNER = "runner";
 
-    private RunLabels() {
-    }
+    private RunLabels() {}
 
     /** Labels of every object of the run. */
     public static Map<String, String> forRun(BenchmarkRun run) {

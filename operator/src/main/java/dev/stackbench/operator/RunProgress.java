@@ -36,8 +36,7 @@ public final class RunProgress {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** An event to publish: what happened, in a CamelCase reason and a sentence. */
-    public record Step(boolean warning, String reason, String message) {
-    }
+    public record Step(boolean warning, String reason, String message) {}
 
     private final BenchmarkRun run;
     private final BenchmarkRunStatus status;
@@ -106,9 +105,16 @@ public final class RunProgress {
     /** Sets a condition; records an event when it is new or flips. */
     public void condition(String type, boolean value, String reason, String message) {
         Optional<Condition> before = Conditions.find(status.getConditions(), type);
-        boolean flips = before.isEmpty() || !Objects.equals(before.get().getStatus(),
-                value ? Conditions.TRUE : Conditions.FALSE);
-        Conditions.set(status.getConditions(), type, value, reason, message, run.getMetadata().getGeneration(), now);
+        boolean flips = before.isEmpty()
+                || !Objects.equals(before.get().getStatus(), value ? Conditions.TRUE : Conditions.FALSE);
+        Conditions.set(
+                status.getConditions(),
+                type,
+                value,
+                reason,
+                message,
+                run.getMetadata().getGeneration(),
+                now);
         if (flips && !Conditions.COMPLETE.equals(type)) {
             steps.add(new Step(false, reason, message));
         }
@@ -116,8 +122,17 @@ public final class RunProgress {
 
     /** Sets a condition True that marks a problem; records a warning event when it is new or flips. */
     public void problem(String type, String reason, String message) {
-        boolean flips = condition(type).filter(c -> Conditions.TRUE.equals(c.getStatus())).isEmpty();
-        Conditions.set(status.getConditions(), type, true, reason, message, run.getMetadata().getGeneration(), now);
+        boolean flips = condition(type)
+                .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                .isEmpty();
+        Conditions.set(
+                status.getConditions(),
+                type,
+                true,
+                reason,
+                message,
+                run.getMetadata().getGeneration(),
+                now);
         if (flips) {
             steps.add(new Step(true, reason, message));
         }
@@ -129,7 +144,8 @@ public final class RunProgress {
 
     /** When a condition last became True, if it is True. */
     public Optional<Instant> trueSince(String type) {
-        return condition(type).filter(c -> Conditions.TRUE.equals(c.getStatus()))
+        return condition(type)
+                .filter(c -> Conditions.TRUE.equals(c.getStatus()))
                 .map(c -> Instant.parse(c.getLastTransitionTime()));
     }
 

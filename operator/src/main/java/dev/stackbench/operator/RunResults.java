@@ -10,8 +10,7 @@ import java.util.List;
 public interface RunResults {
 
     /** One runner's log: the pod it came from and its full text. */
-    record RunnerLog(String podName, String text) {
-    }
+    record RunnerLog(String podName, String text) {}
 
     /**
      * @param run the run with the spec it started with

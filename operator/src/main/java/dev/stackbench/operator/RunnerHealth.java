@@ -19,8 +19,7 @@ public final class RunnerHealth {
     /** k6-operator names the Job that checks the script before any runner starts {@code <testrun>-initializer}. */
     static final String INITIALIZER_SUFFIX = "-initializer";
 
-    private RunnerHealth() {
-    }
+    private RunnerHealth() {}
 
     /** What went wrong with the runners, or empty when none failed (so far). */
     public static Optional<String> failure(List<Job> jobs, List<Pod> pods) {
@@ -31,10 +30,12 @@ public final class RunnerHealth {
             }
         }
         for (Job job : jobs) {
-            Optional<JobCondition> failed = job.getStatus() == null || job.getStatus().getConditions() == null
-                    ? Optional.empty()
-                    : job.getStatus().getConditions().stream()
-                            .filter(c -> "Failed".equals(c.getType()) && "True".equals(c.getStatus())).findFirst();
+            Optional<JobCondition> failed =
+                    job.getStatus() == null || job.getStatus().getConditions() == null
+                            ? Optional.empty()
+                            : job.getStatus().getConditions().stream()
+                                    .filter(c -> "Failed".equals(c.getType()) && "True".equals(c.getStatus()))
+                                    .findFirst();
             String jobName = job.getMetadata().getName();
             boolean onlyThresholds = pods.stream()
                     .filter(pod -> jobName.equals(labelOf(pod, "job-name")))
@@ -45,8 +46,8 @@ public final class RunnerHealth {
                         + jobName);
             }
             if (failed.isPresent() && !onlyThresholds) {
-                return Optional.of("k6 runner Job " + jobName + " failed: " + failed.get().getReason() + " ("
-                        + failed.get().getMessage() + ")");
+                return Optional.of("k6 runner Job " + jobName + " failed: "
+                        + failed.get().getReason() + " (" + failed.get().getMessage() + ")");
             }
         }
         return Optional.empty();
@@ -60,26 +61,33 @@ public final class RunnerHealth {
                     + terminationReason(pod) + "; see kubectl logs " + name);
         }
         if (pod.getStatus() != null && "Failed".equals(pod.getStatus().getPhase()) && exit.isEmpty()) {
-            return Optional.of("k6 runner pod " + name + " failed: " + pod.getStatus().getReason() + " "
-                    + pod.getStatus().getMessage());
+            return Optional.of("k6 runner pod " + name + " failed: "
+                    + pod.getStatus().getReason() + " " + pod.getStatus().getMessage());
         }
         return Optional.empty();
     }
 
     /** Whether every runner pod has finished (succeeded or failed). */
     public static boolean allFinished(List<Pod> pods, int expected) {
-        return pods.size() >= expected && pods.stream().allMatch(pod -> pod.getStatus() != null
-                && ("Succeeded".equals(pod.getStatus().getPhase()) || "Failed".equals(pod.getStatus().getPhase())));
+        return pods.size() >= expected
+                && pods.stream()
+                        .allMatch(pod -> pod.getStatus() != null
+                                && ("Succeeded".equals(pod.getStatus().getPhase())
+                                        || "Failed".equals(pod.getStatus().getPhase())));
     }
 
     static Optional<Integer> exitCode(Pod pod) {
-        return k6Container(pod).map(status -> status.getState() == null ? null : status.getState().getTerminated())
+        return k6Container(pod)
+                .map(status ->
+                        status.getState() == null ? null : status.getState().getTerminated())
                 .map(terminated -> terminated.getExitCode());
     }
 
     private static String terminationReason(Pod pod) {
-        return k6Container(pod).map(status -> status.getState().getTerminated().getReason())
-                .map(reason -> " (" + reason + ")").orElse("");
+        return k6Container(pod)
+                .map(status -> status.getState().getTerminated().getReason())
+                .map(reason -> " (" + reason + ")")
+                .orElse("");
     }
 
     private static Optional<ContainerStatus> k6Container(Pod pod) {
@@ -90,10 +98,14 @@ public final class RunnerHealth {
     }
 
     private static String labelOf(Pod pod, String key) {
-        return pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(key);
+        return pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get(key);
     }
 
     static List<Pod> sorted(List<Pod> pods) {
-        return pods.stream().sorted(Comparator.comparing(pod -> pod.getMetadata().getName())).toList();
+        return pods.stream()
+                .sorted(Comparator.comparing(pod -> pod.getMetadata().getName()))
+                .toList();
     }
 }

@@ -8,8 +8,7 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 /** A ClusterIP Service in front of one role's pods, with its API and management ports. */
 final class ServiceDesign {
 
-    private ServiceDesign() {
-    }
+    private ServiceDesign() {}
 
     static Service of(BenchmarkRun run, String name, String role, int httpPort, int managementPort) {
         return new ServiceBuilder()
@@ -22,9 +21,16 @@ final class ServiceDesign {
                 .withNewSpec()
                 .withType("ClusterIP")
                 .withSelector(RunLabels.selector(run, role))
-                .addNewPort().withName("http").withPort(httpPort).withTargetPort(new IntOrString("http")).endPort()
-                .addNewPort().withName("management").withPort(managementPort)
-                .withTargetPort(new IntOrString("management")).endPort()
+                .addNewPort()
+                .withName("http")
+                .withPort(httpPort)
+                .withTargetPort(new IntOrString("http"))
+                .endPort()
+                .addNewPort()
+                .withName("management")
+                .withPort(managementPort)
+                .withTargetPort(new IntOrString("management"))
+                .endPort()
                 .endSpec()
                 .build();
     }

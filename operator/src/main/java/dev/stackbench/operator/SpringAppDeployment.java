@@ -18,12 +18,19 @@ final class SpringAppDeployment {
 
     static final String HEALTH_PATH = "/actuator/health";
 
-    private SpringAppDeployment() {
-    }
+    private SpringAppDeployment() {}
 
-    record App(String name, String role, String container, String image, int replicas, PoolPlacement placement,
-            ResourcesSpec resources, int httpPort, int managementPort, List<EnvVar> env) {
-    }
+    record App(
+            String name,
+            String role,
+            String container,
+            String image,
+            int replicas,
+            PoolPlacement placement,
+            ResourcesSpec resources,
+            int httpPort,
+            int managementPort,
+            List<EnvVar> env) {}
 
     static Deployment desired(BenchmarkRun run, App app) {
         Map<String, Quantity> limits = Map.of(
@@ -38,9 +45,13 @@ final class SpringAppDeployment {
                 .endMetadata()
                 .withNewSpec()
                 .withReplicas(app.replicas())
-                .withNewSelector().withMatchLabels(RunLabels.selector(run, app.role())).endSelector()
+                .withNewSelector()
+                .withMatchLabels(RunLabels.selector(run, app.role()))
+                .endSelector()
                 .withNewTemplate()
-                .withNewMetadata().withLabels(RunLabels.forRole(run, app.role())).endMetadata()
+                .withNewMetadata()
+                .withLabels(RunLabels.forRole(run, app.role()))
+                .endMetadata()
                 .withNewSpec()
                 .withNodeSelector(app.placement().getNodeSelector())
                 .withTolerations(app.placement().getTolerations())
@@ -48,13 +59,27 @@ final class SpringAppDeployment {
                 .addNewContainer()
                 .withName(app.container())
                 .withImage(app.image())
-                .addNewPort().withName("http").withContainerPort(app.httpPort()).endPort()
-                .addNewPort().withName("management").withContainerPort(app.managementPort()).endPort()
+                .addNewPort()
+                .withName("http")
+                .withContainerPort(app.httpPort())
+                .endPort()
+                .addNewPort()
+                .withName("management")
+                .withContainerPort(app.managementPort())
+                .endPort()
                 .withEnv(app.env())
-                .withNewResources().withRequests(limits).withLimits(limits).endResources()
+                .withNewResources()
+                .withRequests(limits)
+                .withLimits(limits)
+                .endResources()
                 .withNewReadinessProbe()
-                .withNewHttpGet().withPath(HEALTH_PATH).withNewPort("management").endHttpGet()
-                .withPeriodSeconds(2).withFailureThreshold(3).withTimeoutSeconds(2)
+                .withNewHttpGet()
+                .withPath(HEALTH_PATH)
+                .withNewPort("management")
+                .endHttpGet()
+                .withPeriodSeconds(2)
+                .withFailureThreshold(3)
+                .withTimeoutSeconds(2)
                 .endReadinessProbe()
                 .endContainer()
                 .endSpec()

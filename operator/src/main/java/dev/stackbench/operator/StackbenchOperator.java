@@ -22,8 +22,13 @@ public final class StackbenchOperator implements AutoCloseable {
      * @param namespaces namespaces to watch; empty for all
      * @param leaseNamespace namespace of the leader-election Lease; null runs without leader election
      */
-    public StackbenchOperator(KubernetesClient client, VariantCatalogue catalogue, OperatorSettings settings,
-            RunResults results, Set<String> namespaces, String leaseNamespace) {
+    public StackbenchOperator(
+            KubernetesClient client,
+            VariantCatalogue catalogue,
+            OperatorSettings settings,
+            RunResults results,
+            Set<String> namespaces,
+            String leaseNamespace) {
         this(client, catalogue, settings, results, namespaces, leaseNamespace, true);
     }
 
@@ -31,24 +36,35 @@ public final class StackbenchOperator implements AutoCloseable {
      * @param exitWhenLeadershipIsLost end the process when the Lease is lost, so the pod restarts as a follower
      *     (what a deployed operator wants); false only for replicas running inside a test JVM
      */
-    public StackbenchOperator(KubernetesClient client, VariantCatalogue catalogue, OperatorSettings settings,
-            RunResults results, Set<String> namespaces, String leaseNamespace, boolean exitWhenLeadershipIsLost) {
+    public StackbenchOperator(
+            KubernetesClient client,
+            VariantCatalogue catalogue,
+            OperatorSettings settings,
+            RunResults results,
+            Set<String> namespaces,
+            String leaseNamespace,
+            boolean exitWhenLeadershipIsLost) {
         this.operator = new Operator(overrider -> {
-            overrider.withKubernetesClient(client)
+            overrider
+                    .withKubernetesClient(client)
                     .withCloseClientOnStop(false)
                     .withConcurrentReconciliationThreads(4)
                     .withStopOnInformerErrorDuringStartup(true);
             if (leaseNamespace != null) {
-                LeaderElectionConfiguration leaderElection = LeaderElectionConfigurationBuilder
-                        .aLeaderElectionConfiguration(LEASE_NAME)
-                        .withLeaseNamespace(leaseNamespace)
-                        .withExitOnStopLeading(exitWhenLeadershipIsLost)
-                        .build();
+                LeaderElectionConfiguration leaderElection =
+                        LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(LEASE_NAME)
+                                .withLeaseNamespace(leaseNamespace)
+                                .withExitOnStopLeading(exitWhenLeadershipIsLost)
+                                .build();
                 overrider.withLeaderElectionConfiguration(leaderElection);
             }
         });
-        BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(catalogue, settings, results,
-                new TargetMetricsScraper(client, CoreResults::newTargetMetrics), Clock.systemUTC());
+        BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(
+                catalogue,
+                settings,
+                results,
+                new TargetMetricsScraper(client, CoreResults::newTargetMetrics),
+                Clock.systemUTC());
         operator.register(reconciler, configuration -> {
             if (namespaces.isEmpty()) {
                 configuration.watchingAllNamespaces();

@@ -47,16 +47,27 @@ public final class TargetDeployment {
 
     public Deployment desired(BenchmarkRun run) {
         TargetSpec target = run.getSpec().getTarget();
-        return SpringAppDeployment.desired(run, new SpringAppDeployment.App(RunLabels.targetName(run),
-                RunLabels.ROLE_TARGET, "target", image(run), target.getReplicas(), Placements.target(run.getSpec()),
-                target.getResources(), HTTP_PORT, MANAGEMENT_PORT, environment(run)));
+        return SpringAppDeployment.desired(
+                run,
+                new SpringAppDeployment.App(
+                        RunLabels.targetName(run),
+                        RunLabels.ROLE_TARGET,
+                        "target",
+                        image(run),
+                        target.getReplicas(),
+                        Placements.target(run.getSpec()),
+                        target.getResources(),
+                        HTTP_PORT,
+                        MANAGEMENT_PORT,
+                        environment(run)));
     }
 
     /** The contract's variables, then the spec's own env (which wins on a clash, except for the database secret). */
     List<EnvVar> environment(BenchmarkRun run) {
         TargetSpec target = run.getSpec().getTarget();
         Map<String, String> plain = new LinkedHashMap<>();
-        plain.put("SPRING_PROFILES_ACTIVE", catalogue.variant(target.getVariant()).profile());
+        plain.put(
+                "SPRING_PROFILES_ACTIVE", catalogue.variant(target.getVariant()).profile());
         plain.put("PORT", Integer.toString(HTTP_PORT));
         plain.put("MANAGEMENT_PORT", Integer.toString(MANAGEMENT_PORT));
         plain.put("BIND_ADDRESS", "0.0.0.0");
@@ -80,29 +91,44 @@ public final class TargetDeployment {
 
     /** The spec's database with defaults, or the operator's default database when the spec names none. */
     DatabaseSpec database(BenchmarkRun run) {
-        DatabaseSpec database = run.getSpec().getBackend() == null ? null : run.getSpec().getBackend().getDatabase();
+        DatabaseSpec database = run.getSpec().getBackend() == null
+                ? null
+                : run.getSpec().getBackend().getDatabase();
         DatabaseSpec result = new DatabaseSpec();
-        result.setHost(database != null && database.getHost() != null ? database.getHost()
-                : settings.defaultDatabaseHost());
-        result.setPort(database != null && database.getPort() != null ? database.getPort()
-                : BenchmarkRunDefaults.DATABASE_PORT);
-        result.setDatabase(database != null && database.getDatabase() != null ? database.getDatabase()
-                : BenchmarkRunDefaults.DATABASE_NAME);
+        result.setHost(
+                database != null && database.getHost() != null ? database.getHost() : settings.defaultDatabaseHost());
+        result.setPort(
+                database != null && database.getPort() != null
+                        ? database.getPort()
+                        : BenchmarkRunDefaults.DATABASE_PORT);
+        result.setDatabase(
+                database != null && database.getDatabase() != null
+                        ? database.getDatabase()
+                        : BenchmarkRunDefaults.DATABASE_NAME);
         SecretKeysRef secret = new SecretKeysRef();
         SecretKeysRef given = database == null ? null : database.getSecretRef();
-        secret.setName(given != null && given.getName() != null ? given.getName()
-                : settings.defaultDatabaseSecret());
-        secret.setUserKey(given != null && given.getUserKey() != null ? given.getUserKey()
-                : BenchmarkRunDefaults.SECRET_USER_KEY);
-        secret.setPasswordKey(given != null && given.getPasswordKey() != null ? given.getPasswordKey()
-                : BenchmarkRunDefaults.SECRET_PASSWORD_KEY);
+        secret.setName(given != null && given.getName() != null ? given.getName() : settings.defaultDatabaseSecret());
+        secret.setUserKey(
+                given != null && given.getUserKey() != null
+                        ? given.getUserKey()
+                        : BenchmarkRunDefaults.SECRET_USER_KEY);
+        secret.setPasswordKey(
+                given != null && given.getPasswordKey() != null
+                        ? given.getPasswordKey()
+                        : BenchmarkRunDefaults.SECRET_PASSWORD_KEY);
         result.setSecretRef(secret);
         return result;
     }
 
     private static EnvVar secretEnv(String name, String secret, String key) {
-        return new EnvVarBuilder().withName(name)
-                .withNewValueFrom().withNewSecretKeyRef().withName(secret).withKey(key).endSecretKeyRef()
-                .endValueFrom().build();
+        return new EnvVarBuilder()
+                .withName(name)
+                .withNewValueFrom()
+                .withNewSecretKeyRef()
+                .withName(secret)
+                .withKey(key)
+                .endSecretKeyRef()
+                .endValueFrom()
+                .build();
     }
 }

@@ -19,9 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public class TargetMetricsScraper {
 
     /** What the scrapes of a run add up to. */
-    public record Outcome(Optional<TargetSummary> summary, Optional<String> unavailableReason,
-            Optional<String> javaVersion, Optional<String> springBootVersion) {
-    }
+    public record Outcome(
+            Optional<TargetSummary> summary,
+            Optional<String> unavailableReason,
+            Optional<String> javaVersion,
+            Optional<String> springBootVersion) {}
 
     /** Turns timed Prometheus scrapes of one run into the target summary. */
     public interface MetricsSummarizer {
@@ -64,8 +66,8 @@ public class TargetMetricsScraper {
                 scrapes.summarizer.add(text, now);
                 scrapes.succeeded++;
                 if (scrapes.info == null) {
-                    String info = client.raw(client.getMasterUrl().toString().replaceAll("/$", "")
-                            + proxyPath(pod, "info"));
+                    String info =
+                            client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + proxyPath(pod, "info"));
                     scrapes.info = info == null ? null : ActuatorInfo.parse(info);
                 }
             } catch (RuntimeException e) {
@@ -76,23 +78,31 @@ public class TargetMetricsScraper {
 
     /** The API server's proxy path to an Actuator endpoint of the pod's management port. */
     private static String proxyPath(Pod pod, String endpoint) {
-        return "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName()
-                + ":" + TargetDeployment.MANAGEMENT_PORT + "/proxy/actuator/" + endpoint;
+        return "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/"
+                + pod.getMetadata().getName() + ":" + TargetDeployment.MANAGEMENT_PORT + "/proxy/actuator/" + endpoint;
     }
 
     /** The outcome of the run's scrapes; the run's state is kept until {@link #forget}. */
     public Outcome finish(BenchmarkRun run) {
         RunScrapes scrapes = runs.get(run.getMetadata().getUid());
         if (scrapes == null) {
-            return new Outcome(Optional.empty(), Optional.of("target metrics unavailable: the operator made no"
-                    + " scrape of /actuator/prometheus during the measured window (it may have restarted)"),
-                    Optional.empty(), Optional.empty());
+            return new Outcome(
+                    Optional.empty(),
+                    Optional.of("target metrics unavailable: the operator made no"
+                            + " scrape of /actuator/prometheus during the measured window (it may have restarted)"),
+                    Optional.empty(),
+                    Optional.empty());
         }
         if (scrapes.succeeded == 0) {
-            return new Outcome(Optional.empty(), Optional.of("target metrics unavailable: " + scrapes.lastError),
-                    Optional.empty(), Optional.empty());
+            return new Outcome(
+                    Optional.empty(),
+                    Optional.of("target metrics unavailable: " + scrapes.lastError),
+                    Optional.empty(),
+                    Optional.empty());
         }
-        return new Outcome(scrapes.summarizer.summary(), Optional.empty(),
+        return new Outcome(
+                scrapes.summarizer.summary(),
+                Optional.empty(),
                 Optional.ofNullable(scrapes.info).map(ActuatorInfo::javaVersion),
                 Optional.ofNullable(scrapes.info).map(ActuatorInfo::springBootVersion));
     }

@@ -10,8 +10,7 @@ import java.util.Optional;
 /** Whether a Deployment is ready for load, and if not, the problem of its pods in words a user can act on. */
 public final class TargetReadiness {
 
-    private TargetReadiness() {
-    }
+    private TargetReadiness() {}
 
     public static boolean isReady(Deployment deployment) {
         if (deployment == null || deployment.getStatus() == null || deployment.getSpec() == null) {
@@ -19,9 +18,12 @@ public final class TargetReadiness {
         }
         Integer ready = deployment.getStatus().getReadyReplicas();
         Integer wanted = deployment.getSpec().getReplicas();
-        return ready != null && wanted != null && ready >= wanted
+        return ready != null
+                && wanted != null
+                && ready >= wanted
                 && deployment.getStatus().getObservedGeneration() != null
-                && deployment.getStatus().getObservedGeneration() >= deployment.getMetadata().getGeneration();
+                && deployment.getStatus().getObservedGeneration()
+                        >= deployment.getMetadata().getGeneration();
     }
 
     /** The first problem found among the pods, e.g. "pod x is not scheduled: 0/5 nodes are available: ...". */
@@ -43,7 +45,9 @@ public final class TargetReadiness {
      * exited. Pods still on their way (being scheduled, containers creating) are no problem yet.
      */
     public static Optional<String> startProblem(List<Pod> pods) {
-        return RunnerHealth.sorted(pods).stream().map(TargetReadiness::startProblem).flatMap(Optional::stream)
+        return RunnerHealth.sorted(pods).stream()
+                .map(TargetReadiness::startProblem)
+                .flatMap(Optional::stream)
                 .findFirst();
     }
 
@@ -74,12 +78,16 @@ public final class TargetReadiness {
         }
         if (pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
             for (ContainerStatus container : pod.getStatus().getContainerStatuses()) {
-                if (container.getState() != null && container.getState().getWaiting() != null
+                if (container.getState() != null
+                        && container.getState().getWaiting() != null
                         && container.getState().getWaiting().getReason() != null
-                        && !"ContainerCreating".equals(container.getState().getWaiting().getReason())) {
+                        && !"ContainerCreating"
+                                .equals(container.getState().getWaiting().getReason())) {
                     return Optional.of(name + " container " + container.getName() + " is waiting: "
                             + container.getState().getWaiting().getReason() + " "
-                            + Optional.ofNullable(container.getState().getWaiting().getMessage()).orElse(""));
+                            + Optional.ofNullable(
+                                            container.getState().getWaiting().getMessage())
+                                    .orElse(""));
                 }
                 if (container.getState() != null && container.getState().getTerminated() != null) {
                     return Optional.of(name + " container " + container.getName() + " exited with code "
@@ -103,6 +111,8 @@ public final class TargetReadiness {
         if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
             return Optional.empty();
         }
-        return pod.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> type.equals(c.getType()))
+                .findFirst();
     }
 }

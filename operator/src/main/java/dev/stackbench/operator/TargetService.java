@@ -7,8 +7,12 @@ import io.fabric8.kubernetes.api.model.Service;
 public final class TargetService {
 
     public Service desired(BenchmarkRun run) {
-        return ServiceDesign.of(run, RunLabels.targetName(run), RunLabels.ROLE_TARGET,
-                TargetDeployment.HTTP_PORT, TargetDeployment.MANAGEMENT_PORT);
+        return ServiceDesign.of(
+                run,
+                RunLabels.targetName(run),
+                RunLabels.ROLE_TARGET,
+                TargetDeployment.HTTP_PORT,
+                TargetDeployment.MANAGEMENT_PORT);
     }
 
     /** The target's API base URL as the runners see it. */

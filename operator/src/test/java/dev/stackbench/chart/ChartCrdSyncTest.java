@@ -21,7 +21,8 @@ class ChartCrdSyncTest {
         assertThat(generated).as("generated CRDs in %s", GENERATED).isNotEmpty();
         for (Path crd : generated) {
             Path copy = CHART_COPY.resolve(crd.getFileName());
-            assertThat(copy).as("the chart's copy of %s is missing: run charts/stackbench/sync-crds.sh", crd)
+            assertThat(copy)
+                    .as("the chart's copy of %s is missing: run charts/stackbench/sync-crds.sh", crd)
                     .exists();
             assertThat(Files.readString(copy))
                     .as("%s differs from %s: run charts/stackbench/sync-crds.sh and commit the result", copy, crd)
@@ -31,7 +32,8 @@ class ChartCrdSyncTest {
 
     @Test
     void chartShipsNoCrdThatIsNoLongerGenerated() throws IOException {
-        List<Path> generatedNames = yamlFiles(GENERATED).stream().map(Path::getFileName).toList();
+        List<Path> generatedNames =
+                yamlFiles(GENERATED).stream().map(Path::getFileName).toList();
         assertThat(yamlFiles(CHART_COPY).stream().map(Path::getFileName).toList())
                 .as("CRDs in the chart that crds/ no longer has: delete them from %s", CHART_COPY)
                 .containsExactlyInAnyOrderElementsOf(generatedNames);
@@ -39,7 +41,9 @@ class ChartCrdSyncTest {
 
     private static List<Path> yamlFiles(Path directory) throws IOException {
         try (var files = Files.list(directory)) {
-            return files.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml")).sorted()
+            return files.filter(
+                            f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml"))
+                    .sorted()
                     .toList();
         }
     }

@@ -57,49 +57,105 @@ class ChartInstallIT {
     @Order(1)
     void installsPassesHelmTestGrantsWhatTheOperatorNeedsAndKeepsTheCrd() {
         String namespace = restrictedNamespace("stackbench");
-        cluster.kubectl("-n", namespace, "create", "secret", "generic", "external-postgres",
-                "--from-literal=username=bench", "--from-literal=password=bench-secret").requireSuccess();
+        cluster.kubectl(
+                        "-n",
+                        namespace,
+                        "create",
+                        "secret",
+                        "generic",
+                        "external-postgres",
+                        "--from-literal=username=bench",
+                        "--from-literal=password=bench-secret")
+                .requireSuccess();
 
-        CommandResult install = helm("install", "sb", "chart", "--namespace", namespace, "--wait", "--timeout", "3m",
-                "--set", "database.host=postgres.databases.svc", "--set", "database.createSecret=false",
-                "--set", "database.secretName=external-postgres").requireSuccess();
-        assertThat(install.stdout()).as("the notes give the next commands")
+        CommandResult install = helm(
+                        "install",
+                        "sb",
+                        "chart",
+                        "--namespace",
+                        namespace,
+                        "--wait",
+                        "--timeout",
+                        "3m",
+                        "--set",
+                        "database.host=postgres.databases.svc",
+                        "--set",
+                        "database.createSecret=false",
+                        "--set",
+                        "database.secretName=external-postgres")
+                .requireSuccess();
+        assertThat(install.stdout())
+                .as("the notes give the next commands")
                 .contains("helm test sb -n " + namespace)
                 .contains("kubectl apply -n " + namespace + " -f examples/webflux-r2dbc.yaml")
                 .contains("kubectl get benchmarkruns")
                 .contains("--set k6-operator.enabled=true");
 
-        Deployment operator = cluster.client().apps().deployments().inNamespace(namespace).withName("sb-stackbench")
+        Deployment operator = cluster.client()
+                .apps()
+                .deployments()
+                .inNamespace(namespace)
+                .withName("sb-stackbench")
                 .get();
         assertThat(operator.getStatus().getReadyReplicas()).isEqualTo(1);
-        CommandResult test = helm("test", "sb", "--namespace", namespace, "--timeout", "2m").requireSuccess();
+        CommandResult test =
+                helm("test", "sb", "--namespace", namespace, "--timeout", "2m").requireSuccess();
         assertThat(test.stdout()).contains("sb-stackbench-test-ready").contains("Succeeded");
 
         String operatorAccount = "system:serviceaccount:" + namespace + ":sb-stackbench";
         String elsewhere = cluster.createNamespace("team");
-        for (String allowed : List.of("get benchmarkruns.stackbench.dev", "watch benchmarkruns.stackbench.dev",
+        for (String allowed : List.of(
+                "get benchmarkruns.stackbench.dev",
+                "watch benchmarkruns.stackbench.dev",
                 "patch benchmarkruns.stackbench.dev --subresource=status",
                 "update benchmarkruns.stackbench.dev --subresource=finalizers",
-                "create deployments.apps", "delete services", "patch configmaps", "create testruns.k6.io",
-                "list pods", "get pods --subresource=log", "get pods --subresource=proxy", "watch jobs.batch",
+                "create deployments.apps",
+                "delete services",
+                "patch configmaps",
+                "create testruns.k6.io",
+                "list pods",
+                "get pods --subresource=log",
+                "get pods --subresource=proxy",
+                "watch jobs.batch",
                 "create events")) {
             assertAllowed(operatorAccount, elsewhere, allowed);
         }
-        for (String denied : List.of("get secrets", "list secrets", "create secrets", "delete pods", "create pods",
-                "create jobs.batch", "delete benchmarkruns.stackbench.dev", "create benchmarkruns.stackbench.dev",
-                "list nodes", "create clusterroles.rbac.authorization.k8s.io", "create leases.coordination.k8s.io")) {
-            assertThat(canI(operatorAccount, elsewhere, denied)).as("operator may not %s in %s", denied, elsewhere)
+        for (String denied : List.of(
+                "get secrets",
+                "list secrets",
+                "create secrets",
+                "delete pods",
+                "create pods",
+                "create jobs.batch",
+                "delete benchmarkruns.stackbench.dev",
+                "create benchmarkruns.stackbench.dev",
+                "list nodes",
+                "create clusterroles.rbac.authorization.k8s.io",
+                "create leases.coordination.k8s.io")) {
+            assertThat(canI(operatorAccount, elsewhere, denied))
+                    .as("operator may not %s in %s", denied, elsewhere)
                     .isFalse();
         }
         assertAllowed(operatorAccount, namespace, "update leases.coordination.k8s.io/stackbench-operator");
-        assertThat(canI(operatorAccount, namespace, "update leases.coordination.k8s.io/someone-elses")).isFalse();
+        assertThat(canI(operatorAccount, namespace, "update leases.coordination.k8s.io/someone-elses"))
+                .isFalse();
         assertAllowed(operatorAccount, namespace, "create leases.coordination.k8s.io");
 
         helm("uninstall", "sb", "--namespace", namespace, "--wait").requireSuccess();
-        assertThat(cluster.client().apiextensions().v1().customResourceDefinitions()
-                .withName("benchmarkruns.stackbench.dev").get())
-                .as("the CRD (and every run's results) survives uninstall with crds.keep").isNotNull();
-        assertThat(cluster.client().apps().deployments().inNamespace(namespace).withName("sb-stackbench").get())
+        assertThat(cluster.client()
+                        .apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName("benchmarkruns.stackbench.dev")
+                        .get())
+                .as("the CRD (and every run's results) survives uninstall with crds.keep")
+                .isNotNull();
+        assertThat(cluster.client()
+                        .apps()
+                        .deployments()
+                        .inNamespace(namespace)
+                        .withName("sb-stackbench")
+                        .get())
                 .isNull();
     }
 
@@ -109,20 +165,48 @@ class ChartInstallIT {
         String watched = cluster.createNamespace("watched");
         String other = cluster.createNamespace("other");
 
-        helm("install", "scoped", "chart", "--namespace", namespace, "--wait", "--timeout", "3m",
-                "--set", "crds.enabled=false", "--set", "watch.namespaces={" + watched + "}").requireSuccess();
+        helm(
+                        "install",
+                        "scoped",
+                        "chart",
+                        "--namespace",
+                        namespace,
+                        "--wait",
+                        "--timeout",
+                        "3m",
+                        "--set",
+                        "crds.enabled=false",
+                        "--set",
+                        "watch.namespaces={" + watched + "}")
+                .requireSuccess();
 
         String operatorAccount = "system:serviceaccount:" + namespace + ":scoped-stackbench";
         assertAllowed(operatorAccount, watched, "create deployments.apps");
         assertAllowed(operatorAccount, watched, "watch benchmarkruns.stackbench.dev");
         assertThat(canI(operatorAccount, other, "create deployments.apps")).isFalse();
-        assertThat(canI(operatorAccount, other, "watch benchmarkruns.stackbench.dev")).isFalse();
-        assertThat(canI(operatorAccount, namespace, "get secrets/stackbench-database")).isFalse();
-        assertThat(cluster.client().secrets().inNamespace(namespace).withName("stackbench-database").get()
-                .getData()).containsKeys("username", "password");
-        assertThat(cluster.client().secrets().inNamespace(watched).withName("stackbench-database").get().getData())
+        assertThat(canI(operatorAccount, other, "watch benchmarkruns.stackbench.dev"))
+                .isFalse();
+        assertThat(canI(operatorAccount, namespace, "get secrets/stackbench-database"))
+                .isFalse();
+        assertThat(cluster.client()
+                        .secrets()
+                        .inNamespace(namespace)
+                        .withName("stackbench-database")
+                        .get()
+                        .getData())
+                .containsKeys("username", "password");
+        assertThat(cluster.client()
+                        .secrets()
+                        .inNamespace(watched)
+                        .withName("stackbench-database")
+                        .get()
+                        .getData())
                 .as("runs in the watched namespace find the default database's credentials there")
-                .isEqualTo(cluster.client().secrets().inNamespace(namespace).withName("stackbench-database").get()
+                .isEqualTo(cluster.client()
+                        .secrets()
+                        .inNamespace(namespace)
+                        .withName("stackbench-database")
+                        .get()
                         .getData());
         helm("uninstall", "scoped", "--namespace", namespace, "--wait").requireSuccess();
     }
@@ -135,22 +219,37 @@ class ChartInstallIT {
         ChartRbac.Grant grant = ChartRbac.apply(cluster, operatorNamespace, List.of(watched));
         KubernetesClient asOperator = cluster.clientForServiceAccount(operatorNamespace, grant.serviceAccount());
 
-        ConfigMap script = new ConfigMapBuilder().withNewMetadata().withName("k6-script").endMetadata()
-                .addToData("script.js", "export default function () {}").build();
-        assertThat(asOperator.configMaps().inNamespace(watched).resource(script).create()).isNotNull();
+        ConfigMap script = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("k6-script")
+                .endMetadata()
+                .addToData("script.js", "export default function () {}")
+                .build();
+        assertThat(asOperator.configMaps().inNamespace(watched).resource(script).create())
+                .isNotNull();
         assertThat(asOperator.pods().inNamespace(watched).list().getItems()).isEmpty();
         assertThatThrownBy(() -> asOperator.secrets().inNamespace(watched).list())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
-        assertThatThrownBy(() -> asOperator.configMaps().inNamespace(operatorNamespace).list())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
-        assertAllowed("system:serviceaccount:" + operatorNamespace + ":" + grant.serviceAccount(),
-                operatorNamespace, "update leases.coordination.k8s.io/" + grant.leaseName());
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(403));
+        assertThatThrownBy(() ->
+                        asOperator.configMaps().inNamespace(operatorNamespace).list())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(403));
+        assertAllowed(
+                "system:serviceaccount:" + operatorNamespace + ":" + grant.serviceAccount(),
+                operatorNamespace,
+                "update leases.coordination.k8s.io/" + grant.leaseName());
     }
 
     private String restrictedNamespace(String prefix) {
         String namespace = cluster.createNamespace(prefix);
-        cluster.kubectl("label", "namespace", namespace, "pod-security.kubernetes.io/enforce=restricted",
-                "pod-security.kubernetes.io/enforce-version=latest").requireSuccess();
+        cluster.kubectl(
+                        "label",
+                        "namespace",
+                        namespace,
+                        "pod-security.kubernetes.io/enforce=restricted",
+                        "pod-security.kubernetes.io/enforce-version=latest")
+                .requireSuccess();
         return namespace;
     }
 
@@ -162,8 +261,10 @@ class ChartInstallIT {
 
     /** Waits (briefly) for the authorizer to allow it: new roles take a moment to reach its cache. */
     private void assertAllowed(String user, String namespace, String action) {
-        await(user + " may " + action + " in " + namespace).atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(250)).until(() -> canI(user, namespace, action));
+        await(user + " may " + action + " in " + namespace)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> canI(user, namespace, action));
     }
 
     /** Asks the API server's authorizer whether the user may do {@code action} ("verb resource [flags]"). */

@@ -26,23 +26,26 @@ public final class ChartRbac {
      * What the chart granted: the ServiceAccount to run as, and the only Lease it may hold (the operator's fixed
      * leader-election Lease, in the operator's namespace).
      */
-    public record Grant(String namespace, String serviceAccount, String leaseName) {
-    }
+    public record Grant(String namespace, String serviceAccount, String leaseName) {}
 
-    private ChartRbac() {
-    }
+    private ChartRbac() {}
 
     /**
      * Renders the chart's ServiceAccount and RBAC for an operator in {@code operatorNamespace} watching
      * {@code watchNamespaces} (empty: all) and applies them as administrator. Extra helm arguments (e.g.
      * {@code --set database.secretName=...}) go to `helm template`.
      */
-    public static Grant apply(TestCluster cluster, String operatorNamespace, List<String> watchNamespaces,
-            String... extraHelmArguments) {
+    public static Grant apply(
+            TestCluster cluster, String operatorNamespace, List<String> watchNamespaces, String... extraHelmArguments) {
         // The release name carries the namespace, so grants of several tests never share cluster-wide objects.
         String release = "stackbench-" + operatorNamespace;
-        List<String> arguments = new ArrayList<>(List.of("--show-only", "templates/serviceaccount.yaml",
-                "--show-only", "templates/rbac.yaml", "--set", "crds.enabled=false"));
+        List<String> arguments = new ArrayList<>(List.of(
+                "--show-only",
+                "templates/serviceaccount.yaml",
+                "--show-only",
+                "templates/rbac.yaml",
+                "--set",
+                "crds.enabled=false"));
         if (!watchNamespaces.isEmpty()) {
             arguments.addAll(List.of("--set", "watch.namespaces={" + String.join(",", watchNamespaces) + "}"));
         }
@@ -61,18 +64,27 @@ public final class ChartRbac {
     /** The API server's authorizer sees new roles moments after they are created; return only once it does. */
     private static void awaitEffective(TestCluster cluster, Grant grant, List<String> watchedNamespaces) {
         String user = "system:serviceaccount:" + grant.namespace() + ":" + grant.serviceAccount();
-        await("the chart's RBAC in effect for " + user).atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(200)).until(() -> {
-                    boolean watches = watchedNamespaces.stream().allMatch(namespace -> allowed(cluster, user,
-                            namespace, "watch", "benchmarkruns.stackbench.dev"));
-                    return watches && allowed(cluster, user, grant.namespace(), "update",
-                            "leases.coordination.k8s.io/" + grant.leaseName());
+        await("the chart's RBAC in effect for " + user)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    boolean watches = watchedNamespaces.stream()
+                            .allMatch(namespace ->
+                                    allowed(cluster, user, namespace, "watch", "benchmarkruns.stackbench.dev"));
+                    return watches
+                            && allowed(
+                                    cluster,
+                                    user,
+                                    grant.namespace(),
+                                    "update",
+                                    "leases.coordination.k8s.io/" + grant.leaseName());
                 });
     }
 
-    private static boolean allowed(TestCluster cluster, String user, String namespace, String verb,
-            String resource) {
-        return cluster.kubectl("auth", "can-i", verb, resource, "--namespace", namespace, "--as", user).stdout()
-                .strip().startsWith("yes");
+    private static boolean allowed(TestCluster cluster, String user, String namespace, String verb, String resource) {
+        return cluster.kubectl("auth", "can-i", verb, resource, "--namespace", namespace, "--as", user)
+                .stdout()
+                .strip()
+                .startsWith("yes");
     }
 }

@@ -66,24 +66,65 @@ class ChartRenderIT {
                 Arguments.of("namespaced watch", List.of("--set", "watch.namespaces={team-a,team-b}")),
                 Arguments.of("postgresql on", List.of("--set", "postgresql.enabled=true")),
                 Arguments.of("prometheus on", List.of("--set", "kube-prometheus-stack.enabled=true")),
-                Arguments.of("all dependencies on", List.of("--set", "postgresql.enabled=true",
-                        "--set", "k6-operator.enabled=true", "--set", "kube-prometheus-stack.enabled=true")),
-                Arguments.of("prometheus on, namespaced watch", List.of("--set", "kube-prometheus-stack.enabled=true",
-                        "--set", "watch.namespaces={team-a}")),
-                Arguments.of("existing database", List.of("--set", "database.host=pg.databases.svc",
-                        "--set", "database.createSecret=false", "--set", "database.secretName=pg-credentials")),
-                Arguments.of("custom images", List.of("--set", "image.repository=registry.example.com/sb/operator",
-                        "--set", "image.tag=1.2.3", "--set", "targetImages.tag=1.2.3",
-                        "--set", "k6.runnerImage=registry.example.com/k6:1.8.1",
-                        "--set", "imagePullSecrets[0].name=regcred")),
-                Arguments.of("resources", List.of("--set", "resources.requests.cpu=250m",
-                        "--set", "resources.requests.memory=384Mi", "--set", "resources.limits.cpu=2",
-                        "--set", "resources.limits.memory=1Gi")),
-                Arguments.of("no leader election, system pool", List.of(
-                        "--set", "operator.leaderElection.enabled=false",
-                        "--set", "nodeSelector.stackbench\\.dev/pool=system")),
-                Arguments.of("existing service account, no rbac", List.of("--set", "serviceAccount.create=false",
-                        "--set", "serviceAccount.name=platform-operator", "--set", "rbac.create=false")));
+                Arguments.of(
+                        "all dependencies on",
+                        List.of(
+                                "--set",
+                                "postgresql.enabled=true",
+                                "--set",
+                                "k6-operator.enabled=true",
+                                "--set",
+                                "kube-prometheus-stack.enabled=true")),
+                Arguments.of(
+                        "prometheus on, namespaced watch",
+                        List.of("--set", "kube-prometheus-stack.enabled=true", "--set", "watch.namespaces={team-a}")),
+                Arguments.of(
+                        "existing database",
+                        List.of(
+                                "--set",
+                                "database.host=pg.databases.svc",
+                                "--set",
+                                "database.createSecret=false",
+                                "--set",
+                                "database.secretName=pg-credentials")),
+                Arguments.of(
+                        "custom images",
+                        List.of(
+                                "--set",
+                                "image.repository=registry.example.com/sb/operator",
+                                "--set",
+                                "image.tag=1.2.3",
+                                "--set",
+                                "targetImages.tag=1.2.3",
+                                "--set",
+                                "k6.runnerImage=registry.example.com/k6:1.8.1",
+                                "--set",
+                                "imagePullSecrets[0].name=regcred")),
+                Arguments.of(
+                        "resources",
+                        List.of(
+                                "--set",
+                                "resources.requests.cpu=250m",
+                                "--set",
+                                "resources.requests.memory=384Mi",
+                                "--set",
+                                "resources.limits.cpu=2",
+                                "--set",
+                                "resources.limits.memory=1Gi")),
+                Arguments.of(
+                        "no leader election, system pool",
+                        List.of(
+                                "--set", "operator.leaderElection.enabled=false",
+                                "--set", "nodeSelector.stackbench\\.dev/pool=system")),
+                Arguments.of(
+                        "existing service account, no rbac",
+                        List.of(
+                                "--set",
+                                "serviceAccount.create=false",
+                                "--set",
+                                "serviceAccount.name=platform-operator",
+                                "--set",
+                                "rbac.create=false")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -96,16 +137,20 @@ class ChartRenderIT {
         Manifests manifests = chart.template(RELEASE, NAMESPACE, values);
 
         CommandResult validation = kubeconform.validate(manifests.yaml());
-        assertThat(validation.succeeded()).as("kubeconform on %s:\n%s", name, validation.describe()).isTrue();
+        assertThat(validation.succeeded())
+                .as("kubeconform on %s:\n%s", name, validation.describe())
+                .isTrue();
         for (PodSpec pod : podSpecs(manifests)) {
-            assertThat(RestrictedPodSecurity.violations(pod)).as("Pod Security restricted + resources (%s)", name)
+            assertThat(RestrictedPodSecurity.violations(pod))
+                    .as("Pod Security restricted + resources (%s)", name)
                     .isEmpty();
         }
     }
 
     @Test
     void strictValidationRejectsAnUnknownFieldSoTheChecksAboveMeanSomething() {
-        String manifest = chart.template(RELEASE, NAMESPACE, List.of()).yaml()
+        String manifest = chart.template(RELEASE, NAMESPACE, List.of())
+                .yaml()
                 .replace("strategy:\n    type: Recreate", "strategy:\n    type: Recreate\n    surge: 1");
 
         CommandResult validation = kubeconform.validate(manifest);
@@ -119,40 +164,45 @@ class ChartRenderIT {
         Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of());
 
         JsonNode clusterRole = manifests.get("ClusterRole", FULLNAME);
-        assertThat(rules(clusterRole)).containsExactlyInAnyOrder(
-                "stackbench.dev/benchmarkruns: get,list,watch,patch,update",
-                "stackbench.dev/benchmarkruns/status: get,patch,update",
-                "stackbench.dev/benchmarkruns/finalizers: update,patch",
-                "apps/deployments: create,get,list,watch,update,patch,delete",
-                "/services: create,get,list,watch,update,patch,delete",
-                "/configmaps: create,get,list,watch,update,patch,delete",
-                "k6.io/testruns: create,get,list,watch,update,patch,delete",
-                "/pods: get,list,watch",
-                "/pods/log: get",
-                "batch/jobs: get,list,watch",
-                "/pods/proxy: get",
-                "/events: create,patch");
+        assertThat(rules(clusterRole))
+                .containsExactlyInAnyOrder(
+                        "stackbench.dev/benchmarkruns: get,list,watch,patch,update",
+                        "stackbench.dev/benchmarkruns/status: get,patch,update",
+                        "stackbench.dev/benchmarkruns/finalizers: update,patch",
+                        "apps/deployments: create,get,list,watch,update,patch,delete",
+                        "/services: create,get,list,watch,update,patch,delete",
+                        "/configmaps: create,get,list,watch,update,patch,delete",
+                        "k6.io/testruns: create,get,list,watch,update,patch,delete",
+                        "/pods: get,list,watch",
+                        "/pods/log: get",
+                        "batch/jobs: get,list,watch",
+                        "/pods/proxy: get",
+                        "/events: create,patch");
         assertThat(clusterRole.path("rules").findValues("resourceNames")).isEmpty();
         JsonNode binding = manifests.get("ClusterRoleBinding", FULLNAME);
         assertThat(binding.path("subjects").get(0).path("name").asText()).isEqualTo(FULLNAME);
         assertThat(binding.path("subjects").get(0).path("namespace").asText()).isEqualTo(NAMESPACE);
 
-        assertThat(rules(clusterRole)).as("the operator reads no Secrets: target pods reference them")
+        assertThat(rules(clusterRole))
+                .as("the operator reads no Secrets: target pods reference them")
                 .noneMatch(rule -> rule.contains("secrets"));
 
         JsonNode leaderElection = manifests.get("Role", FULLNAME + "-leader-election");
         assertThat(leaderElection.path("metadata").path("namespace").asText()).isEqualTo(NAMESPACE);
-        assertThat(rules(leaderElection)).containsExactlyInAnyOrder(
-                "coordination.k8s.io/leases: create",
-                "coordination.k8s.io/leases[stackbench-operator]: get,update,patch");
+        assertThat(rules(leaderElection))
+                .containsExactlyInAnyOrder(
+                        "coordination.k8s.io/leases: create",
+                        "coordination.k8s.io/leases[stackbench-operator]: get,update,patch");
 
         Deployment deployment = operatorDeployment(manifests);
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
-        Container operator = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Container operator =
+                deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(operator.getImage()).isEqualTo("stackbench/operator:" + appVersion());
-        assertThat(operator.getArgs()).containsExactly("--health-port=8080",
-                "--default-database-secret=stackbench-database");
-        assertThat(env(deployment)).containsEntry("STACKBENCH_IMAGE_TAG", appVersion())
+        assertThat(operator.getArgs())
+                .containsExactly("--health-port=8080", "--default-database-secret=stackbench-database");
+        assertThat(env(deployment))
+                .containsEntry("STACKBENCH_IMAGE_TAG", appVersion())
                 .containsKey("JAVA_TOOL_OPTIONS");
         assertThat(operator.getEnv()).anySatisfy(variable -> {
             assertThat(variable.getName()).isEqualTo("POD_NAMESPACE");
@@ -171,27 +221,36 @@ class ChartRenderIT {
         assertThat(manifests.ofKind("ClusterRoleBinding")).isEmpty();
         List<String> operatorRoles = manifests.ofKind("Role").stream()
                 .filter(role -> role.path("metadata").path("name").asText().equals(FULLNAME))
-                .map(role -> role.path("metadata").path("namespace").asText()).toList();
+                .map(role -> role.path("metadata").path("namespace").asText())
+                .toList();
         assertThat(operatorRoles).containsExactly("team-a", "team-b");
-        assertThat(manifests.get("Role", FULLNAME + "-leader-election").path("metadata").path("namespace").asText())
+        assertThat(manifests
+                        .get("Role", FULLNAME + "-leader-election")
+                        .path("metadata")
+                        .path("namespace")
+                        .asText())
                 .isEqualTo(NAMESPACE);
         assertThat(manifests.ofKind("RoleBinding").stream()
-                .map(b -> b.path("metadata").path("namespace").asText() + ":" + b.path("roleRef").path("name").asText())
-                .toList()).containsExactlyInAnyOrder("team-a:" + FULLNAME, "team-b:" + FULLNAME,
-                        NAMESPACE + ":" + FULLNAME + "-leader-election");
+                        .map(b -> b.path("metadata").path("namespace").asText() + ":"
+                                + b.path("roleRef").path("name").asText())
+                        .toList())
+                .containsExactlyInAnyOrder(
+                        "team-a:" + FULLNAME, "team-b:" + FULLNAME, NAMESPACE + ":" + FULLNAME + "-leader-election");
         assertThat(args(operatorDeployment(manifests))).contains("--namespace=team-a,team-b");
         List<JsonNode> secrets = manifests.ofKind("Secret");
-        assertThat(secrets).as("the database Secret where target pods of runs look for it")
+        assertThat(secrets)
+                .as("the database Secret where target pods of runs look for it")
                 .extracting(secret -> secret.path("metadata").path("namespace").asText())
                 .containsExactlyInAnyOrder(NAMESPACE, "team-a", "team-b");
-        assertThat(secrets).extracting(secret -> secret.path("data").path("password").asText()).containsOnly(
-                secrets.get(0).path("data").path("password").asText());
+        assertThat(secrets)
+                .extracting(secret -> secret.path("data").path("password").asText())
+                .containsOnly(secrets.get(0).path("data").path("password").asText());
     }
 
     @Test
     void withoutLeaderElectionTheOperatorGetsNoLeaseRights() {
-        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set",
-                "operator.leaderElection.enabled=false"));
+        Manifests manifests =
+                chart.template(RELEASE, NAMESPACE, List.of("--set", "operator.leaderElection.enabled=false"));
 
         assertThat(args(operatorDeployment(manifests))).contains("--no-leader-election");
         assertThat(manifests.find("Role", FULLNAME + "-leader-election")).isEmpty();
@@ -202,30 +261,42 @@ class ChartRenderIT {
     void crdIsInstalledAndKeptByDefaultAndCanBeLeftOut() throws IOException {
         JsonNode crd = chart.template(RELEASE, NAMESPACE, List.of())
                 .get("CustomResourceDefinition", "benchmarkruns.stackbench.dev");
-        assertThat(crd.path("metadata").path("annotations").path("helm.sh/resource-policy").asText())
+        assertThat(crd.path("metadata")
+                        .path("annotations")
+                        .path("helm.sh/resource-policy")
+                        .asText())
                 .isEqualTo("keep");
-        JsonNode generated = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(
-                ProjectTools.repositoryRoot().resolve("crds/benchmarkruns.stackbench.dev-v1.yml").toFile());
+        JsonNode generated = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+                .readTree(ProjectTools.repositoryRoot()
+                        .resolve("crds/benchmarkruns.stackbench.dev-v1.yml")
+                        .toFile());
         // Helm's YAML round trip writes 65535.0 as 65535; the API server reads both as the same number.
-        java.util.Comparator<JsonNode> sameValue = (a, b) -> a.isNumber() && b.isNumber()
-                ? a.decimalValue().compareTo(b.decimalValue()) : a.equals(b) ? 0 : 1;
+        java.util.Comparator<JsonNode> sameValue = (a, b) ->
+                a.isNumber() && b.isNumber() ? a.decimalValue().compareTo(b.decimalValue()) : a.equals(b) ? 0 : 1;
         assertThat(crd.path("spec").equals(sameValue, generated.path("spec")))
-                .as("the chart's CRD spec is the generated one (crds/benchmarkruns.stackbench.dev-v1.yml)").isTrue();
+                .as("the chart's CRD spec is the generated one (crds/benchmarkruns.stackbench.dev-v1.yml)")
+                .isTrue();
 
         assertThat(chart.template(RELEASE, NAMESPACE, List.of("--set", "crds.keep=false"))
-                .get("CustomResourceDefinition", "benchmarkruns.stackbench.dev")
-                .path("metadata").path("annotations").path("helm.sh/resource-policy").isMissingNode()).isTrue();
+                        .get("CustomResourceDefinition", "benchmarkruns.stackbench.dev")
+                        .path("metadata")
+                        .path("annotations")
+                        .path("helm.sh/resource-policy")
+                        .isMissingNode())
+                .isTrue();
         assertThat(chart.template(RELEASE, NAMESPACE, List.of("--set", "crds.enabled=false"))
-                .ofKind("CustomResourceDefinition")).isEmpty();
+                        .ofKind("CustomResourceDefinition"))
+                .isEmpty();
     }
 
     @Test
     void chartsOwnPostgresqlBecomesTheDefaultDatabaseOfRuns() {
         Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "postgresql.enabled=true"));
 
-        assertThat(args(operatorDeployment(manifests))).contains(
-                "--default-database-host=sb-postgresql." + NAMESPACE + ".svc",
-                "--default-database-secret=stackbench-database");
+        assertThat(args(operatorDeployment(manifests)))
+                .contains(
+                        "--default-database-host=sb-postgresql." + NAMESPACE + ".svc",
+                        "--default-database-secret=stackbench-database");
         JsonNode secret = manifests.get("Secret", "stackbench-database");
         assertThat(decode(secret.path("data").path("username").asText())).isEqualTo("stackbench");
         assertThat(decode(secret.path("data").path("password").asText())).hasSize(24);
@@ -233,69 +304,147 @@ class ChartRenderIT {
 
     @Test
     void existingDatabaseIsReferencedWithoutCreatingASecret() {
-        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "database.host=pg.databases.svc",
-                "--set", "database.createSecret=false", "--set", "database.secretName=pg-credentials"));
+        Manifests manifests = chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of(
+                        "--set",
+                        "database.host=pg.databases.svc",
+                        "--set",
+                        "database.createSecret=false",
+                        "--set",
+                        "database.secretName=pg-credentials"));
 
         assertThat(manifests.ofKind("Secret")).isEmpty();
-        assertThat(args(operatorDeployment(manifests))).contains("--default-database-host=pg.databases.svc",
-                "--default-database-secret=pg-credentials");
+        assertThat(args(operatorDeployment(manifests)))
+                .contains("--default-database-host=pg.databases.svc", "--default-database-secret=pg-credentials");
     }
 
     @Test
     void prometheusAddsTargetServiceMonitorAndLiveDashboard() throws IOException {
-        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "kube-prometheus-stack.enabled=true"));
+        Manifests manifests =
+                chart.template(RELEASE, NAMESPACE, List.of("--set", "kube-prometheus-stack.enabled=true"));
 
         JsonNode monitor = manifests.get("ServiceMonitor", FULLNAME + "-targets");
-        assertThat(monitor.path("spec").path("selector").path("matchLabels").path("app.kubernetes.io/managed-by")
-                .asText()).isEqualTo("stackbench");
-        assertThat(monitor.path("spec").path("namespaceSelector").path("any").asBoolean()).isTrue();
+        assertThat(monitor.path("spec")
+                        .path("selector")
+                        .path("matchLabels")
+                        .path("app.kubernetes.io/managed-by")
+                        .asText())
+                .isEqualTo("stackbench");
+        assertThat(monitor.path("spec").path("namespaceSelector").path("any").asBoolean())
+                .isTrue();
         JsonNode endpoint = monitor.path("spec").path("endpoints").get(0);
         assertThat(endpoint.path("port").asText()).isEqualTo("management");
         assertThat(endpoint.path("path").asText()).isEqualTo("/actuator/prometheus");
 
         JsonNode dashboardMap = manifests.get("ConfigMap", FULLNAME + "-dashboard");
-        assertThat(dashboardMap.path("metadata").path("labels").path("grafana_dashboard").asText()).isEqualTo("1");
-        JsonNode dashboard = JsonMapper.builder().build()
-                .readTree(dashboardMap.path("data").path("stackbench-benchmarkrun.json").asText());
-        String queries = dashboard.path("panels").findValuesAsText("expr").stream().collect(Collectors.joining("\n"));
-        assertThat(queries).contains("jvm_threads_live_threads", "process_cpu_usage",
-                "jvm_memory_used_bytes", "area=\"heap\"", "http_server_requests_seconds_bucket",
-                "http_server_requests_seconds_count");
+        assertThat(dashboardMap
+                        .path("metadata")
+                        .path("labels")
+                        .path("grafana_dashboard")
+                        .asText())
+                .isEqualTo("1");
+        JsonNode dashboard = JsonMapper.builder()
+                .build()
+                .readTree(dashboardMap
+                        .path("data")
+                        .path("stackbench-benchmarkrun.json")
+                        .asText());
+        String queries =
+                dashboard.path("panels").findValuesAsText("expr").stream().collect(Collectors.joining("\n"));
+        assertThat(queries)
+                .contains(
+                        "jvm_threads_live_threads",
+                        "process_cpu_usage",
+                        "jvm_memory_used_bytes",
+                        "area=\"heap\"",
+                        "http_server_requests_seconds_bucket",
+                        "http_server_requests_seconds_count");
         assertThat(dashboard.path("panels").findValuesAsText("title"))
                 .contains("Throughput", "Latency (server side)", "Threads", "CPU", "Heap");
 
-        assertThat(chart.template(RELEASE, NAMESPACE, List.of("--set", "kube-prometheus-stack.enabled=true",
-                "--set", "watch.namespaces={team-a}")).get("ServiceMonitor", FULLNAME + "-targets")
-                .path("spec").path("namespaceSelector").path("matchNames").get(0).asText()).isEqualTo("team-a");
+        assertThat(chart.template(
+                                RELEASE,
+                                NAMESPACE,
+                                List.of(
+                                        "--set",
+                                        "kube-prometheus-stack.enabled=true",
+                                        "--set",
+                                        "watch.namespaces={team-a}"))
+                        .get("ServiceMonitor", FULLNAME + "-targets")
+                        .path("spec")
+                        .path("namespaceSelector")
+                        .path("matchNames")
+                        .get(0)
+                        .asText())
+                .isEqualTo("team-a");
     }
 
     @Test
     void customImagesReachTheOperatorAndTheTargetsItDeploys() {
-        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of(
-                "--set", "image.repository=registry.example.com/sb/operator", "--set", "image.tag=1.2.3",
-                "--set", "image.pullPolicy=Always", "--set", "targetImages.tag=1.2.3",
-                "--set", "k6.runnerImage=registry.example.com/k6:1.8.1", "--set", "imagePullSecrets[0].name=regcred"));
+        Manifests manifests = chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of(
+                        "--set",
+                        "image.repository=registry.example.com/sb/operator",
+                        "--set",
+                        "image.tag=1.2.3",
+                        "--set",
+                        "image.pullPolicy=Always",
+                        "--set",
+                        "targetImages.tag=1.2.3",
+                        "--set",
+                        "k6.runnerImage=registry.example.com/k6:1.8.1",
+                        "--set",
+                        "imagePullSecrets[0].name=regcred"));
 
         Deployment deployment = operatorDeployment(manifests);
-        Container operator = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Container operator =
+                deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(operator.getImage()).isEqualTo("registry.example.com/sb/operator:1.2.3");
         assertThat(operator.getImagePullPolicy()).isEqualTo("Always");
-        assertThat(deployment.getSpec().getTemplate().getSpec().getImagePullSecrets().get(0).getName())
+        assertThat(deployment
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getImagePullSecrets()
+                        .get(0)
+                        .getName())
                 .isEqualTo("regcred");
-        assertThat(env(deployment)).containsEntry("STACKBENCH_IMAGE_TAG", "1.2.3")
+        assertThat(env(deployment))
+                .containsEntry("STACKBENCH_IMAGE_TAG", "1.2.3")
                 .containsEntry("STACKBENCH_K6_IMAGE", "registry.example.com/k6:1.8.1");
     }
 
     @Test
     void containerResourcesFollowTheValues() {
-        Deployment deployment = operatorDeployment(chart.template(RELEASE, NAMESPACE, List.of(
-                "--set", "resources.requests.cpu=250m", "--set", "resources.requests.memory=384Mi",
-                "--set", "resources.limits.cpu=2", "--set", "resources.limits.memory=1Gi")));
+        Deployment deployment = operatorDeployment(chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of(
+                        "--set",
+                        "resources.requests.cpu=250m",
+                        "--set",
+                        "resources.requests.memory=384Mi",
+                        "--set",
+                        "resources.limits.cpu=2",
+                        "--set",
+                        "resources.limits.memory=1Gi")));
 
-        var resources = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
-        assertThat(resources.getRequests()).containsEntry("cpu", new Quantity("250m"))
+        var resources = deployment
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getResources();
+        assertThat(resources.getRequests())
+                .containsEntry("cpu", new Quantity("250m"))
                 .containsEntry("memory", new Quantity("384Mi"));
-        assertThat(resources.getLimits()).containsEntry("cpu", new Quantity("2"))
+        assertThat(resources.getLimits())
+                .containsEntry("cpu", new Quantity("2"))
                 .containsEntry("memory", new Quantity("1Gi"));
     }
 
@@ -316,8 +465,8 @@ class ChartRenderIT {
 
     @Test
     void helmTestHookChecksTheOperatorsReadinessEndpoint() {
-        Pod test = Manifests.as(chart.template(RELEASE, NAMESPACE, List.of()).get("Pod", FULLNAME + "-test-ready"),
-                Pod.class);
+        Pod test = Manifests.as(
+                chart.template(RELEASE, NAMESPACE, List.of()).get("Pod", FULLNAME + "-test-ready"), Pod.class);
 
         assertThat(test.getMetadata().getAnnotations()).containsEntry("helm.sh/hook", "test");
         assertThat(test.getSpec().getContainers().get(0).getCommand())
@@ -329,13 +478,17 @@ class ChartRenderIT {
         Path examples = ProjectTools.repositoryRoot().resolve("examples");
         List<Path> files;
         try (var paths = Files.walk(examples)) {
-            files = paths.filter(p -> p.toString().endsWith(".yaml")).filter(ChartRenderIT::isBenchmarkRun).sorted()
+            files = paths.filter(p -> p.toString().endsWith(".yaml"))
+                    .filter(ChartRenderIT::isBenchmarkRun)
+                    .sorted()
                     .toList();
         }
         assertThat(files).as("BenchmarkRun examples under %s", examples).isNotEmpty();
         for (Path file : files) {
             CommandResult validation = kubeconform.validate(Files.readString(file));
-            assertThat(validation.succeeded()).as("%s:\n%s", file, validation.describe()).isTrue();
+            assertThat(validation.succeeded())
+                    .as("%s:\n%s", file, validation.describe())
+                    .isTrue();
         }
     }
 
@@ -349,8 +502,12 @@ class ChartRenderIT {
 
     private static List<PodSpec> podSpecs(Manifests manifests) {
         List<PodSpec> pods = new ArrayList<>();
-        manifests.ofKind("Deployment").forEach(d -> pods.add(Manifests.as(d, Deployment.class).getSpec().getTemplate()
-                .getSpec()));
+        manifests
+                .ofKind("Deployment")
+                .forEach(d -> pods.add(Manifests.as(d, Deployment.class)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()));
         manifests.ofKind("Pod").forEach(p -> pods.add(Manifests.as(p, Pod.class).getSpec()));
         assertThat(pods).as("pods in the rendered chart").isNotEmpty();
         return pods;
@@ -361,7 +518,13 @@ class ChartRenderIT {
     }
 
     private static List<String> args(Deployment deployment) {
-        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+        return deployment
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs();
     }
 
     private static Map<String, String> env(Deployment deployment) {
@@ -375,8 +538,8 @@ class ChartRenderIT {
         List<String> rules = new ArrayList<>();
         for (JsonNode rule : role.path("rules")) {
             String verbs = String.join(",", textList(rule.path("verbs")));
-            String names = rule.has("resourceNames") ? "[" + String.join(",", textList(rule.path("resourceNames"))) + "]"
-                    : "";
+            String names =
+                    rule.has("resourceNames") ? "[" + String.join(",", textList(rule.path("resourceNames"))) + "]" : "";
             for (String group : textList(rule.path("apiGroups"))) {
                 for (String resource : textList(rule.path("resources"))) {
                     rules.add(group + "/" + resource + names + ": " + verbs);

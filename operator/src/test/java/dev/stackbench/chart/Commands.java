@@ -11,8 +11,7 @@ import java.util.List;
 /** Runs the command-line tools the chart tests drive (helm, kubeconform), bounded in time. */
 final class Commands {
 
-    private Commands() {
-    }
+    private Commands() {}
 
     static CommandResult run(List<String> command, Path workingDirectory, Duration timeout) {
         return CommandResult.run(command, null, timeout, workingDirectory);

@@ -31,33 +31,41 @@ class ImageTarsIT {
                     + "|\\.kube/config|\\.aws/credentials|\\.gnupg/|etc/shadow)");
 
     /** Jars and classes of local mode: the HTML report's plotting library, LocalPostgres, the local runner. */
-    private static final Pattern LOCAL_MODE_PATH = Pattern.compile(
-            "(^|/)(xchart-[^/]*\\.jar|local-postgres-[^/]*\\.jar|stackbench-local[^/]*\\.jar)$"
+    private static final Pattern LOCAL_MODE_PATH =
+            Pattern.compile("(^|/)(xchart-[^/]*\\.jar|local-postgres-[^/]*\\.jar|stackbench-local[^/]*\\.jar)$"
                     + "|/dev/stackbench/(local|report|cli|postgres)/");
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "operator/target/images/operator.tar, stackbench/operator, dev.stackbench.operator.OperatorCommand, false",
-            "targets/mvc-app/target/images/mvc-app.tar, stackbench/mvc-app, , true",
-            "targets/webflux-app/target/images/webflux-app.tar, stackbench/webflux-app, , true",
-            "targets/delay-service/target/images/delay-service.tar, stackbench/delay-service, , true"})
-    void imageTarIsLoadableNonRootAndClean(String relativeTar, String repository, String mainClass,
-            boolean servesOnAllInterfaces) throws IOException {
-        assumeTrue(Boolean.getBoolean("stackbench.images.built"), "images are built only with the images profile "
-                + "(hack/test.sh, or mvn -Pimages); hack/images.sh builds them on their own");
+        "operator/target/images/operator.tar, stackbench/operator, dev.stackbench.operator.OperatorCommand, false",
+        "targets/mvc-app/target/images/mvc-app.tar, stackbench/mvc-app, , true",
+        "targets/webflux-app/target/images/webflux-app.tar, stackbench/webflux-app, , true",
+        "targets/delay-service/target/images/delay-service.tar, stackbench/delay-service, , true"
+    })
+    void imageTarIsLoadableNonRootAndClean(
+            String relativeTar, String repository, String mainClass, boolean servesOnAllInterfaces) throws IOException {
+        assumeTrue(
+                Boolean.getBoolean("stackbench.images.built"),
+                "images are built only with the images profile "
+                        + "(hack/test.sh, or mvn -Pimages); hack/images.sh builds them on their own");
         Path tar = ProjectTools.repositoryRoot().resolve(relativeTar);
         if (!relativeTar.startsWith("operator/")) {
             // A build of some modules only (-pl operator) builds no target images; the full build builds all.
-            assumeTrue(Files.exists(tar), relativeTar + " was not built by this build (only the full build, "
-                    + "hack/test.sh, or hack/images.sh builds every image)");
+            assumeTrue(
+                    Files.exists(tar),
+                    relativeTar + " was not built by this build (only the full build, "
+                            + "hack/test.sh, or hack/images.sh builds every image)");
         }
         assertThat(tar).as("%s was not built: run hack/images.sh", tar).exists();
 
         List<String> entries = lines(tar("-tf", tar.toString()));
         assertThat(entries).contains("manifest.json");
-        JsonNode manifest = JSON.readTree(tar("-xOf", tar.toString(), "manifest.json")).get(0);
+        JsonNode manifest =
+                JSON.readTree(tar("-xOf", tar.toString(), "manifest.json")).get(0);
         assertThat(manifest.path("RepoTags").get(0).asText()).startsWith(repository + ":");
-        JsonNode config = JSON.readTree(tar("-xOf", tar.toString(), manifest.path("Config").asText())).path("config");
+        JsonNode config = JSON.readTree(
+                        tar("-xOf", tar.toString(), manifest.path("Config").asText()))
+                .path("config");
         String user = config.path("User").asText();
         assertThat(user).as("image user").isNotEmpty().doesNotStartWith("0").isNotEqualTo("root");
         List<String> entrypoint = texts(config.path("Entrypoint"));
@@ -103,14 +111,16 @@ class ImageTarsIT {
     private static String tar(String... arguments) {
         List<String> command = new ArrayList<>(List.of("tar"));
         command.addAll(List.of(arguments));
-        return Commands.run(command, ProjectTools.repositoryRoot(), java.time.Duration.ofMinutes(2)).requireSuccess()
+        return Commands.run(command, ProjectTools.repositoryRoot(), java.time.Duration.ofMinutes(2))
+                .requireSuccess()
                 .stdout();
     }
 
     private static String shell(String script, String... arguments) {
         List<String> command = new ArrayList<>(List.of("bash", "-o", "pipefail", "-c", script));
         command.addAll(List.of(arguments));
-        return Commands.run(command, ProjectTools.repositoryRoot(), java.time.Duration.ofMinutes(2)).requireSuccess()
+        return Commands.run(command, ProjectTools.repositoryRoot(), java.time.Duration.ofMinutes(2))
+                .requireSuccess()
                 .stdout();
     }
 
@@ -118,13 +128,18 @@ class ImageTarsIT {
         return text.lines().filter(line -> !line.isBlank()).toList();
     }
 
-    private static synchronized void recordSize(String repository, long tarBytes, long uncompressedBytes,
-            int layers) throws IOException {
+    private static synchronized void recordSize(String repository, long tarBytes, long uncompressedBytes, int layers)
+            throws IOException {
         Path report = ProjectTools.repositoryRoot().resolve("operator/target/image-sizes.txt");
-        String line = String.format(Locale.ROOT, "%-26s tar %6.1f MiB, unpacked %6.1f MiB, %d layers%n",
-                repository, tarBytes / 1048576.0, uncompressedBytes / 1048576.0, layers);
-        Files.writeString(report, line, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND);
+        String line = String.format(
+                Locale.ROOT,
+                "%-26s tar %6.1f MiB, unpacked %6.1f MiB, %d layers%n",
+                repository,
+                tarBytes / 1048576.0,
+                uncompressedBytes / 1048576.0,
+                layers);
+        Files.writeString(
+                report, line, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         System.out.print("image size: " + line);
     }
 

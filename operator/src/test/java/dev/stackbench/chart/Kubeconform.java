@@ -1,8 +1,8 @@
 package dev.stackbench.chart;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.ProjectTools;
@@ -43,7 +43,8 @@ final class Kubeconform implements AutoCloseable {
             Path customSchemas = Files.createTempDirectory("stackbench-crd-schemas-");
             List<Path> crds = new ArrayList<>();
             try (var files = Files.list(ProjectTools.repositoryRoot().resolve("crds"))) {
-                files.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml")).forEach(crds::add);
+                files.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml"))
+                        .forEach(crds::add);
             }
             crds.add(prometheusCrds.resolve("monitoring.coreos.com_servicemonitors.yaml"));
             crds.add(prometheusCrds.resolve("monitoring.coreos.com_podmonitors.yaml"));
@@ -61,10 +62,18 @@ final class Kubeconform implements AutoCloseable {
         try {
             Path file = Files.createTempFile(customSchemas, "manifests-", ".yaml");
             Files.writeString(file, yaml);
-            return Commands.run(List.of(kubeconform.toString(), "-strict", "-summary",
-                    "-schema-location", kubernetesSchemas + "/{{ .ResourceKind }}{{ .KindSuffix }}.json",
-                    "-schema-location", customSchemas + "/{{ .Group }}/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json",
-                    file.toString()), customSchemas, Duration.ofMinutes(2));
+            return Commands.run(
+                    List.of(
+                            kubeconform.toString(),
+                            "-strict",
+                            "-summary",
+                            "-schema-location",
+                            kubernetesSchemas + "/{{ .ResourceKind }}{{ .KindSuffix }}.json",
+                            "-schema-location",
+                            customSchemas + "/{{ .Group }}/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json",
+                            file.toString()),
+                    customSchemas,
+                    Duration.ofMinutes(2));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write manifests for kubeconform", e);
         }
@@ -76,8 +85,10 @@ final class Kubeconform implements AutoCloseable {
     }
 
     private static Path toolDirectory(String variable, String description) {
-        Path path = ProjectTools.toolSetting(variable).map(Path::of).orElseThrow(() -> new IllegalStateException(
-                description + " are not installed (" + variable + " is not set): run hack/setup.sh"));
+        Path path = ProjectTools.toolSetting(variable)
+                .map(Path::of)
+                .orElseThrow(() -> new IllegalStateException(
+                        description + " are not installed (" + variable + " is not set): run hack/setup.sh"));
         if (!Files.isDirectory(path)) {
             throw new IllegalStateException(description + " are missing at " + path + ": run hack/setup.sh");
         }
@@ -97,7 +108,9 @@ final class Kubeconform implements AutoCloseable {
             properties.putIfAbsent("kind", JSON.createObjectNode().put("type", "string"));
             properties.putIfAbsent("metadata", JSON.createObjectNode().put("type", "object"));
             closeObjects(schema);
-            Path file = directory.resolve(group).resolve(kind + "_" + version.path("name").asText() + ".json");
+            Path file = directory
+                    .resolve(group)
+                    .resolve(kind + "_" + version.path("name").asText() + ".json");
             JSON.writeValue(file.toFile(), schema);
         }
     }
@@ -110,7 +123,8 @@ final class Kubeconform implements AutoCloseable {
         if (!(schema instanceof ObjectNode object)) {
             return;
         }
-        if (object.has("properties") && !object.has("additionalProperties")
+        if (object.has("properties")
+                && !object.has("additionalProperties")
                 && !object.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
             object.put("additionalProperties", false);
         }

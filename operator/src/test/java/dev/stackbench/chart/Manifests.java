@@ -35,20 +35,27 @@ record Manifests(String yaml, List<JsonNode> objects) {
     }
 
     List<JsonNode> ofKind(String kind) {
-        return objects.stream().filter(o -> kind.equals(o.path("kind").asText())).toList();
+        return objects.stream()
+                .filter(o -> kind.equals(o.path("kind").asText()))
+                .toList();
     }
 
     Optional<JsonNode> find(String kind, String name) {
-        return ofKind(kind).stream().filter(o -> name.equals(o.path("metadata").path("name").asText())).findFirst();
+        return ofKind(kind).stream()
+                .filter(o -> name.equals(o.path("metadata").path("name").asText()))
+                .findFirst();
     }
 
     JsonNode get(String kind, String name) {
-        return find(kind, name).orElseThrow(() -> new NoSuchElementException(
-                "no " + kind + " named " + name + " in the rendered chart; kinds present: " + kinds()));
+        return find(kind, name)
+                .orElseThrow(() -> new NoSuchElementException(
+                        "no " + kind + " named " + name + " in the rendered chart; kinds present: " + kinds()));
     }
 
     List<String> kinds() {
-        return objects.stream().map(o -> o.path("kind").asText() + "/" + o.path("metadata").path("name").asText())
+        return objects.stream()
+                .map(o -> o.path("kind").asText() + "/"
+                        + o.path("metadata").path("name").asText())
                 .toList();
     }
 

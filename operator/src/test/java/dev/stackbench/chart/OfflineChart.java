@@ -69,8 +69,8 @@ final class OfflineChart implements AutoCloseable {
 
     /** `helm template` as release {@code release} in {@code namespace}, with extra arguments (--set ...). */
     Manifests template(String release, String namespace, List<String> extraArguments) {
-        List<String> arguments = new ArrayList<>(List.of("template", release, "chart", "--namespace", namespace,
-                "--kube-version", "1.36.0"));
+        List<String> arguments = new ArrayList<>(
+                List.of("template", release, "chart", "--namespace", namespace, "--kube-version", "1.36.0"));
         arguments.addAll(extraArguments);
         return Manifests.parse(helm(arguments).requireSuccess().stdout());
     }
@@ -86,8 +86,10 @@ final class OfflineChart implements AutoCloseable {
             String name = dependency.path("name").asText();
             Path standIn = chart.resolve("charts").resolve(name);
             Files.createDirectories(standIn);
-            Files.writeString(standIn.resolve("Chart.yaml"), "apiVersion: v2\nname: " + name + "\nversion: "
-                    + dependency.path("version").asText() + "\ndescription: empty offline stand-in\n");
+            Files.writeString(
+                    standIn.resolve("Chart.yaml"),
+                    "apiVersion: v2\nname: " + name + "\nversion: "
+                            + dependency.path("version").asText() + "\ndescription: empty offline stand-in\n");
         }
     }
 

@@ -34,51 +34,112 @@ class OperatorUnderChartRbacIT {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final ResourceDefinitionContext TEST_RUNS = new ResourceDefinitionContext.Builder()
-            .withGroup("k6.io").withVersion("v1alpha1").withPlural("testruns").withKind("TestRun").withNamespaced(true)
+            .withGroup("k6.io")
+            .withVersion("v1alpha1")
+            .withPlural("testruns")
+            .withKind("TestRun")
+            .withNamespaced(true)
             .build();
 
     @Test
     void operatorProvisionsAndCleansUpARunWithTheChartsPermissionsOnly(TestCluster cluster) {
-        cluster.kubectl("apply", "--server-side", "--force-conflicts", "-f",
-                ProjectTools.repositoryRoot().resolve("crds/benchmarkruns.stackbench.dev-v1.yml").toString())
+        cluster.kubectl(
+                        "apply",
+                        "--server-side",
+                        "--force-conflicts",
+                        "-f",
+                        ProjectTools.repositoryRoot()
+                                .resolve("crds/benchmarkruns.stackbench.dev-v1.yml")
+                                .toString())
                 .requireSuccess();
         String operatorNamespace = cluster.createNamespace("operator");
         String runs = cluster.createNamespace("runs");
-        cluster.client().secrets().inNamespace(runs).resource(new SecretBuilder().withNewMetadata()
-                .withName("stackbench-database").endMetadata()
-                .withStringData(Map.of("username", "stackbench", "password", "stackbench")).build()).create();
+        cluster.client()
+                .secrets()
+                .inNamespace(runs)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName("stackbench-database")
+                        .endMetadata()
+                        .withStringData(Map.of("username", "stackbench", "password", "stackbench"))
+                        .build())
+                .create();
 
         ChartRbac.Grant grant = ChartRbac.apply(cluster, operatorNamespace, List.of(runs));
         KubernetesClient asOperator = cluster.clientForServiceAccount(operatorNamespace, grant.serviceAccount());
         VariantCatalogue catalogue = VariantCatalogue.load();
-        OperatorSettings settings = new OperatorSettings("it", "postgres.databases.svc", "stackbench-database", null,
-                Duration.ofMillis(500), OperatorSettings.defaults().targetReadyLimit());
+        OperatorSettings settings = new OperatorSettings(
+                "it",
+                "postgres.databases.svc",
+                "stackbench-database",
+                null,
+                Duration.ofMillis(500),
+                OperatorSettings.defaults().targetReadyLimit());
 
-        try (StackbenchOperator operator = new StackbenchOperator(asOperator, catalogue, settings,
-                new CoreResults(catalogue), Set.of(runs), null)) {
+        try (StackbenchOperator operator = new StackbenchOperator(
+                asOperator, catalogue, settings, new CoreResults(catalogue), Set.of(runs), null)) {
             operator.start();
             await("operator ready").atMost(WAIT).until(operator::isReady);
 
-            cluster.kubectl("apply", "--namespace", runs, "-f",
-                    ProjectTools.repositoryRoot().resolve("examples/webflux-r2dbc.yaml").toString()).requireSuccess();
+            cluster.kubectl(
+                            "apply",
+                            "--namespace",
+                            runs,
+                            "-f",
+                            ProjectTools.repositoryRoot()
+                                    .resolve("examples/webflux-r2dbc.yaml")
+                                    .toString())
+                    .requireSuccess();
 
-            await("the run's delay service, target, k6 script and TestRun").atMost(WAIT).untilAsserted(() -> {
-                assertThat(cluster.client().apps().deployments().inNamespace(runs).list().getItems())
-                        .hasSize(2);
-                assertThat(cluster.client().services().inNamespace(runs).list().getItems()).hasSize(2);
-                assertThat(cluster.client().configMaps().inNamespace(runs)
-                        .withLabel("app.kubernetes.io/managed-by", "stackbench").list().getItems()).isNotEmpty();
-                assertThat(testRuns(cluster, runs)).hasSize(1);
-            });
+            await("the run's delay service, target, k6 script and TestRun")
+                    .atMost(WAIT)
+                    .untilAsserted(() -> {
+                        assertThat(cluster.client()
+                                        .apps()
+                                        .deployments()
+                                        .inNamespace(runs)
+                                        .list()
+                                        .getItems())
+                                .hasSize(2);
+                        assertThat(cluster.client()
+                                        .services()
+                                        .inNamespace(runs)
+                                        .list()
+                                        .getItems())
+                                .hasSize(2);
+                        assertThat(cluster.client()
+                                        .configMaps()
+                                        .inNamespace(runs)
+                                        .withLabel("app.kubernetes.io/managed-by", "stackbench")
+                                        .list()
+                                        .getItems())
+                                .isNotEmpty();
+                        assertThat(testRuns(cluster, runs)).hasSize(1);
+                    });
             assertThat(cluster.client().v1().events().inNamespace(runs).list().getItems())
                     .as("Events the operator recorded on the run")
-                    .anyMatch(event -> "BenchmarkRun".equals(event.getInvolvedObject().getKind()));
+                    .anyMatch(event ->
+                            "BenchmarkRun".equals(event.getInvolvedObject().getKind()));
 
-            cluster.client().resources(BenchmarkRun.class).inNamespace(runs).withName("webflux-r2dbc").delete();
+            cluster.client()
+                    .resources(BenchmarkRun.class)
+                    .inNamespace(runs)
+                    .withName("webflux-r2dbc")
+                    .delete();
             await("the run and everything it created are gone").atMost(WAIT).untilAsserted(() -> {
-                assertThat(cluster.client().resources(BenchmarkRun.class).inNamespace(runs).list().getItems())
+                assertThat(cluster.client()
+                                .resources(BenchmarkRun.class)
+                                .inNamespace(runs)
+                                .list()
+                                .getItems())
                         .isEmpty();
-                assertThat(cluster.client().apps().deployments().inNamespace(runs).list().getItems()).isEmpty();
+                assertThat(cluster.client()
+                                .apps()
+                                .deployments()
+                                .inNamespace(runs)
+                                .list()
+                                .getItems())
+                        .isEmpty();
                 assertThat(testRuns(cluster, runs)).isEmpty();
             });
         } finally {
@@ -88,6 +149,10 @@ class OperatorUnderChartRbacIT {
     }
 
     private static List<GenericKubernetesResource> testRuns(TestCluster cluster, String namespace) {
-        return cluster.client().genericKubernetesResources(TEST_RUNS).inNamespace(namespace).list().getItems();
+        return cluster.client()
+                .genericKubernetesResources(TEST_RUNS)
+                .inNamespace(namespace)
+                .list()
+                .getItems();
     }
 }

@@ -20,16 +20,16 @@ import java.util.stream.Stream;
  */
 final class RestrictedPodSecurity {
 
-    private static final List<String> ALLOWED_VOLUME_TYPES = List.of("configMap", "csi", "downwardAPI", "emptyDir",
-            "ephemeral", "persistentVolumeClaim", "projected", "secret");
+    private static final List<String> ALLOWED_VOLUME_TYPES = List.of(
+            "configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret");
 
-    private RestrictedPodSecurity() {
-    }
+    private RestrictedPodSecurity() {}
 
     /** What in this pod spec breaks the profile or leaves a container without requests and limits. */
     static List<String> violations(PodSpec pod) {
         List<String> violations = new ArrayList<>();
-        if (Boolean.TRUE.equals(pod.getHostNetwork()) || Boolean.TRUE.equals(pod.getHostPID())
+        if (Boolean.TRUE.equals(pod.getHostNetwork())
+                || Boolean.TRUE.equals(pod.getHostPID())
                 || Boolean.TRUE.equals(pod.getHostIPC())) {
             violations.add("pod shares a host namespace");
         }
@@ -39,19 +39,24 @@ final class RestrictedPodSecurity {
                 violations.add("volume " + volume.getName() + " is of type " + type);
             }
         }
-        PodSecurityContext podContext = Optional.ofNullable(pod.getSecurityContext()).orElse(new PodSecurityContext());
+        PodSecurityContext podContext =
+                Optional.ofNullable(pod.getSecurityContext()).orElse(new PodSecurityContext());
         List<Container> containers = Stream.of(pod.getInitContainers(), pod.getContainers())
-                .filter(list -> list != null).flatMap(List::stream).toList();
+                .filter(list -> list != null)
+                .flatMap(List::stream)
+                .toList();
         for (Container container : containers) {
             String name = "container " + container.getName();
-            SecurityContext context = Optional.ofNullable(container.getSecurityContext()).orElse(new SecurityContext());
+            SecurityContext context =
+                    Optional.ofNullable(container.getSecurityContext()).orElse(new SecurityContext());
             if (Boolean.TRUE.equals(context.getPrivileged())) {
                 violations.add(name + " is privileged");
             }
             if (!Boolean.FALSE.equals(context.getAllowPrivilegeEscalation())) {
                 violations.add(name + " does not set allowPrivilegeEscalation: false");
             }
-            boolean runAsNonRoot = context.getRunAsNonRoot() != null ? context.getRunAsNonRoot()
+            boolean runAsNonRoot = context.getRunAsNonRoot() != null
+                    ? context.getRunAsNonRoot()
                     : Boolean.TRUE.equals(podContext.getRunAsNonRoot());
             if (!runAsNonRoot) {
                 violations.add(name + " may run as root (runAsNonRoot is not true)");
@@ -60,16 +65,22 @@ final class RestrictedPodSecurity {
             if (user != null && user == 0) {
                 violations.add(name + " runs as user 0");
             }
-            String seccomp = context.getSeccompProfile() != null ? context.getSeccompProfile().getType()
-                    : podContext.getSeccompProfile() != null ? podContext.getSeccompProfile().getType() : null;
+            String seccomp = context.getSeccompProfile() != null
+                    ? context.getSeccompProfile().getType()
+                    : podContext.getSeccompProfile() != null
+                            ? podContext.getSeccompProfile().getType()
+                            : null;
             if (!"RuntimeDefault".equals(seccomp) && !"Localhost".equals(seccomp)) {
                 violations.add(name + " has no RuntimeDefault or Localhost seccomp profile");
             }
             var capabilities = context.getCapabilities();
-            if (capabilities == null || capabilities.getDrop() == null || !capabilities.getDrop().contains("ALL")) {
+            if (capabilities == null
+                    || capabilities.getDrop() == null
+                    || !capabilities.getDrop().contains("ALL")) {
                 violations.add(name + " does not drop ALL capabilities");
             }
-            if (capabilities != null && capabilities.getAdd() != null
+            if (capabilities != null
+                    && capabilities.getAdd() != null
                     && capabilities.getAdd().stream().anyMatch(c -> !"NET_BIND_SERVICE".equals(c))) {
                 violations.add(name + " adds capabilities " + capabilities.getAdd());
             }

@@ -40,31 +40,40 @@ class BenchmarkRunFailuresIT {
     @Test
     void aVariantMissingFromTheCatalogueFailsTheRunListingTheKnownOnes() throws Exception {
         harness.apply(OperatorHarness.example("unknown-variant", spec -> ((ObjectNode) spec.at("/spec/target"))
-                .put("variant", "quarkus-reactive"))).requireSuccess();
+                        .put("variant", "quarkus-reactive")))
+                .requireSuccess();
 
         BenchmarkRun run = harness.awaitPhase("unknown-variant", Phase.Failed);
 
-        Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE).orElseThrow();
+        Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)
+                .orElseThrow();
         assertThat(complete.getReason()).isEqualTo("InvalidSpec");
-        assertThat(complete.getMessage()).contains("spec.target.variant", "quarkus-reactive", "webflux-r2dbc",
-                "mvc-jdbc");
-        assertThat(harness.client().apps().deployments().inNamespace(harness.namespace()).list().getItems())
+        assertThat(complete.getMessage())
+                .contains("spec.target.variant", "quarkus-reactive", "webflux-r2dbc", "mvc-jdbc");
+        assertThat(harness.client()
+                        .apps()
+                        .deployments()
+                        .inNamespace(harness.namespace())
+                        .list()
+                        .getItems())
                 .isEmpty();
     }
 
     @Test
     void aTargetThatNeverBecomesReadyFailsTheRunNamingThePodsProblem() throws Exception {
         harness.apply(OperatorHarness.example("unschedulable", spec -> {
-            spec.with("spec").put("timeout", "30s");
-            ((ObjectNode) spec.at("/spec/placement/target/nodeSelector")).put("stackbench.dev/pool", "no-such-pool");
-        })).requireSuccess();
+                    spec.with("spec").put("timeout", "30s");
+                    ((ObjectNode) spec.at("/spec/placement/target/nodeSelector"))
+                            .put("stackbench.dev/pool", "no-such-pool");
+                }))
+                .requireSuccess();
 
         BenchmarkRun run = harness.awaitPhase("unschedulable", Phase.Failed);
 
-        Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE).orElseThrow();
+        Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)
+                .orElseThrow();
         assertThat(complete.getReason()).isEqualTo("TargetNotReady");
-        assertThat(complete.getMessage()).contains("unschedulable-target", "cannot be scheduled",
-                "spec.placement");
+        assertThat(complete.getMessage()).contains("unschedulable-target", "cannot be scheduled", "spec.placement");
         assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.TARGET_READY))
                 .hasValueSatisfying(ready -> assertThat(ready.getStatus()).isEqualTo(Conditions.FALSE));
         assertThat(run.getStatus().getStartedAt()).isNull();
@@ -72,28 +81,43 @@ class BenchmarkRunFailuresIT {
 
     @Test
     void aRunThatDoesNotFinishInTimeFailsAsTimedOutAndIgnoresSpecChangesOnTheWay() throws Exception {
-        harness.apply(OperatorHarness.example("slow", spec -> spec.with("spec").put("timeout", "12s")
-                .put("cleanup", "Never"))).requireSuccess();
-        await("the TestRun of run slow").atMost(OperatorHarness.WAIT).until(() -> harness.client()
-                .genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(harness.namespace())
-                .withName("slow-k6").get() != null);
+        harness.apply(OperatorHarness.example(
+                        "slow", spec -> spec.with("spec").put("timeout", "12s").put("cleanup", "Never")))
+                .requireSuccess();
+        await("the TestRun of run slow")
+                .atMost(OperatorHarness.WAIT)
+                .until(() -> harness.client()
+                                .genericKubernetesResources(K6TestRun.CONTEXT)
+                                .inNamespace(harness.namespace())
+                                .withName("slow-k6")
+                                .get()
+                        != null);
 
         harness.apply(OperatorHarness.example("slow", spec -> {
-            spec.with("spec").put("timeout", "12s").put("cleanup", "Never");
-            ((ObjectNode) spec.at("/spec/workload/load")).put("rate", 11);
-        })).requireSuccess();
-        await("the spec change noticed").atMost(OperatorHarness.WAIT).until(() -> Conditions.isTrue(
-                harness.run("slow").getStatus().getConditions(), RunProgress.SPEC_CHANGE_IGNORED));
+                    spec.with("spec").put("timeout", "12s").put("cleanup", "Never");
+                    ((ObjectNode) spec.at("/spec/workload/load")).put("rate", 11);
+                }))
+                .requireSuccess();
+        await("the spec change noticed")
+                .atMost(OperatorHarness.WAIT)
+                .until(() -> Conditions.isTrue(
+                        harness.run("slow").getStatus().getConditions(), RunProgress.SPEC_CHANGE_IGNORED));
 
         BenchmarkRun run = harness.awaitPhase("slow", Phase.Failed);
-        Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE).orElseThrow();
+        Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)
+                .orElseThrow();
         assertThat(complete.getReason()).as(complete.getMessage()).isEqualTo("TimedOut");
         assertThat(complete.getMessage()).contains("spec.timeout (12s)");
         assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.SPEC_CHANGE_IGNORED))
-                .hasValueSatisfying(ignored -> assertThat(ignored.getMessage()).contains("generation 2",
-                        "generation 1"));
-        String recordedSpec = harness.client().configMaps().inNamespace(harness.namespace())
-                .withName("slow-k6-script").get().getData().get("spec.yaml");
+                .hasValueSatisfying(
+                        ignored -> assertThat(ignored.getMessage()).contains("generation 2", "generation 1"));
+        String recordedSpec = harness.client()
+                .configMaps()
+                .inNamespace(harness.namespace())
+                .withName("slow-k6-script")
+                .get()
+                .getData()
+                .get("spec.yaml");
         assertThat(recordedSpec).contains("rate: 10").doesNotContain("rate: 11");
     }
 
@@ -102,7 +126,8 @@ class BenchmarkRunFailuresIT {
         harness.apply(OperatorHarness.example("first", spec -> spec.with("spec").put("timeout", "12s")))
                 .requireSuccess();
         harness.awaitPhase("first", Phase.Provisioning);
-        harness.apply(OperatorHarness.example("second", spec -> spec.with("spec").put("timeout", "12s")))
+        harness.apply(OperatorHarness.example(
+                        "second", spec -> spec.with("spec").put("timeout", "12s")))
                 .requireSuccess();
 
         BenchmarkRun queued = harness.awaitPhase("second", Phase.Queued);
@@ -112,11 +137,19 @@ class BenchmarkRunFailuresIT {
                     assertThat(pools.getStatus()).isEqualTo(Conditions.FALSE);
                     assertThat(pools.getReason()).isEqualTo("WaitingForPool");
                 });
-        assertThat(harness.client().apps().deployments().inNamespace(harness.namespace())
-                .withLabel(RunLabels.RUN, "second").list().getItems()).isEmpty();
+        assertThat(harness.client()
+                        .apps()
+                        .deployments()
+                        .inNamespace(harness.namespace())
+                        .withLabel(RunLabels.RUN, "second")
+                        .list()
+                        .getItems())
+                .isEmpty();
 
-        await("second waits while first holds the pools, then starts").atMost(OperatorHarness.WAIT)
-                .pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+        await("second waits while first holds the pools, then starts")
+                .atMost(OperatorHarness.WAIT)
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> {
                     Phase first = harness.run("first").getStatus().getPhase();
                     Phase second = harness.run("second").getStatus().getPhase();
                     if (!first.isTerminal()) {

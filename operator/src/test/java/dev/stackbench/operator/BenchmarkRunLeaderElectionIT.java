@@ -48,12 +48,14 @@ class BenchmarkRunLeaderElectionIT {
         String leaseNamespace = harness.operatorNamespace();
         first = harness.newOperator(true);
         first.start();
-        String leader = await("first replica holds the Lease").atMost(OperatorHarness.WAIT).until(
-                () -> holder(harness, leaseNamespace), holder -> holder != null);
+        String leader = await("first replica holds the Lease")
+                .atMost(OperatorHarness.WAIT)
+                .until(() -> holder(harness, leaseNamespace), holder -> holder != null);
         second = harness.newOperator(true);
         second.start();
 
-        harness.apply(OperatorHarness.example("elected", spec -> spec.with("spec").put("timeout", "20s")))
+        harness.apply(OperatorHarness.example(
+                        "elected", spec -> spec.with("spec").put("timeout", "20s")))
                 .requireSuccess();
         harness.awaitPhase("elected", Phase.Provisioning);
         assertThat(holder(harness, leaseNamespace)).isEqualTo(leader);
@@ -62,21 +64,31 @@ class BenchmarkRunLeaderElectionIT {
         first.close();
         first = null;
 
-        await("second replica takes the Lease").atMost(OperatorHarness.WAIT)
+        await("second replica takes the Lease")
+                .atMost(OperatorHarness.WAIT)
                 .until(() -> holder(harness, leaseNamespace), holder -> holder != null && !holder.equals(leader));
         harness.awaitPhase("elected", Phase.Failed);
-        assertThat(harness.client().genericKubernetesResources(K6TestRun.CONTEXT)
-                .inNamespace(namespace).list().getItems()).hasSize(1);
+        assertThat(harness.client()
+                        .genericKubernetesResources(K6TestRun.CONTEXT)
+                        .inNamespace(namespace)
+                        .list()
+                        .getItems())
+                .hasSize(1);
     }
 
     private List<String> eventReasons(String run) {
         return harness.client().v1().events().inNamespace(harness.namespace()).list().getItems().stream()
-                .filter(event -> run.equals(event.getInvolvedObject().getName())).map(event -> event.getReason())
+                .filter(event -> run.equals(event.getInvolvedObject().getName()))
+                .map(event -> event.getReason())
                 .toList();
     }
 
     private static String holder(OperatorHarness harness, String namespace) {
-        Lease lease = harness.client().leases().inNamespace(namespace).withName(StackbenchOperator.LEASE_NAME).get();
+        Lease lease = harness.client()
+                .leases()
+                .inNamespace(namespace)
+                .withName(StackbenchOperator.LEASE_NAME)
+                .get();
         return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
     }
 }

@@ -42,6 +42,7 @@ class BenchmarkRunLoadIT {
 
     /** examples/webflux-r2dbc.yaml's scenario: upstream 300 ms, then pg_sleep 100 ms. */
     private static final double NOMINAL_MS = 400;
+
     private static final double WARMUP_PLUS_DURATION_SECONDS = 6;
 
     private static TestCluster cluster;
@@ -85,75 +86,97 @@ class BenchmarkRunLoadIT {
                 .requireSuccess();
 
         BenchmarkRun run = harness.awaitPhase("r2dbc", Phase.Succeeded);
-        double overheadSeconds = Duration.between(applied, Instant.now()).toMillis() / 1000.0
-                - WARMUP_PLUS_DURATION_SECONDS;
+        double overheadSeconds =
+                Duration.between(applied, Instant.now()).toMillis() / 1000.0 - WARMUP_PLUS_DURATION_SECONDS;
         recordMeasurement("apply-to-Succeeded overhead beyond warmup+duration (s): " + overheadSeconds);
 
         KubernetesClient client = harness.client();
         String namespace = harness.namespace();
         assertThat(podsOf(client, namespace, Map.of(RunLabels.RUN, "r2dbc", RunLabels.ROLE, "delay-service")))
-                .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
-                        .isEqualTo(TestCluster.BACKEND_NODE));
+                .singleElement()
+                .satisfies(pod -> assertThat(pod.getSpec().getNodeName()).isEqualTo(TestCluster.BACKEND_NODE));
         assertThat(podsOf(client, namespace, Map.of(RunLabels.RUN, "r2dbc", RunLabels.ROLE, "target")))
-                .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
-                        .isEqualTo(TestCluster.TARGET_NODE));
+                .singleElement()
+                .satisfies(pod -> assertThat(pod.getSpec().getNodeName()).isEqualTo(TestCluster.TARGET_NODE));
         List<Pod> runners = podsOf(client, namespace, RunLabels.runnerPods("r2dbc-k6"));
-        assertThat(runners).hasSize(2).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName())
-                .isIn(TestCluster.LOADGEN_NODES));
-        assertThat(client.pods().inNamespace(namespace).withLabel("job-name", "r2dbc-k6-initializer").list()
-                .getItems()).as("k6-operator's initializer, placed by the TestRun's spec.initializer")
-                .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
-                        .isIn(TestCluster.LOADGEN_NODES));
-        assertThat(client.pods().inNamespace(namespace).withLabel("job-name", "r2dbc-k6-starter").list()
-                .getItems()).as("k6-operator's starter, which tolerates no taint")
-                .singleElement().satisfies(pod -> assertThat(pod.getSpec().getNodeName())
-                        .isEqualTo(TestCluster.SYSTEM_NODE));
+        assertThat(runners)
+                .hasSize(2)
+                .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isIn(TestCluster.LOADGEN_NODES));
+        assertThat(client.pods()
+                        .inNamespace(namespace)
+                        .withLabel("job-name", "r2dbc-k6-initializer")
+                        .list()
+                        .getItems())
+                .as("k6-operator's initializer, placed by the TestRun's spec.initializer")
+                .singleElement()
+                .satisfies(pod -> assertThat(pod.getSpec().getNodeName()).isIn(TestCluster.LOADGEN_NODES));
+        assertThat(client.pods()
+                        .inNamespace(namespace)
+                        .withLabel("job-name", "r2dbc-k6-starter")
+                        .list()
+                        .getItems())
+                .as("k6-operator's starter, which tolerates no taint")
+                .singleElement()
+                .satisfies(pod -> assertThat(pod.getSpec().getNodeName()).isEqualTo(TestCluster.SYSTEM_NODE));
         GenericKubernetesResource testRun = client.genericKubernetesResources(K6TestRun.CONTEXT)
-                .inNamespace(namespace).withName("r2dbc-k6").get();
+                .inNamespace(namespace)
+                .withName("r2dbc-k6")
+                .get();
         Object runnerNodeSelector = testRun.get("spec", "runner", "nodeSelector");
         Object parallelism = testRun.get("spec", "parallelism");
         assertThat(runnerNodeSelector).isEqualTo(Map.of("stackbench.dev/pool", "loadgen"));
         assertThat(parallelism).isEqualTo(2);
 
         RunSummary summary = run.getStatus().getSummary();
-        List<RunnerSummary> k6Said = k6Operator.runnerOutputs().stream().map(K6SummaryParser::parse).toList();
+        List<RunnerSummary> k6Said =
+                k6Operator.runnerOutputs().stream().map(K6SummaryParser::parse).toList();
         assertThat(k6Said).hasSize(2);
         assertThat(summary.getRunners()).isEqualTo(2);
-        assertThat(summary.getRequests()).isPositive()
+        assertThat(summary.getRequests())
+                .isPositive()
                 .isEqualTo(k6Said.stream().mapToLong(RunnerSummary::requests).sum());
-        assertThat(summary.getFailedRequests()).isEqualTo(k6Said.stream().mapToLong(RunnerSummary::failedRequests)
-                .sum());
+        assertThat(summary.getFailedRequests())
+                .isEqualTo(
+                        k6Said.stream().mapToLong(RunnerSummary::failedRequests).sum());
         assertThat(summary.getErrorRate()).isZero();
         // Every request waited 300 ms upstream plus 100 ms in PostgreSQL on the real target.
         assertThat(summary.getLatencyMs().getP50()).isGreaterThanOrEqualTo(NOMINAL_MS);
-        assertThat(summary.getLatencyMs().getMax()).isGreaterThanOrEqualTo(summary.getLatencyMs().getP95());
+        assertThat(summary.getLatencyMs().getMax())
+                .isGreaterThanOrEqualTo(summary.getLatencyMs().getP95());
         assertThat(run.getStatus().getEnvironment().getNodeNames()).containsExactly(TestCluster.TARGET_NODE);
         assertThat(run.getStatus().getEnvironment().getCpuLimit()).isEqualTo("1");
         assertThat(run.getStatus().getEnvironment().getImages()).containsEntry("target", "stackbench/webflux-app:it");
-        assertThat(summary.getWarnings()).anySatisfy(warning -> assertThat(warning)
-                .startsWith("target metrics unavailable"));
-        assertThat(run.getStatus().getObservedGeneration()).isEqualTo(run.getMetadata().getGeneration());
-        assertThat(run.getStatus().getConditions()).extracting(c -> c.getType() + "=" + c.getStatus())
-                .contains(Conditions.TARGET_READY + "=True", Conditions.RESULTS_COLLECTED + "=True",
+        assertThat(summary.getWarnings())
+                .anySatisfy(warning -> assertThat(warning).startsWith("target metrics unavailable"));
+        assertThat(run.getStatus().getObservedGeneration())
+                .isEqualTo(run.getMetadata().getGeneration());
+        assertThat(run.getStatus().getConditions())
+                .extracting(c -> c.getType() + "=" + c.getStatus())
+                .contains(
+                        Conditions.TARGET_READY + "=True",
+                        Conditions.RESULTS_COLLECTED + "=True",
                         Conditions.COMPLETE + "=True");
         await("cleanup decision of run r2dbc").atMost(OperatorHarness.WAIT).untilAsserted(() -> assertThat(
-                Conditions.find(harness.run("r2dbc").getStatus().getConditions(), RunProgress.CLEANED_UP))
+                        Conditions.find(harness.run("r2dbc").getStatus().getConditions(), RunProgress.CLEANED_UP))
                 .hasValueSatisfying(kept -> assertThat(kept.getReason()).isEqualTo("KeptByPolicy")));
         List<String> reasons = client.v1().events().inNamespace(namespace).list().getItems().stream()
                 .filter(event -> "r2dbc".equals(event.getInvolvedObject().getName()))
-                .map(event -> event.getReason()).toList();
-        assertThat(reasons).contains("Accepted", "Provisioning", "TargetReady", "Running", "Collecting",
-                "RunSucceeded");
+                .map(event -> event.getReason())
+                .toList();
+        assertThat(reasons)
+                .contains("Accepted", "Provisioning", "TargetReady", "Running", "Collecting", "RunSucceeded");
 
-        CommandResult table = cluster.kubectl("get", "benchmarkruns", "--namespace", namespace).requireSuccess();
+        CommandResult table = cluster.kubectl("get", "benchmarkruns", "--namespace", namespace)
+                .requireSuccess();
         Map<String, String> row = tableRow(table.stdout());
-        assertThat(row.keySet()).containsExactlyInAnyOrder("NAME", "VARIANT", "PHASE", "RPS", "P95(MS)", "ERRORS",
-                "THREADS", "AGE");
+        assertThat(row.keySet())
+                .containsExactlyInAnyOrder("NAME", "VARIANT", "PHASE", "RPS", "P95(MS)", "ERRORS", "THREADS", "AGE");
         assertThat(row.get("NAME")).isEqualTo("r2dbc");
         assertThat(row.get("VARIANT")).isEqualTo("webflux-r2dbc");
         assertThat(row.get("PHASE")).isEqualTo("Succeeded");
         assertThat(Double.parseDouble(row.get("RPS"))).isEqualTo(summary.getRps());
-        assertThat(Double.parseDouble(row.get("P95(MS)"))).isEqualTo(summary.getLatencyMs().getP95());
+        assertThat(Double.parseDouble(row.get("P95(MS)")))
+                .isEqualTo(summary.getLatencyMs().getP95());
         assertThat(Double.parseDouble(row.get("ERRORS"))).isZero();
         // kwok's pods have no reachable IP, so the target's metrics cannot be scraped in this cluster.
         assertThat(row.get("THREADS")).isEmpty();
@@ -163,49 +186,75 @@ class BenchmarkRunLoadIT {
 
     @Test
     void cleanupAlwaysDeletesEverythingTheRunCreatedButKeepsTheResults() throws Exception {
-        harness.apply(OperatorHarness.example("cleaned", spec -> { })).requireSuccess();
+        harness.apply(OperatorHarness.example("cleaned", spec -> {})).requireSuccess();
 
         harness.awaitPhase("cleaned", Phase.Succeeded);
 
         KubernetesClient client = harness.client();
         String namespace = harness.namespace();
         await("everything of run cleaned deleted").atMost(OperatorHarness.WAIT).untilAsserted(() -> {
-            assertThat(client.apps().deployments().inNamespace(namespace).list().getItems()).isEmpty();
-            assertThat(client.services().inNamespace(namespace).list().getItems()).isEmpty();
-            assertThat(client.configMaps().inNamespace(namespace).withLabel(RunLabels.RUN).list().getItems())
+            assertThat(client.apps().deployments().inNamespace(namespace).list().getItems())
                     .isEmpty();
-            assertThat(client.genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(namespace)
-                    .list().getItems()).isEmpty();
-            assertThat(client.batch().v1().jobs().inNamespace(namespace).list().getItems()).isEmpty();
+            assertThat(client.services().inNamespace(namespace).list().getItems())
+                    .isEmpty();
+            assertThat(client.configMaps()
+                            .inNamespace(namespace)
+                            .withLabel(RunLabels.RUN)
+                            .list()
+                            .getItems())
+                    .isEmpty();
+            assertThat(client.genericKubernetesResources(K6TestRun.CONTEXT)
+                            .inNamespace(namespace)
+                            .list()
+                            .getItems())
+                    .isEmpty();
+            assertThat(client.batch().v1().jobs().inNamespace(namespace).list().getItems())
+                    .isEmpty();
             assertThat(client.pods().inNamespace(namespace).list().getItems()).isEmpty();
         });
         BenchmarkRun run = harness.run("cleaned");
         assertThat(run.getStatus().getSummary().getRequests()).isPositive();
-        assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.CLEANED_UP)).hasValueSatisfying(
-                condition -> assertThat(condition.getReason()).isEqualTo("Deleted"));
+        assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.CLEANED_UP))
+                .hasValueSatisfying(
+                        condition -> assertThat(condition.getReason()).isEqualTo("Deleted"));
     }
 
     @Test
     void anOperatorRestartedMidRunFinishesTheRunWithoutASecondTestRun() throws Exception {
         harness.apply(OperatorHarness.example("restarted", spec -> {
-            spec.with("spec").put("cleanup", "Never");
-            ((ObjectNode) spec.at("/spec/workload")).put("duration", "6s");
-        })).requireSuccess();
+                    spec.with("spec").put("cleanup", "Never");
+                    ((ObjectNode) spec.at("/spec/workload")).put("duration", "6s");
+                }))
+                .requireSuccess();
         harness.awaitPhase("restarted", Phase.Running);
         KubernetesClient client = harness.client();
         String uid = client.genericKubernetesResources(K6TestRun.CONTEXT)
-                .inNamespace(harness.namespace()).withName("restarted-k6").get().getMetadata().getUid();
+                .inNamespace(harness.namespace())
+                .withName("restarted-k6")
+                .get()
+                .getMetadata()
+                .getUid();
 
         harness.stopOperator();
         harness.startOperator();
 
         BenchmarkRun run = harness.awaitPhase("restarted", Phase.Succeeded);
-        List<GenericKubernetesResource> testRuns = client.genericKubernetesResources(
-                K6TestRun.CONTEXT).inNamespace(harness.namespace()).list().getItems();
-        assertThat(testRuns).singleElement().satisfies(testRun -> assertThat(testRun.getMetadata().getUid())
-                .isEqualTo(uid));
-        assertThat(client.batch().v1().jobs().inNamespace(harness.namespace()).withLabel(RunLabels.K6_RUNNER, "true")
-                .list().getItems()).as("runner Jobs").hasSize(2);
+        List<GenericKubernetesResource> testRuns = client.genericKubernetesResources(K6TestRun.CONTEXT)
+                .inNamespace(harness.namespace())
+                .list()
+                .getItems();
+        assertThat(testRuns)
+                .singleElement()
+                .satisfies(testRun -> assertThat(testRun.getMetadata().getUid()).isEqualTo(uid));
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(harness.namespace())
+                        .withLabel(RunLabels.K6_RUNNER, "true")
+                        .list()
+                        .getItems())
+                .as("runner Jobs")
+                .hasSize(2);
         assertThat(run.getStatus().getSummary().getRequests()).isPositive();
     }
 
@@ -214,15 +263,22 @@ class BenchmarkRunLoadIT {
         KubernetesClient client = harness.client();
         var role = client.rbac().roles().inNamespace(harness.namespace()).withName(harness.operatorRole());
         List<PolicyRule> granted = role.get().getRules();
-        List<PolicyRule> withoutLogs = granted.stream().map(rule -> new PolicyRuleBuilder(rule)
-                .withResources(rule.getResources().stream().filter(resource -> !"pods/log".equals(resource))
-                        .toList()).build()).toList();
+        List<PolicyRule> withoutLogs = granted.stream()
+                .map(rule -> new PolicyRuleBuilder(rule)
+                        .withResources(rule.getResources().stream()
+                                .filter(resource -> !"pods/log".equals(resource))
+                                .toList())
+                        .build())
+                .toList();
         role.edit(r -> new RoleBuilder(r).withRules(withoutLogs).build());
 
-        harness.apply(OperatorHarness.example("stalled", spec -> { })).requireSuccess();
-        BenchmarkRun stalled = await("run stalled on the missing pods/log right").atMost(OperatorHarness.WAIT)
-                .until(() -> harness.run("stalled"), run -> run.getStatus() != null && Conditions.isTrue(
-                        run.getStatus().getConditions(), RunProgress.STALLED));
+        harness.apply(OperatorHarness.example("stalled", spec -> {})).requireSuccess();
+        BenchmarkRun stalled = await("run stalled on the missing pods/log right")
+                .atMost(OperatorHarness.WAIT)
+                .until(
+                        () -> harness.run("stalled"),
+                        run -> run.getStatus() != null
+                                && Conditions.isTrue(run.getStatus().getConditions(), RunProgress.STALLED));
         assertThat(stalled.getStatus().getPhase().isTerminal()).isFalse();
         assertThat(stalled.getStatus().getMessage()).contains("pods/log", "Grant that right");
         assertThat(client.v1().events().inNamespace(harness.namespace()).list().getItems())
@@ -235,8 +291,9 @@ class BenchmarkRunLoadIT {
 
         BenchmarkRun run = harness.awaitPhase("stalled", Phase.Succeeded);
         assertThat(run.getStatus().getSummary().getRequests()).isPositive();
-        assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.STALLED)).hasValueSatisfying(
-                condition -> assertThat(condition.getStatus()).isEqualTo(Conditions.FALSE));
+        assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.STALLED))
+                .hasValueSatisfying(
+                        condition -> assertThat(condition.getStatus()).isEqualTo(Conditions.FALSE));
     }
 
     @Test
@@ -244,46 +301,61 @@ class BenchmarkRunLoadIT {
         // The fake loadgen nodes have 8 CPUs each: a runner asking for 20 never gets scheduled. The timeout leaves
         // the target (ready within half of it) room on a loaded machine.
         harness.apply(OperatorHarness.example("oversized", spec -> {
-            spec.with("spec").put("timeout", "60s");
-            spec.with("spec").with("workload").with("runnerResources").put("cpu", "20");
-        })).requireSuccess();
+                    spec.with("spec").put("timeout", "60s");
+                    spec.with("spec").with("workload").with("runnerResources").put("cpu", "20");
+                }))
+                .requireSuccess();
 
         BenchmarkRun run = harness.awaitPhase("oversized", Phase.Failed);
 
-        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)).hasValueSatisfying(
-                complete -> {
+        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE))
+                .hasValueSatisfying(complete -> {
                     assertThat(complete.getReason()).isEqualTo("TimedOut");
-                    assertThat(complete.getMessage()).contains("k6 runners of TestRun oversized-k6 cannot start",
-                            "cannot be scheduled", "Insufficient cpu");
+                    assertThat(complete.getMessage())
+                            .contains(
+                                    "k6 runners of TestRun oversized-k6 cannot start",
+                                    "cannot be scheduled",
+                                    "Insufficient cpu");
                 });
-        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.LOAD_RUNNING)).hasValueSatisfying(
-                loadRunning -> assertThat(loadRunning.getReason()).isEqualTo("RunnersNotStarted"));
+        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.LOAD_RUNNING))
+                .hasValueSatisfying(
+                        loadRunning -> assertThat(loadRunning.getReason()).isEqualTo("RunnersNotStarted"));
         assertThat(k6Operator.runnerOutputs()).as("no k6 started").isEmpty();
     }
 
     @Test
     void aFailedInitializerFailsTheRunBeforeAnyRunnerStarts() throws Exception {
         k6Operator.breakInitializer();
-        harness.apply(OperatorHarness.example("uninitialized", spec -> { })).requireSuccess();
+        harness.apply(OperatorHarness.example("uninitialized", spec -> {})).requireSuccess();
 
         BenchmarkRun run = harness.awaitPhase("uninitialized", Phase.Failed);
 
-        assertThat(run.getStatus().getMessage()).contains("initializer Job uninitialized-k6-initializer failed",
-                "kubectl logs job/uninitialized-k6-initializer");
-        assertThat(harness.client().batch().v1().jobs().inNamespace(harness.namespace())
-                .withLabel(RunLabels.K6_RUNNER, "true").list().getItems()).as("runner Jobs").isEmpty();
+        assertThat(run.getStatus().getMessage())
+                .contains(
+                        "initializer Job uninitialized-k6-initializer failed",
+                        "kubectl logs job/uninitialized-k6-initializer");
+        assertThat(harness.client()
+                        .batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(harness.namespace())
+                        .withLabel(RunLabels.K6_RUNNER, "true")
+                        .list()
+                        .getItems())
+                .as("runner Jobs")
+                .isEmpty();
         assertThat(k6Operator.runnerOutputs()).isEmpty();
     }
 
     @Test
     void aFailedRunnerFailsTheRunEvenThoughTheTestRunFinishes() throws Exception {
         k6Operator.breakRunner(2);
-        harness.apply(OperatorHarness.example("broken-runner", spec -> { })).requireSuccess();
+        harness.apply(OperatorHarness.example("broken-runner", spec -> {})).requireSuccess();
 
         BenchmarkRun run = harness.awaitPhase("broken-runner", Phase.Failed);
 
-        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)).hasValueSatisfying(
-                complete -> {
+        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE))
+                .hasValueSatisfying(complete -> {
                     assertThat(complete.getReason()).as(complete.getMessage()).isEqualTo("RunnerFailed");
                     assertThat(complete.getMessage()).contains("broken-runner-k6-2");
                 });
@@ -319,7 +391,10 @@ class BenchmarkRunLoadIT {
     static void recordMeasurement(String line) throws Exception {
         Path file = Path.of("target", "operator-measurements.txt");
         Files.createDirectories(file.getParent());
-        Files.writeString(file, Instant.now() + " " + line + "\n", java.nio.file.StandardOpenOption.CREATE,
+        Files.writeString(
+                file,
+                Instant.now() + " " + line + "\n",
+                java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
         System.out.println("[measurement] " + line);
     }

@@ -49,21 +49,29 @@ class BenchmarkRunValidationIT {
         Path directory = ExampleRuns.repositoryRoot().resolve("core/src/test/resources/invalid-specs");
         List<Path> fixtures;
         try (Stream<Path> files = Files.list(directory)) {
-            fixtures = files.filter(file -> file.toString().endsWith(".yaml")).sorted()
-                    .filter(file -> !CHECKED_BY_THE_OPERATOR.contains(file.getFileName().toString())).toList();
+            fixtures = files.filter(file -> file.toString().endsWith(".yaml"))
+                    .sorted()
+                    .filter(file ->
+                            !CHECKED_BY_THE_OPERATOR.contains(file.getFileName().toString()))
+                    .toList();
         }
         assertThat(fixtures).hasSizeGreaterThanOrEqualTo(20);
-        return fixtures.stream().map(fixture -> DynamicTest.dynamicTest(fixture.getFileName().toString(), () -> {
-            String text = Files.readString(fixture);
-            String firstLine = text.lines().findFirst().orElse("");
-            assertThat(firstLine).as("first line of " + fixture).startsWith(EXPECT);
-            String field = firstLine.substring(EXPECT.length()).strip();
+        return fixtures.stream()
+                .map(fixture -> DynamicTest.dynamicTest(fixture.getFileName().toString(), () -> {
+                    String text = Files.readString(fixture);
+                    String firstLine = text.lines().findFirst().orElse("");
+                    assertThat(firstLine).as("first line of " + fixture).startsWith(EXPECT);
+                    String field = firstLine.substring(EXPECT.length()).strip();
 
-            CommandResult result = cluster.kubectlWithInput(text, "apply", "--namespace", namespace, "-f", "-");
+                    CommandResult result = cluster.kubectlWithInput(text, "apply", "--namespace", namespace, "-f", "-");
 
-            assertThat(result.exitCode()).as("kubectl apply of " + fixture.getFileName() + " was accepted:\n"
-                    + result.describe()).isNotZero();
-            assertThat(result.stderr()).as(result.describe()).contains("is invalid").contains(field);
-        }));
+                    assertThat(result.exitCode())
+                            .as("kubectl apply of " + fixture.getFileName() + " was accepted:\n" + result.describe())
+                            .isNotZero();
+                    assertThat(result.stderr())
+                            .as(result.describe())
+                            .contains("is invalid")
+                            .contains(field);
+                }));
     }
 }

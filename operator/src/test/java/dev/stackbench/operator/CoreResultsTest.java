@@ -26,9 +26,15 @@ class CoreResultsTest {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         TargetSummary target = new TargetSummary().withPeakThreads(42);
 
-        RunSummary summary = new CoreResults(ExampleRuns.catalogue()).summarize(run, List.of(
-                new RunResults.RunnerLog("run-k6-1-abcde", "time=\"...\" level=info msg=\"starting\"\n" + k6Output),
-                new RunResults.RunnerLog("run-k6-2-fghij", k6Output + "\nlevel=warning msg=\"done\"\n")), target);
+        RunSummary summary = new CoreResults(ExampleRuns.catalogue())
+                .summarize(
+                        run,
+                        List.of(
+                                new RunResults.RunnerLog(
+                                        "run-k6-1-abcde", "time=\"...\" level=info msg=\"starting\"\n" + k6Output),
+                                new RunResults.RunnerLog(
+                                        "run-k6-2-fghij", k6Output + "\nlevel=warning msg=\"done\"\n")),
+                        target);
 
         assertThat(summary.getRunners()).isEqualTo(2);
         assertThat(summary.getRequests()).isPositive().isEqualTo(2 * oneRunner.requests());
@@ -41,12 +47,17 @@ class CoreResultsTest {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         CoreResults results = new CoreResults(ExampleRuns.catalogue());
 
-        assertThatThrownBy(() -> results.summarize(run, List.of(new RunResults.RunnerLog("run-k6-1-abcde",
-                "level=error msg=\"GoError: connection refused\"\n")), null))
+        assertThatThrownBy(() -> results.summarize(
+                        run,
+                        List.of(new RunResults.RunnerLog(
+                                "run-k6-1-abcde", "level=error msg=\"GoError: connection refused\"\n")),
+                        null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("run-k6-1-abcde").hasMessageContaining("kubectl logs");
+                .hasMessageContaining("run-k6-1-abcde")
+                .hasMessageContaining("kubectl logs");
         assertThatThrownBy(() -> results.summarize(run, List.of(), null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no k6 runner pod");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no k6 runner pod");
     }
 
     @Test

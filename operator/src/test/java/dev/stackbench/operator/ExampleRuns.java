@@ -14,8 +14,7 @@ final class ExampleRuns {
 
     static final String NAMESPACE = "bench";
 
-    private ExampleRuns() {
-    }
+    private ExampleRuns() {}
 
     /** The repository root: the nearest directory at or above the working directory holding examples/. */
     static Path repositoryRoot() {
@@ -45,7 +44,7 @@ final class ExampleRuns {
     }
 
     static OperatorSettings settings() {
-        return new OperatorSettings("1.2.3", "postgres.db.svc", "postgres-credentials", null,
-                Duration.ofSeconds(1), Duration.ofMinutes(1));
+        return new OperatorSettings(
+                "1.2.3", "postgres.db.svc", "postgres-credentials", null, Duration.ofSeconds(1), Duration.ofMinutes(1));
     }
 }

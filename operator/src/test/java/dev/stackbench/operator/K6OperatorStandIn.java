@@ -67,7 +67,6 @@ final class K6OperatorStandIn implements AutoCloseable {
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
             new com.fasterxml.jackson.databind.ObjectMapper();
 
-
     private final TestCluster cluster;
     private final KubernetesClient client;
     private final String namespace;
@@ -88,8 +87,7 @@ final class K6OperatorStandIn implements AutoCloseable {
     private volatile boolean initializerBroken;
 
     /** One k6 process standing for one runner Job. */
-    private record Runner(int index, String jobName, Process process, Path output) {
-    }
+    private record Runner(int index, String jobName, Process process, Path output) {}
 
     /**
      * @param localBaseUrl where the target really listens, e.g. http://127.0.0.1:41234
@@ -132,8 +130,10 @@ final class K6OperatorStandIn implements AutoCloseable {
 
     private void reconcileAll() {
         try {
-            for (GenericKubernetesResource testRun : client.genericKubernetesResources(
-                    K6TestRun.CONTEXT).inNamespace(namespace).list().getItems()) {
+            for (GenericKubernetesResource testRun : client.genericKubernetesResources(K6TestRun.CONTEXT)
+                    .inNamespace(namespace)
+                    .list()
+                    .getItems()) {
                 reconcile(testRun);
             }
         } catch (Throwable e) {
@@ -157,12 +157,18 @@ final class K6OperatorStandIn implements AutoCloseable {
             createRunnerJobs(testRun);
             setStage(name, "created");
         } else if ("created".equals(stage)) {
-            int parallelism = ((Number) map(testRun.getAdditionalProperties().get("spec")).get("parallelism"))
-                    .intValue();
+            int parallelism =
+                    ((Number) map(testRun.getAdditionalProperties().get("spec")).get("parallelism")).intValue();
             if (!allRunnersReady(name, parallelism)) {
                 return;
             }
-            if (client.batch().v1().jobs().inNamespace(namespace).withName(name + "-starter").get() == null) {
+            if (client.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(namespace)
+                            .withName(name + "-starter")
+                            .get()
+                    == null) {
                 createHelperJob(testRun, "starter");
             }
             if (!Boolean.TRUE.equals(helperJobOutcome(name + "-starter"))) {
@@ -172,7 +178,8 @@ final class K6OperatorStandIn implements AutoCloseable {
             setStage(name, "started");
         } else if ("started".equals(stage)) {
             List<Runner> runners = runnersByTestRun.get(testRun.getMetadata().getUid());
-            if (runners == null || runners.stream().anyMatch(runner -> runner.process().isAlive())) {
+            if (runners == null
+                    || runners.stream().anyMatch(runner -> runner.process().isAlive())) {
                 return;
             }
             if (released.add(testRun.getMetadata().getUid())) {
@@ -185,8 +192,10 @@ final class K6OperatorStandIn implements AutoCloseable {
     }
 
     private void setStage(String testRun, String stage) {
-        client.genericKubernetesResources(K6TestRun.CONTEXT).inNamespace(namespace)
-                .withName(testRun).editStatus(resource -> {
+        client.genericKubernetesResources(K6TestRun.CONTEXT)
+                .inNamespace(namespace)
+                .withName(testRun)
+                .editStatus(resource -> {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> status = (Map<String, Object>) resource.getAdditionalProperties()
                             .computeIfAbsent("status", key -> new LinkedHashMap<String, Object>());
@@ -202,52 +211,83 @@ final class K6OperatorStandIn implements AutoCloseable {
     private void createHelperJob(GenericKubernetesResource testRun, String role) {
         Map<String, Object> spec = map(testRun.getAdditionalProperties().get("spec"));
         String name = testRun.getMetadata().getName();
-        Map<String, String> labels = new LinkedHashMap<>(Map.of(RunLabels.K6_APP, RunLabels.K6_APP_VALUE,
-                RunLabels.K6_TEST_RUN, name));
+        Map<String, String> labels =
+                new LinkedHashMap<>(Map.of(RunLabels.K6_APP, RunLabels.K6_APP_VALUE, RunLabels.K6_TEST_RUN, name));
         Map<String, Object> own = map(spec.getOrDefault(role, Map.of()));
         List<Toleration> tolerations = List.of();
         Map<String, String> nodeSelector = new HashMap<>();
-        String image = "starter".equals(role) ? "ghcr.io/grafana/operator:latest-starter"
+        String image = "starter".equals(role)
+                ? "ghcr.io/grafana/operator:latest-starter"
                 : "ghcr.io/grafana/operator:latest-runner";
         ResourceRequirements resources = new ResourceRequirements();
         if ("initializer".equals(role)) {
-            Map<String, Object> runnerMetadata = map(map(spec.getOrDefault("runner", Map.of()))
-                    .getOrDefault("metadata", Map.of()));
+            Map<String, Object> runnerMetadata =
+                    map(map(spec.getOrDefault("runner", Map.of())).getOrDefault("metadata", Map.of()));
             map(runnerMetadata.getOrDefault("labels", Map.of()))
                     .forEach((key, value) -> labels.putIfAbsent(key, (String) value));
             tolerations = List.of(JSON.convertValue(own.getOrDefault("tolerations", List.of()), Toleration[].class));
             resources = JSON.convertValue(own.getOrDefault("resources", Map.of()), ResourceRequirements.class);
         }
-        map(own.getOrDefault("nodeSelector", Map.of())).forEach((key, value) -> nodeSelector.put(key,
-                (String) value));
+        map(own.getOrDefault("nodeSelector", Map.of())).forEach((key, value) -> nodeSelector.put(key, (String) value));
         image = (String) own.getOrDefault("image", image);
         Job job = new JobBuilder()
-                .withNewMetadata().withName(name + "-" + role).withNamespace(namespace).withLabels(labels)
-                .withOwnerReferences(controlledBy(testRun)).endMetadata()
-                .withNewSpec().withBackoffLimit(0)
+                .withNewMetadata()
+                .withName(name + "-" + role)
+                .withNamespace(namespace)
+                .withLabels(labels)
+                .withOwnerReferences(controlledBy(testRun))
+                .endMetadata()
+                .withNewSpec()
+                .withBackoffLimit(0)
                 .withNewTemplate()
-                .withNewMetadata().withLabels(labels).withAnnotations("initializer".equals(role) && initializerBroken
-                        ? Map.of(TestCluster.EXIT_CODE_ANNOTATION, "1") : Map.of()).endMetadata()
-                .withNewSpec().withRestartPolicy("Never").withNodeSelector(nodeSelector).withTolerations(tolerations)
-                .addNewContainer().withName("starter".equals(role) ? "k6-curl" : "k6").withImage(image)
-                .withCommand("sh", "-c", "starter".equals(role) ? "curl -X PATCH runners"
-                        : "k6 archive && k6 inspect --execution-requirements")
+                .withNewMetadata()
+                .withLabels(labels)
+                .withAnnotations(
+                        "initializer".equals(role) && initializerBroken
+                                ? Map.of(TestCluster.EXIT_CODE_ANNOTATION, "1")
+                                : Map.of())
+                .endMetadata()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .withNodeSelector(nodeSelector)
+                .withTolerations(tolerations)
+                .addNewContainer()
+                .withName("starter".equals(role) ? "k6-curl" : "k6")
+                .withImage(image)
+                .withCommand(
+                        "sh",
+                        "-c",
+                        "starter".equals(role)
+                                ? "curl -X PATCH runners"
+                                : "k6 archive && k6 inspect --execution-requirements")
                 .withResources(resources)
                 .endContainer()
-                .endSpec().endTemplate().endSpec().build();
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
         client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
     }
 
     /** The TestRun as controller of a Job k6-operator creates for it, so deleting the TestRun deletes the Job. */
     private static OwnerReference controlledBy(GenericKubernetesResource testRun) {
-        return new OwnerReferenceBuilder().withApiVersion(testRun.getApiVersion()).withKind(testRun.getKind())
-                .withName(testRun.getMetadata().getName()).withUid(testRun.getMetadata().getUid()).withController(true)
+        return new OwnerReferenceBuilder()
+                .withApiVersion(testRun.getApiVersion())
+                .withKind(testRun.getKind())
+                .withName(testRun.getMetadata().getName())
+                .withUid(testRun.getMetadata().getUid())
+                .withController(true)
                 .build();
     }
 
     /** True once the Job completed, false once it failed, null while it runs. */
     private Boolean helperJobOutcome(String jobName) {
-        Job job = client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get();
+        Job job = client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(namespace)
+                .withName(jobName)
+                .get();
         if (job == null || job.getStatus() == null || job.getStatus().getConditions() == null) {
             return null;
         }
@@ -263,12 +303,19 @@ final class K6OperatorStandIn implements AutoCloseable {
     }
 
     private boolean allRunnersReady(String testRun, int parallelism) {
-        List<Pod> pods = client.pods().inNamespace(namespace).withLabels(RunLabels.runnerPods(testRun)).list()
+        List<Pod> pods = client.pods()
+                .inNamespace(namespace)
+                .withLabels(RunLabels.runnerPods(testRun))
+                .list()
                 .getItems();
-        return pods.size() >= parallelism && pods.stream().allMatch(pod -> pod.getStatus() != null
-                && "Running".equals(pod.getStatus().getPhase()) && pod.getStatus().getConditions() != null
-                && pod.getStatus().getConditions().stream().anyMatch(condition -> "Ready".equals(condition.getType())
-                        && "True".equals(condition.getStatus())));
+        return pods.size() >= parallelism
+                && pods.stream()
+                        .allMatch(pod -> pod.getStatus() != null
+                                && "Running".equals(pod.getStatus().getPhase())
+                                && pod.getStatus().getConditions() != null
+                                && pod.getStatus().getConditions().stream()
+                                        .anyMatch(condition -> "Ready".equals(condition.getType())
+                                                && "True".equals(condition.getStatus())));
     }
 
     private void createRunnerJobs(GenericKubernetesResource testRun) {
@@ -280,38 +327,62 @@ final class K6OperatorStandIn implements AutoCloseable {
         Map<String, Object> runnerMetadata = map(runner.getOrDefault("metadata", Map.of()));
         map(runnerMetadata.getOrDefault("labels", Map.of())).forEach((key, value) -> labels.put(key, (String) value));
         labels.putAll(RunLabels.runnerPods(name));
-        List<Toleration> tolerations = List.of(JSON.convertValue(runner.getOrDefault("tolerations", List.of()),
-                Toleration[].class));
+        List<Toleration> tolerations =
+                List.of(JSON.convertValue(runner.getOrDefault("tolerations", List.of()), Toleration[].class));
         List<EnvVar> env = List.of(JSON.convertValue(runner.getOrDefault("env", List.of()), EnvVar[].class));
         Map<String, String> nodeSelector = new HashMap<>();
-        map(runner.getOrDefault("nodeSelector", Map.of())).forEach((key, value) -> nodeSelector.put(key,
-                (String) value));
-        ResourceRequirements resources = JSON.convertValue(runner.getOrDefault("resources", Map.of()),
-                ResourceRequirements.class);
-        String scriptFile = (String) map(map(spec.get("script")).get("configMap")).get("file");
+        map(runner.getOrDefault("nodeSelector", Map.of()))
+                .forEach((key, value) -> nodeSelector.put(key, (String) value));
+        ResourceRequirements resources =
+                JSON.convertValue(runner.getOrDefault("resources", Map.of()), ResourceRequirements.class);
+        String scriptFile =
+                (String) map(map(spec.get("script")).get("configMap")).get("file");
         for (int n = 1; n <= parallelism; n++) {
-            List<String> command = new ArrayList<>(List.of("k6", "run", "--quiet",
+            List<String> command = new ArrayList<>(List.of(
+                    "k6",
+                    "run",
+                    "--quiet",
                     "--execution-segment=" + segment(n, parallelism),
                     "--execution-segment-sequence=" + segmentSequence(parallelism)));
             command.addAll(arguments(spec));
-            command.addAll(List.of("/test/" + scriptFile, "--address=0.0.0.0:6565", "--paused",
-                    "--tag", "instance_id=" + n, "--tag", "testrun_name=" + name));
+            command.addAll(List.of(
+                    "/test/" + scriptFile,
+                    "--address=0.0.0.0:6565",
+                    "--paused",
+                    "--tag",
+                    "instance_id=" + n,
+                    "--tag",
+                    "testrun_name=" + name));
             Job job = new JobBuilder()
-                    .withNewMetadata().withName(name + "-" + n).withNamespace(namespace)
+                    .withNewMetadata()
+                    .withName(name + "-" + n)
+                    .withNamespace(namespace)
                     .withLabels(RunLabels.runnerPods(name))
-                    .withOwnerReferences(controlledBy(testRun)).endMetadata()
-                    .withNewSpec().withBackoffLimit(0)
+                    .withOwnerReferences(controlledBy(testRun))
+                    .endMetadata()
+                    .withNewSpec()
+                    .withBackoffLimit(0)
                     .withNewTemplate()
                     // On kwok a Job's pod finishes at once; this one runs until its k6 has finished.
-                    .withNewMetadata().withLabels(labels)
-                    .withAnnotations(Map.of(TestCluster.RUN_DURATION_ANNOTATION, "1h")).endMetadata()
-                    .withNewSpec().withRestartPolicy("Never").withNodeSelector(nodeSelector)
+                    .withNewMetadata()
+                    .withLabels(labels)
+                    .withAnnotations(Map.of(TestCluster.RUN_DURATION_ANNOTATION, "1h"))
+                    .endMetadata()
+                    .withNewSpec()
+                    .withRestartPolicy("Never")
+                    .withNodeSelector(nodeSelector)
                     .withTolerations(tolerations)
-                    .addNewContainer().withName("k6")
+                    .addNewContainer()
+                    .withName("k6")
                     .withImage((String) runner.getOrDefault("image", "grafana/k6:latest"))
-                    .withCommand(command).withEnv(env).withResources(resources)
+                    .withCommand(command)
+                    .withEnv(env)
+                    .withResources(resources)
                     .endContainer()
-                    .endSpec().endTemplate().endSpec().build();
+                    .endSpec()
+                    .endTemplate()
+                    .endSpec()
+                    .build();
             client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
         }
     }
@@ -324,25 +395,37 @@ final class K6OperatorStandIn implements AutoCloseable {
         String name = testRun.getMetadata().getName();
         try {
             Path scripts = Files.createDirectories(workDirectory.resolve(name));
-            ConfigMap configMap = client.configMaps().inNamespace(namespace).withName((String) scriptRef.get("name"))
+            ConfigMap configMap = client.configMaps()
+                    .inNamespace(namespace)
+                    .withName((String) scriptRef.get("name"))
                     .get();
             for (Map.Entry<String, String> entry : configMap.getData().entrySet()) {
                 Files.writeString(scripts.resolve(entry.getKey()), entry.getValue());
             }
             List<Runner> runners = new ArrayList<>();
             for (int n = 1; n <= parallelism; n++) {
-                List<String> command = new ArrayList<>(List.of(k6.toString(), "run", "--quiet",
+                List<String> command = new ArrayList<>(List.of(
+                        k6.toString(),
+                        "run",
+                        "--quiet",
                         "--execution-segment=" + segment(n, parallelism),
                         "--execution-segment-sequence=" + segmentSequence(parallelism)));
                 if (brokenRunners.contains(n)) {
                     command.add("--no-such-option-in-k6");
                 }
                 command.addAll(arguments(spec));
-                command.addAll(List.of(scripts.resolve((String) scriptRef.get("file")).toString(),
-                        "--address=127.0.0.1:0", "--tag", "instance_id=" + n, "--tag", "testrun_name=" + name));
+                command.addAll(List.of(
+                        scripts.resolve((String) scriptRef.get("file")).toString(),
+                        "--address=127.0.0.1:0",
+                        "--tag",
+                        "instance_id=" + n,
+                        "--tag",
+                        "testrun_name=" + name));
                 Path output = scripts.resolve("runner-" + n + ".log");
-                ProcessBuilder builder = new ProcessBuilder(command).directory(scripts.toFile())
-                        .redirectErrorStream(true).redirectOutput(output.toFile());
+                ProcessBuilder builder = new ProcessBuilder(command)
+                        .directory(scripts.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(output.toFile());
                 List<Map<String, Object>> env = list(runner.getOrDefault("env", List.of()));
                 for (Map<String, Object> variable : env) {
                     builder.environment().put((String) variable.get("name"), (String) variable.get("value"));
@@ -368,8 +451,13 @@ final class K6OperatorStandIn implements AutoCloseable {
             runnerOutputs.add(output);
             logServings.add(cluster.servePodLogs(namespace, Map.of("job-name", runner.jobName()), output));
             int exitCode = runner.process().exitValue();
-            String now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-            for (Pod pod : client.pods().inNamespace(namespace).withLabel("job-name", runner.jobName()).list()
+            String now = java.time.Instant.now()
+                    .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                    .toString();
+            for (Pod pod : client.pods()
+                    .inNamespace(namespace)
+                    .withLabel("job-name", runner.jobName())
+                    .list()
                     .getItems()) {
                 client.pods().inNamespace(namespace).resource(pod).editStatus(running -> {
                     running.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
@@ -382,13 +470,20 @@ final class K6OperatorStandIn implements AutoCloseable {
                                 condition.setLastTransitionTime(now);
                             });
                     running.getStatus().getContainerStatuses().forEach(container -> {
-                        String startedAt = container.getState() != null && container.getState().getRunning() != null
-                                ? container.getState().getRunning().getStartedAt() : now;
+                        String startedAt = container.getState() != null
+                                        && container.getState().getRunning() != null
+                                ? container.getState().getRunning().getStartedAt()
+                                : now;
                         container.setReady(false);
                         container.setStarted(false);
-                        container.setState(new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode)
-                                .withReason(exitCode == 0 ? "Completed" : "Error").withStartedAt(startedAt)
-                                .withFinishedAt(now).endTerminated().build());
+                        container.setState(new ContainerStateBuilder()
+                                .withNewTerminated()
+                                .withExitCode(exitCode)
+                                .withReason(exitCode == 0 ? "Completed" : "Error")
+                                .withStartedAt(startedAt)
+                                .withFinishedAt(now)
+                                .endTerminated()
+                                .build());
                     });
                     return running;
                 });
@@ -399,14 +494,20 @@ final class K6OperatorStandIn implements AutoCloseable {
     }
 
     private boolean runnersFinishedAndLogsServed(String testRun, List<Runner> runners) {
-        List<Pod> pods = client.pods().inNamespace(namespace).withLabels(RunLabels.runnerPods(testRun)).list()
+        List<Pod> pods = client.pods()
+                .inNamespace(namespace)
+                .withLabels(RunLabels.runnerPods(testRun))
+                .list()
                 .getItems();
         if (pods.size() < runners.size() || !RunnerHealth.allFinished(pods, runners.size())) {
             return false;
         }
         for (Pod pod : pods) {
             try {
-                String log = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).getLog();
+                String log = client.pods()
+                        .inNamespace(namespace)
+                        .withName(pod.getMetadata().getName())
+                        .getLog();
                 if (log == null || log.isEmpty()) {
                     return false;
                 }
@@ -419,7 +520,9 @@ final class K6OperatorStandIn implements AutoCloseable {
 
     private static List<String> arguments(Map<String, Object> spec) {
         String arguments = (String) spec.get("arguments");
-        return arguments == null || arguments.isBlank() ? List.of() : List.of(arguments.trim().split("\\s+"));
+        return arguments == null || arguments.isBlank()
+                ? List.of()
+                : List.of(arguments.trim().split("\\s+"));
     }
 
     /** k6-operator's split: runner n of N runs the segment (n-1)/N:n/N. */
@@ -428,7 +531,11 @@ final class K6OperatorStandIn implements AutoCloseable {
     }
 
     static String segmentSequence(int of) {
-        return String.join(",", Stream.iterate(0, i -> i <= of, i -> i + 1).map(i -> fraction(i, of)).toList());
+        return String.join(
+                ",",
+                Stream.iterate(0, i -> i <= of, i -> i + 1)
+                        .map(i -> fraction(i, of))
+                        .toList());
     }
 
     private static String fraction(int numerator, int denominator) {
@@ -454,14 +561,17 @@ final class K6OperatorStandIn implements AutoCloseable {
     @Override
     public void close() {
         loop.shutdownNow();
-        runnersByTestRun.values().stream().flatMap(List::stream).map(Runner::process)
+        runnersByTestRun.values().stream()
+                .flatMap(List::stream)
+                .map(Runner::process)
                 .forEach(process -> {
                     process.descendants().forEach(ProcessHandle::destroyForcibly);
                     process.destroyForcibly();
                 });
         logServings.forEach(PodLogServing::close);
         try (Stream<Path> files = Files.walk(workDirectory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             System.err.println("cannot remove " + workDirectory + ": " + e);
         }

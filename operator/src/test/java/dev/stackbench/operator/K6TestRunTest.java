@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunDefaults;
-import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.ResourcesSpec;
 import dev.stackbench.k6.K6Env;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -26,22 +26,35 @@ class K6TestRunTest {
         assertThat(testRun.getApiVersion()).isEqualTo("k6.io/v1alpha1");
         assertThat(testRun.getKind()).isEqualTo("TestRun");
         assertThat(testRun.getMetadata().getName()).isEqualTo("webflux-r2dbc-k6");
-        assertThat(testRun.getMetadata().getOwnerReferences()).singleElement()
+        assertThat(testRun.getMetadata().getOwnerReferences())
+                .singleElement()
                 .satisfies(owner -> assertThat(owner.getName()).isEqualTo("webflux-r2dbc"));
         Map<String, Object> spec = spec(testRun);
-        assertThat(spec).doesNotContainKey("cleanup").containsEntry("parallelism", 2)
+        assertThat(spec)
+                .doesNotContainKey("cleanup")
+                .containsEntry("parallelism", 2)
                 .containsEntry("separate", false)
-                .containsEntry("script", Map.of("configMap", Map.of("name", "webflux-r2dbc-k6-script",
-                        "file", "test.js")));
+                .containsEntry(
+                        "script", Map.of("configMap", Map.of("name", "webflux-r2dbc-k6-script", "file", "test.js")));
         Map<String, Object> runner = map(spec.get("runner"));
         assertThat(runner.get("nodeSelector")).isEqualTo(Map.of("stackbench.dev/pool", "loadgen"));
-        assertThat(runner.get("tolerations")).isEqualTo(List.of(Map.of("key", "stackbench.dev/pool",
-                "operator", "Equal", "value", "loadgen", "effect", "NoSchedule")));
-        assertThat(runner.get("env")).isEqualTo(List.of(
-                Map.of("name", K6Env.BASE_URL, "value", "http://webflux-r2dbc-target.bench.svc:8080"),
-                Map.of("name", K6Env.VARIANT, "value", "webflux-r2dbc")));
+        assertThat(runner.get("tolerations"))
+                .isEqualTo(List.of(Map.of(
+                        "key",
+                        "stackbench.dev/pool",
+                        "operator",
+                        "Equal",
+                        "value",
+                        "loadgen",
+                        "effect",
+                        "NoSchedule")));
+        assertThat(runner.get("env"))
+                .isEqualTo(List.of(
+                        Map.of("name", K6Env.BASE_URL, "value", "http://webflux-r2dbc-target.bench.svc:8080"),
+                        Map.of("name", K6Env.VARIANT, "value", "webflux-r2dbc")));
         Map<String, Object> initializer = map(spec.get("initializer"));
-        assertThat(initializer.get("nodeSelector")).as("the initializer runs on the loadgen pool too")
+        assertThat(initializer.get("nodeSelector"))
+                .as("the initializer runs on the loadgen pool too")
                 .isEqualTo(runner.get("nodeSelector"));
         assertThat(initializer.get("tolerations")).isEqualTo(runner.get("tolerations"));
         assertThat(map(map(runner.get("metadata")).get("labels")))
@@ -53,13 +66,18 @@ class K6TestRunTest {
     void givesEveryRunnerItsResourcesAsRequestsAndLimits() {
         BenchmarkRun defaulted = ExampleRuns.webfluxR2dbc();
         BenchmarkRun sized = ExampleRuns.webfluxR2dbc();
-        sized.getSpec().getWorkload().setRunnerResources(new ResourcesSpec().withCpu("3").withMemory("4Gi"));
+        sized.getSpec()
+                .getWorkload()
+                .setRunnerResources(new ResourcesSpec().withCpu("3").withMemory("4Gi"));
 
         K6TestRun testRuns = new K6TestRun(ExampleRuns.settings());
-        Map<String, Object> defaults = map(map(spec(testRuns.desired(defaulted)).get("runner")).get("resources"));
-        Map<String, Object> given = map(map(spec(testRuns.desired(sized)).get("runner")).get("resources"));
+        Map<String, Object> defaults =
+                map(map(spec(testRuns.desired(defaulted)).get("runner")).get("resources"));
+        Map<String, Object> given =
+                map(map(spec(testRuns.desired(sized)).get("runner")).get("resources"));
 
-        Map<String, String> defaultSize = Map.of("cpu", BenchmarkRunDefaults.CPU, "memory", BenchmarkRunDefaults.MEMORY);
+        Map<String, String> defaultSize =
+                Map.of("cpu", BenchmarkRunDefaults.CPU, "memory", BenchmarkRunDefaults.MEMORY);
         assertThat(defaults).isEqualTo(Map.of("requests", defaultSize, "limits", defaultSize));
         Map<String, String> size = Map.of("cpu", "3", "memory", "4Gi");
         assertThat(given).isEqualTo(Map.of("requests", size, "limits", size));
@@ -72,10 +90,10 @@ class K6TestRunTest {
         ConfigMap configMap = new K6ScriptConfigMap().desired(run, null);
 
         assertThat(configMap.getMetadata().getName()).isEqualTo("webflux-r2dbc-k6-script");
-        assertThat(configMap.getData().get("test.js")).contains("export const options", "handleSummary",
-                K6Env.BASE_URL);
-        BenchmarkRunSpec recorded = BenchmarkRuns.yamlMapper().readValue(configMap.getData().get("spec.yaml"),
-                BenchmarkRunSpec.class);
+        assertThat(configMap.getData().get("test.js"))
+                .contains("export const options", "handleSummary", K6Env.BASE_URL);
+        BenchmarkRunSpec recorded =
+                BenchmarkRuns.yamlMapper().readValue(configMap.getData().get("spec.yaml"), BenchmarkRunSpec.class);
         assertThat(BenchmarkRuns.toYaml(recorded)).isEqualTo(BenchmarkRuns.toYaml(run.getSpec()));
     }
 

@@ -39,22 +39,33 @@ final class LocalTargetStack implements AutoCloseable {
         try {
             int delayPort = freePort();
             int delayManagement = freePort();
-            start("delay-service", delayJar, Map.of("PORT", Integer.toString(delayPort),
-                    "MANAGEMENT_PORT", Integer.toString(delayManagement), "BIND_ADDRESS", "127.0.0.1"));
+            start(
+                    "delay-service",
+                    delayJar,
+                    Map.of(
+                            "PORT",
+                            Integer.toString(delayPort),
+                            "MANAGEMENT_PORT",
+                            Integer.toString(delayManagement),
+                            "BIND_ADDRESS",
+                            "127.0.0.1"));
             targetPort = freePort();
             int targetManagement = freePort();
-            start("target", appJar, Map.ofEntries(
-                    Map.entry("SPRING_PROFILES_ACTIVE", VARIANT),
-                    Map.entry("PORT", Integer.toString(targetPort)),
-                    Map.entry("MANAGEMENT_PORT", Integer.toString(targetManagement)),
-                    Map.entry("BIND_ADDRESS", "127.0.0.1"),
-                    Map.entry("DB_HOST", postgres.host()),
-                    Map.entry("DB_PORT", Integer.toString(postgres.port())),
-                    Map.entry("DB_NAME", postgres.database()),
-                    Map.entry("DB_USER", postgres.user()),
-                    Map.entry("DB_PASSWORD", postgres.password()),
-                    Map.entry("DB_POOL_SIZE", "10"),
-                    Map.entry("DELAY_SERVICE_URL", "http://127.0.0.1:" + delayPort)));
+            start(
+                    "target",
+                    appJar,
+                    Map.ofEntries(
+                            Map.entry("SPRING_PROFILES_ACTIVE", VARIANT),
+                            Map.entry("PORT", Integer.toString(targetPort)),
+                            Map.entry("MANAGEMENT_PORT", Integer.toString(targetManagement)),
+                            Map.entry("BIND_ADDRESS", "127.0.0.1"),
+                            Map.entry("DB_HOST", postgres.host()),
+                            Map.entry("DB_PORT", Integer.toString(postgres.port())),
+                            Map.entry("DB_NAME", postgres.database()),
+                            Map.entry("DB_USER", postgres.user()),
+                            Map.entry("DB_PASSWORD", postgres.password()),
+                            Map.entry("DB_POOL_SIZE", "10"),
+                            Map.entry("DELAY_SERVICE_URL", "http://127.0.0.1:" + delayPort)));
             awaitHealthy("delay service", delayManagement);
             awaitHealthy("target " + VARIANT, targetManagement);
         } catch (RuntimeException e) {
@@ -71,9 +82,15 @@ final class LocalTargetStack implements AutoCloseable {
         try {
             Path log = Files.createTempFile("stackbench-it-" + name + "-", ".log");
             logs.add(log);
-            ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-                    "-Xmx256m", "-XX:ActiveProcessorCount=1", "-XX:TieredStopAtLevel=1", "-jar", jar.toString())
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
+            ProcessBuilder builder = new ProcessBuilder(
+                            ProcessHandle.current().info().command().orElse("java"),
+                            "-Xmx256m",
+                            "-XX:ActiveProcessorCount=1",
+                            "-XX:TieredStopAtLevel=1",
+                            "-jar",
+                            jar.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
             builder.environment().putAll(env);
             processes.add(builder.start());
         } catch (IOException e) {
@@ -82,24 +99,30 @@ final class LocalTargetStack implements AutoCloseable {
     }
 
     private void awaitHealthy(String what, int managementPort) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
-                + "/actuator/health")).timeout(Duration.ofSeconds(2)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest health = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + managementPort + "/actuator/health"))
+                .timeout(Duration.ofSeconds(2))
+                .build();
         await(what + " healthy on 127.0.0.1:" + managementPort + " (logs: " + logs + ")")
-                .atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
                 .ignoreExceptions()
                 .until(() -> {
                     if (processes.stream().anyMatch(process -> !process.isAlive())) {
                         throw new IllegalStateException(what + " exited; see " + logs);
                     }
-                    return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                    return http.send(health, HttpResponse.BodyHandlers.discarding())
+                                    .statusCode()
+                            == 200;
                 });
     }
 
     private static Path requireJar(Path jar) {
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar + " is missing: build the targets first (mvn -pl targets -am"
-                    + " package, or hack/test.sh)");
+            throw new IllegalStateException(
+                    jar + " is missing: build the targets first (mvn -pl targets -am" + " package, or hack/test.sh)");
         }
         return jar;
     }

@@ -33,6 +33,7 @@ final class OperatorHarness implements AutoCloseable {
 
     /** An upper bound for a phase to be reached on a loaded 2-core machine; never a measured expectation. */
     static final Duration WAIT = Duration.ofMinutes(3);
+
     static final String DATABASE_SECRET = "stackbench-postgresql";
 
     private static boolean crdInstalled;
@@ -52,11 +53,22 @@ final class OperatorHarness implements AutoCloseable {
         this.operatorNamespace = cluster.createNamespace(namespacePrefix + "-operator");
         this.grant = ChartRbac.apply(cluster, operatorNamespace, List.of(namespace));
         this.operatorClient = cluster.clientForServiceAccount(operatorNamespace, grant.serviceAccount());
-        client().secrets().inNamespace(namespace).resource(new SecretBuilder().withNewMetadata()
-                .withName(DATABASE_SECRET).endMetadata()
-                .withStringData(Map.of("username", "stackbench", "password", "stackbench")).build()).create();
-        this.settings = new OperatorSettings("it", "stackbench-postgresql", DATABASE_SECRET, null,
-                Duration.ofMillis(500), OperatorSettings.defaults().targetReadyLimit());
+        client().secrets()
+                .inNamespace(namespace)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(DATABASE_SECRET)
+                        .endMetadata()
+                        .withStringData(Map.of("username", "stackbench", "password", "stackbench"))
+                        .build())
+                .create();
+        this.settings = new OperatorSettings(
+                "it",
+                "stackbench-postgresql",
+                DATABASE_SECRET,
+                null,
+                Duration.ofMillis(500),
+                OperatorSettings.defaults().targetReadyLimit());
         startOperator();
     }
 
@@ -67,12 +79,18 @@ final class OperatorHarness implements AutoCloseable {
         Path crd = ProjectTools.repositoryRoot().resolve("crds/benchmarkruns.stackbench.dev-v1.yml");
         cluster.kubectl("apply", "--server-side", "-f", crd.toString()).requireSuccess();
         await("CRD " + BenchmarkRun.CRD_NAME + " Established").atMost(WAIT).until(() -> {
-            var established = cluster.client().apiextensions().v1().customResourceDefinitions()
-                    .withName(BenchmarkRun.CRD_NAME).get();
-            return established != null && established.getStatus() != null
+            var established = cluster.client()
+                    .apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(BenchmarkRun.CRD_NAME)
+                    .get();
+            return established != null
+                    && established.getStatus() != null
                     && established.getStatus().getConditions() != null
-                    && established.getStatus().getConditions().stream().anyMatch(condition ->
-                            "Established".equals(condition.getType()) && "True".equals(condition.getStatus()));
+                    && established.getStatus().getConditions().stream()
+                            .anyMatch(condition ->
+                                    "Established".equals(condition.getType()) && "True".equals(condition.getStatus()));
         });
         crdInstalled = true;
     }
@@ -105,9 +123,14 @@ final class OperatorHarness implements AutoCloseable {
      * {@link #operatorNamespace()} when asked.
      */
     StackbenchOperator newOperator(boolean leaderElection) {
-        return new StackbenchOperator(operatorClient, ExampleRuns.catalogue(), settings,
-                new CoreResults(ExampleRuns.catalogue()), Set.of(namespace),
-                leaderElection ? operatorNamespace : null, false);
+        return new StackbenchOperator(
+                operatorClient,
+                ExampleRuns.catalogue(),
+                settings,
+                new CoreResults(ExampleRuns.catalogue()),
+                Set.of(namespace),
+                leaderElection ? operatorNamespace : null,
+                false);
     }
 
     void stopOperator() {
@@ -120,8 +143,8 @@ final class OperatorHarness implements AutoCloseable {
      * text kubectl would apply.
      */
     static String example(String name, Consumer<ObjectNode> edit) throws Exception {
-        JsonNode tree = BenchmarkRuns.yamlMapper().readTree(Files.readString(ExampleRuns.example(
-                "webflux-r2dbc.yaml")));
+        JsonNode tree =
+                BenchmarkRuns.yamlMapper().readTree(Files.readString(ExampleRuns.example("webflux-r2dbc.yaml")));
         ObjectNode root = (ObjectNode) tree;
         ((ObjectNode) root.get("metadata")).put("name", name);
         ObjectNode workload = (ObjectNode) root.at("/spec/workload");
@@ -139,15 +162,21 @@ final class OperatorHarness implements AutoCloseable {
     }
 
     BenchmarkRun run(String name) {
-        return client().resources(BenchmarkRun.class).inNamespace(namespace).withName(name).get();
+        return client().resources(BenchmarkRun.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
     }
 
     BenchmarkRun awaitPhase(String name, dev.stackbench.api.Phase phase) {
         try {
-            await("BenchmarkRun " + name + " in phase " + phase).atMost(WAIT).pollInterval(Duration.ofMillis(250))
+            await("BenchmarkRun " + name + " in phase " + phase)
+                    .atMost(WAIT)
+                    .pollInterval(Duration.ofMillis(250))
                     .until(() -> {
                         BenchmarkRun run = run(name);
-                        dev.stackbench.api.Phase now = run == null || run.getStatus() == null ? null
+                        dev.stackbench.api.Phase now = run == null || run.getStatus() == null
+                                ? null
                                 : run.getStatus().getPhase();
                         if (now != null && now.isTerminal() && now != phase) {
                             throw new AssertionError("BenchmarkRun " + name + " ended " + now + " instead of "
@@ -158,8 +187,10 @@ final class OperatorHarness implements AutoCloseable {
                     });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             BenchmarkRun run = run(name);
-            throw new AssertionError(e.getMessage() + "; its status:\n"
-                    + (run == null ? "(no run)" : BenchmarkRuns.toYaml(run.getStatus())), e);
+            throw new AssertionError(
+                    e.getMessage() + "; its status:\n"
+                            + (run == null ? "(no run)" : BenchmarkRuns.toYaml(run.getStatus())),
+                    e);
         }
         return run(name);
     }

@@ -39,8 +39,10 @@ class PoolQueueTest {
         BenchmarkRun finished = run("finished", "2026-01-01T09:00:00Z", Phase.Succeeded);
 
         assertThat(PoolQueue.waitFor(earlier, List.of(earlier, started, finished)))
-                .hasValueSatisfying(wait -> assertThat(wait.blocker().getMetadata().getName()).isEqualTo("started"));
-        assertThat(PoolQueue.waitFor(started, List.of(earlier, started, finished))).isEmpty();
+                .hasValueSatisfying(wait ->
+                        assertThat(wait.blocker().getMetadata().getName()).isEqualTo("started"));
+        assertThat(PoolQueue.waitFor(started, List.of(earlier, started, finished)))
+                .isEmpty();
     }
 
     @Test

@@ -29,7 +29,8 @@ class RunProgressTest {
             assertThat(complete.getReason()).isEqualTo("RunnerFailed");
             assertThat(complete.getMessage()).isEqualTo("runner 1 failed");
         });
-        assertThat(progress.steps()).extracting(RunProgress.Step::reason)
+        assertThat(progress.steps())
+                .extracting(RunProgress.Step::reason)
                 .containsExactly("Accepted", "Running", "RunnerFailed");
         assertThat(progress.steps().getLast().warning()).isTrue();
     }
@@ -50,8 +51,8 @@ class RunProgressTest {
         assertThat(again.steps()).as("still stalled: no second warning").isEmpty();
         again.condition(RunProgress.STALLED, false, "PermissionGranted", "granted");
         assertThat(again.steps()).extracting(RunProgress.Step::reason).containsExactly("PermissionGranted");
-        assertThat(again.condition(RunProgress.STALLED)).hasValueSatisfying(stalled ->
-                assertThat(stalled.getStatus()).isEqualTo(Conditions.FALSE));
+        assertThat(again.condition(RunProgress.STALLED))
+                .hasValueSatisfying(stalled -> assertThat(stalled.getStatus()).isEqualTo(Conditions.FALSE));
     }
 
     @Test

@@ -36,33 +36,62 @@ class RunnerHealthTest {
     @Test
     void aFailedInitializerPointsAtTheScript() {
         assertThat(RunnerHealth.failure(List.of(job("run-k6-initializer", true)), List.of()))
-                .hasValueSatisfying(message -> assertThat(message).contains("initializer Job run-k6-initializer",
-                        "inspect the script", "kubectl logs job/run-k6-initializer"));
+                .hasValueSatisfying(message -> assertThat(message)
+                        .contains(
+                                "initializer Job run-k6-initializer",
+                                "inspect the script",
+                                "kubectl logs job/run-k6-initializer"));
     }
 
     @Test
     void runningRunnersAreNeitherFailedNorFinished() {
-        List<Pod> pods = List.of(new PodBuilder().withNewMetadata().withName("run-k6-1").endMetadata()
-                .withNewStatus().withPhase("Running").endStatus().build());
+        List<Pod> pods = List.of(new PodBuilder()
+                .withNewMetadata()
+                .withName("run-k6-1")
+                .endMetadata()
+                .withNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .build());
 
         assertThat(RunnerHealth.failure(List.of(job("run-k6-1", false)), pods)).isEmpty();
         assertThat(RunnerHealth.allFinished(pods, 1)).isFalse();
-        assertThat(RunnerHealth.allFinished(List.of(pod("run-k6-1", "Succeeded", 0)), 2)).isFalse();
+        assertThat(RunnerHealth.allFinished(List.of(pod("run-k6-1", "Succeeded", 0)), 2))
+                .isFalse();
     }
 
     private static Pod pod(String job, String phase, int exitCode) {
-        return new PodBuilder().withNewMetadata().withName(job + "-abcde").addToLabels("job-name", job).endMetadata()
-                .withNewStatus().withPhase(phase).addNewContainerStatus().withName("k6").withNewState()
-                .withNewTerminated().withExitCode(exitCode).withReason(exitCode == 0 ? "Completed" : "Error")
-                .endTerminated().endState().endContainerStatus().endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(job + "-abcde")
+                .addToLabels("job-name", job)
+                .endMetadata()
+                .withNewStatus()
+                .withPhase(phase)
+                .addNewContainerStatus()
+                .withName("k6")
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(exitCode)
+                .withReason(exitCode == 0 ? "Completed" : "Error")
+                .endTerminated()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
     }
 
     private static Job job(String name, boolean failed) {
         JobBuilder job = new JobBuilder().withNewMetadata().withName(name).endMetadata();
         if (failed) {
-            job.withNewStatus().addNewCondition().withType("Failed").withStatus("True")
-                    .withReason("BackoffLimitExceeded").withMessage("Job has reached the specified backoff limit")
-                    .endCondition().endStatus();
+            job.withNewStatus()
+                    .addNewCondition()
+                    .withType("Failed")
+                    .withStatus("True")
+                    .withReason("BackoffLimitExceeded")
+                    .withMessage("Job has reached the specified backoff limit")
+                    .endCondition()
+                    .endStatus();
         }
         return job.build();
     }

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
 
 class TargetDeploymentTest {
 
-    private final TargetDeployment target = new TargetDeployment(
-            ExampleRuns.catalogue(), ExampleRuns.settings());
+    private final TargetDeployment target = new TargetDeployment(ExampleRuns.catalogue(), ExampleRuns.settings());
 
     @Test
     void placesTheVariantsImageOnTheTargetPoolWithGuaranteedQos() {
@@ -29,8 +28,10 @@ class TargetDeploymentTest {
         Container container = pod.getContainers().getFirst();
         assertThat(deployment.getMetadata().getName()).isEqualTo("webflux-r2dbc-target");
         assertThat(container.getImage()).isEqualTo("stackbench/webflux-app:1.2.3");
-        assertThat(container.getResources().getRequests()).isEqualTo(container.getResources().getLimits())
-                .containsEntry("cpu", new Quantity("1")).containsEntry("memory", new Quantity("1Gi"));
+        assertThat(container.getResources().getRequests())
+                .isEqualTo(container.getResources().getLimits())
+                .containsEntry("cpu", new Quantity("1"))
+                .containsEntry("memory", new Quantity("1Gi"));
         assertThat(pod.getNodeSelector()).containsExactlyEntriesOf(Map.of("stackbench.dev/pool", "target"));
         assertThat(pod.getTolerations()).singleElement().satisfies(toleration -> {
             assertThat(toleration.getKey()).isEqualTo("stackbench.dev/pool");
@@ -38,8 +39,11 @@ class TargetDeploymentTest {
             assertThat(toleration.getEffect()).isEqualTo("NoSchedule");
         });
         assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health");
-        assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("management");
-        assertThat(container.getPorts()).extracting(port -> port.getContainerPort()).containsExactly(8080, 8081);
+        assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal())
+                .isEqualTo("management");
+        assertThat(container.getPorts())
+                .extracting(port -> port.getContainerPort())
+                .containsExactly(8080, 8081);
     }
 
     @Test
@@ -56,9 +60,11 @@ class TargetDeploymentTest {
         assertThat(env.get("DB_PORT").getValue()).isEqualTo("5432");
         assertThat(env.get("DB_NAME").getValue()).isEqualTo("stackbench");
         assertThat(env.get("DB_POOL_SIZE").getValue()).isEqualTo("50");
-        assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getName()).isEqualTo("postgres-credentials");
+        assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getName())
+                .isEqualTo("postgres-credentials");
         assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("username");
-        assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("password");
+        assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey())
+                .isEqualTo("password");
         assertThat(env.get(TargetDeployment.RESET_DATABASE_ENV).getValue()).isEqualTo("true");
         // The example sizes the heap itself (MaxRAMPercentage), so no -Xmx is added.
         assertThat(env.get("JAVA_TOOL_OPTIONS").getValue())
@@ -71,21 +77,36 @@ class TargetDeploymentTest {
         run.getSpec().getTarget().setImage("registry.example/own:7");
         run.getSpec().getTarget().setJvmOptions(null);
         run.getSpec().getTarget().getResources().setCpu("1500m");
-        run.getSpec().getBackend().setDatabase(new DatabaseSpec().withHost("pg.example").withPort(6432)
-                .withDatabase("bench").withSecretRef(new SecretKeysRef().withName("pg").withUserKey("u")
-                        .withPasswordKey("p")));
+        run.getSpec()
+                .getBackend()
+                .setDatabase(new DatabaseSpec()
+                        .withHost("pg.example")
+                        .withPort(6432)
+                        .withDatabase("bench")
+                        .withSecretRef(new SecretKeysRef()
+                                .withName("pg")
+                                .withUserKey("u")
+                                .withPasswordKey("p")));
 
         Deployment deployment = target.desired(run);
         Map<String, EnvVar> env = env(deployment);
 
-        assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getImage())
+        assertThat(deployment
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .getFirst()
+                        .getImage())
                 .isEqualTo("registry.example/own:7");
         assertThat(env.get("DB_HOST").getValue()).isEqualTo("pg.example");
         assertThat(env.get("DB_PORT").getValue()).isEqualTo("6432");
         assertThat(env.get("DB_NAME").getValue()).isEqualTo("bench");
-        assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getName()).isEqualTo("pg");
+        assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getName())
+                .isEqualTo("pg");
         assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("u");
-        assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("p");
+        assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey())
+                .isEqualTo("p");
         assertThat(env.get("JAVA_TOOL_OPTIONS").getValue()).isEqualTo("-XX:ActiveProcessorCount=2 -Xmx768m");
     }
 
@@ -100,11 +121,13 @@ class TargetDeploymentTest {
                 .containsEntry("stackbench.dev/run", "webflux-r2dbc");
         assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
                 .containsEntry("app.kubernetes.io/managed-by", "stackbench");
-        assertThat(deployment.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
-            assertThat(owner.getKind()).isEqualTo("BenchmarkRun");
-            assertThat(owner.getUid()).isEqualTo(run.getMetadata().getUid());
-            assertThat(owner.getController()).isTrue();
-        });
+        assertThat(deployment.getMetadata().getOwnerReferences())
+                .singleElement()
+                .satisfies(owner -> {
+                    assertThat(owner.getKind()).isEqualTo("BenchmarkRun");
+                    assertThat(owner.getUid()).isEqualTo(run.getMetadata().getUid());
+                    assertThat(owner.getController()).isTrue();
+                });
     }
 
     private static Map<String, EnvVar> env(Deployment deployment) {

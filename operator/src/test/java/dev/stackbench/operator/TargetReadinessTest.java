@@ -14,9 +14,15 @@ class TargetReadinessTest {
     @Test
     void aDeploymentIsReadyOnlyWhenEveryReplicaIsReadyForTheCurrentGeneration() {
         assertThat(TargetReadiness.isReady(deployment(1, 1, 2L, 2L))).isTrue();
-        assertThat(TargetReadiness.isReady(deployment(2, 1, 2L, 2L))).as("one of two ready").isFalse();
-        assertThat(TargetReadiness.isReady(deployment(1, 1, 3L, 2L))).as("new generation not observed").isFalse();
-        assertThat(TargetReadiness.isReady(deployment(1, null, 1L, 1L))).as("no ready count yet").isFalse();
+        assertThat(TargetReadiness.isReady(deployment(2, 1, 2L, 2L)))
+                .as("one of two ready")
+                .isFalse();
+        assertThat(TargetReadiness.isReady(deployment(1, 1, 3L, 2L)))
+                .as("new generation not observed")
+                .isFalse();
+        assertThat(TargetReadiness.isReady(deployment(1, null, 1L, 1L)))
+                .as("no ready count yet")
+                .isFalse();
     }
 
     @Test
@@ -27,22 +33,50 @@ class TargetReadinessTest {
 
     @Test
     void explainsAnUnschedulablePodWithTheSchedulersMessage() {
-        Pod pod = pod("t-1", "").editStatus().addNewCondition().withType("PodScheduled").withStatus("False")
-                .withReason("Unschedulable").withMessage("0/5 nodes are available").endCondition().endStatus().build();
+        Pod pod = pod("t-1", "")
+                .editStatus()
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withReason("Unschedulable")
+                .withMessage("0/5 nodes are available")
+                .endCondition()
+                .endStatus()
+                .build();
         pod.getSpec().setNodeName(null);
 
-        assertThat(TargetReadiness.problem("target t", List.of(pod))).isEqualTo("target t: pod t-1 cannot be"
-                + " scheduled (Unschedulable): 0/5 nodes are available; check spec.placement and the nodes' labels"
-                + " and taints");
+        assertThat(TargetReadiness.problem("target t", List.of(pod)))
+                .isEqualTo("target t: pod t-1 cannot be"
+                        + " scheduled (Unschedulable): 0/5 nodes are available; check spec.placement and the nodes' labels"
+                        + " and taints");
     }
 
     @Test
     void reportsAContainerThatCannotStartOrHasExited() {
-        Pod waiting = pod("t-1", "node-a").editStatus().addNewContainerStatus().withName("app").withNewState()
-                .withNewWaiting().withReason("ImagePullBackOff").withMessage("not found").endWaiting().endState()
-                .endContainerStatus().endStatus().build();
-        Pod exited = pod("t-2", "node-a").editStatus().addNewContainerStatus().withName("app").withNewState()
-                .withNewTerminated().withExitCode(137).endTerminated().endState().endContainerStatus().endStatus()
+        Pod waiting = pod("t-1", "node-a")
+                .editStatus()
+                .addNewContainerStatus()
+                .withName("app")
+                .withNewState()
+                .withNewWaiting()
+                .withReason("ImagePullBackOff")
+                .withMessage("not found")
+                .endWaiting()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
+        Pod exited = pod("t-2", "node-a")
+                .editStatus()
+                .addNewContainerStatus()
+                .withName("app")
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(137)
+                .endTerminated()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
                 .build();
 
         assertThat(TargetReadiness.problem("target t", List.of(waiting)))
@@ -53,9 +87,16 @@ class TargetReadinessTest {
 
     @Test
     void passesOnTheKubeletsReasonForAnUnreadyPod() {
-        Pod pod = pod("t-1", "node-a").editStatus().addNewCondition().withType("Ready").withStatus("False")
-                .withReason("ContainersNotReady").withMessage("containers with unready status: [app]").endCondition()
-                .endStatus().build();
+        Pod pod = pod("t-1", "node-a")
+                .editStatus()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("False")
+                .withReason("ContainersNotReady")
+                .withMessage("containers with unready status: [app]")
+                .endCondition()
+                .endStatus()
+                .build();
 
         assertThat(TargetReadiness.problem("target t", List.of(pod)))
                 .isEqualTo("target t: pod t-1 is not Ready: containers with unready status: [app]");
@@ -64,22 +105,46 @@ class TargetReadinessTest {
     @Test
     void pointsAtTheNodeWhenNothingExplainsTheUnreadyPod() {
         // What the node lifecycle controller leaves when the pod's node stops reporting: Ready=False, no reason.
-        Pod pod = pod("t-1", "node-a").editStatus().addNewCondition().withType("Ready").withStatus("False")
-                .endCondition().endStatus().build();
+        Pod pod = pod("t-1", "node-a")
+                .editStatus()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("False")
+                .endCondition()
+                .endStatus()
+                .build();
 
-        assertThat(TargetReadiness.problem("target t", List.of(pod))).isEqualTo("target t: pod t-1 is not Ready:"
-                + " its readiness probe on /actuator/health fails, or its node node-a stopped reporting"
-                + " (kubectl describe pod t-1; kubectl get node node-a)");
+        assertThat(TargetReadiness.problem("target t", List.of(pod)))
+                .isEqualTo("target t: pod t-1 is not Ready:"
+                        + " its readiness probe on /actuator/health fails, or its node node-a stopped reporting"
+                        + " (kubectl describe pod t-1; kubectl get node node-a)");
     }
 
     private static PodBuilder pod(String name, String node) {
-        return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec().withNodeName(node)
-                .endSpec().withNewStatus().endStatus();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .endSpec()
+                .withNewStatus()
+                .endStatus();
     }
 
     private static Deployment deployment(int wanted, Integer ready, long generation, long observed) {
-        return new DeploymentBuilder().withNewMetadata().withName("d").withGeneration(generation).endMetadata()
-                .withNewSpec().withReplicas(wanted).endSpec()
-                .withNewStatus().withReadyReplicas(ready).withObservedGeneration(observed).endStatus().build();
+        return new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("d")
+                .withGeneration(generation)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(wanted)
+                .endSpec()
+                .withNewStatus()
+                .withReadyReplicas(ready)
+                .withObservedGeneration(observed)
+                .endStatus()
+                .build();
     }
 }

@@ -41,8 +41,10 @@ public record CommandResult(List<String> command, int exitCode, String stdout, S
         try {
             stdout = Files.createTempFile("stackbench-command-", ".out");
             stderr = Files.createTempFile("stackbench-command-", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile())
-                    .redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(workingDirectory.toFile())
+                    .redirectOutput(stdout.toFile())
+                    .redirectError(stderr.toFile());
             Process process = builder.start();
             try (var input = process.getOutputStream()) {
                 if (stdin != null) {
@@ -56,8 +58,8 @@ public record CommandResult(List<String> command, int exitCode, String stdout, S
                         + "\n--- stdout ---\n" + Files.readString(stdout) + "\n--- stderr ---\n"
                         + Files.readString(stderr));
             }
-            return new CommandResult(List.copyOf(command), process.exitValue(), Files.readString(stdout),
-                    Files.readString(stderr));
+            return new CommandResult(
+                    List.copyOf(command), process.exitValue(), Files.readString(stdout), Files.readString(stderr));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
         } catch (InterruptedException e) {

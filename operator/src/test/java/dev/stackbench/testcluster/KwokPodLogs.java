@@ -69,14 +69,18 @@ final class KwokPodLogs {
                 .withName(podName)
                 .withNamespace(namespace)
                 .endMetadata()
-                .addToAdditionalProperties("spec",
-                        Map.of("logs", List.of(Map.of("logsFile", logFile.toString(), "follow", false))));
+                .addToAdditionalProperties(
+                        "spec", Map.of("logs", List.of(Map.of("logsFile", logFile.toString(), "follow", false))));
         if (owner != null) {
             logs.editMetadata().withOwnerReferences(ownerReference(owner)).endMetadata();
         }
         GenericKubernetesResource resource = logs.build();
-        client.genericKubernetesResources(LOGS).inNamespace(namespace).resource(resource)
-                .fieldManager("stackbench-test-cluster").forceConflicts().serverSideApply();
+        client.genericKubernetesResources(LOGS)
+                .inNamespace(namespace)
+                .resource(resource)
+                .fieldManager("stackbench-test-cluster")
+                .forceConflicts()
+                .serverSideApply();
     }
 
     private static io.fabric8.kubernetes.api.model.OwnerReference ownerReference(HasMetadata owner) {
@@ -99,7 +103,10 @@ final class KwokPodLogs {
         while (start < content.length()) {
             int end = content.indexOf('\n', start);
             if (end < 0) {
-                cri.append(prefix).append("P ").append(content, start, content.length()).append('\n');
+                cri.append(prefix)
+                        .append("P ")
+                        .append(content, start, content.length())
+                        .append('\n');
                 break;
             }
             cri.append(prefix).append("F ").append(content, start, end).append('\n');

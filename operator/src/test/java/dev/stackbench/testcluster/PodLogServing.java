@@ -18,9 +18,12 @@ public final class PodLogServing implements AutoCloseable {
     private final SharedIndexInformer<Pod> informer;
     private final Map<String, Path> logFilesByPodUid = new ConcurrentHashMap<>();
 
-    PodLogServing(KwokPodLogs podLogs, String namespace, Map<String, String> podLabels,
-            Function<Pod, String> contentForPod) {
-        this.informer = podLogs.client().pods().inNamespace(namespace).withLabels(podLabels)
+    PodLogServing(
+            KwokPodLogs podLogs, String namespace, Map<String, String> podLabels, Function<Pod, String> contentForPod) {
+        this.informer = podLogs.client()
+                .pods()
+                .inNamespace(namespace)
+                .withLabels(podLabels)
                 .inform(new ResourceEventHandler<>() {
                     @Override
                     public void onAdd(Pod pod) {

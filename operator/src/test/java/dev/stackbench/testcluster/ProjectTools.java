@@ -19,8 +19,7 @@ public final class ProjectTools {
 
     private static final Pattern EXPORT_LINE = Pattern.compile("^export ([A-Z0-9_]+)='(.*)'$");
 
-    private ProjectTools() {
-    }
+    private ProjectTools() {}
 
     /** The repository root: the nearest directory at or above the working directory holding hack/cluster.sh. */
     public static Path repositoryRoot() {
@@ -45,11 +44,13 @@ public final class ProjectTools {
 
     /** The path of an executable tool recorded under the given variable, or a failure saying how to install it. */
     public static Path requireExecutable(String variable, String toolDescription) {
-        Path path = toolSetting(variable).map(Path::of).orElseThrow(() -> new IllegalStateException(
-                toolDescription + " is not installed (" + variable + " is not set): run hack/setup.sh"));
+        Path path = toolSetting(variable)
+                .map(Path::of)
+                .orElseThrow(() -> new IllegalStateException(
+                        toolDescription + " is not installed (" + variable + " is not set): run hack/setup.sh"));
         if (!Files.isExecutable(path)) {
-            throw new IllegalStateException(toolDescription + " is missing at " + path + " (" + variable
-                    + "): run hack/setup.sh");
+            throw new IllegalStateException(
+                    toolDescription + " is missing at " + path + " (" + variable + "): run hack/setup.sh");
         }
         return path;
     }

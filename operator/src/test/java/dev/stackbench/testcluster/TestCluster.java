@@ -71,7 +71,9 @@ public final class TestCluster implements AutoCloseable {
         this.directory = directory;
         this.kubectl = kubectl;
         this.settings = readSettings(directory.resolve("cluster.env"));
-        this.client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(read(kubeconfig()))).build();
+        this.client = new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(read(kubeconfig())))
+                .build();
         this.podLogs = new KwokPodLogs(client, Path.of(settings.get("STACKBENCH_CLUSTER_POD_LOGS")));
     }
 
@@ -95,8 +97,14 @@ public final class TestCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a directory for the test cluster", e);
         }
-        List<String> command = new ArrayList<>(List.of("bash", root.resolve("hack/cluster.sh").toString(), "up",
-                "--dir", directory.toString(), "--owner-pid", Long.toString(ProcessHandle.current().pid())));
+        List<String> command = new ArrayList<>(List.of(
+                "bash",
+                root.resolve("hack/cluster.sh").toString(),
+                "up",
+                "--dir",
+                directory.toString(),
+                "--owner-pid",
+                Long.toString(ProcessHandle.current().pid())));
         thirdPartyCrds().ifPresent(dir -> command.addAll(List.of("--third-party-crds", dir)));
         CommandResult result = CommandResult.run(command, null, START_TIMEOUT, root);
         if (!result.succeeded()) {
@@ -149,7 +157,8 @@ public final class TestCluster implements AutoCloseable {
 
     /** Runs kubectl with the given text on its standard input (e.g. {@code apply -f -}). */
     public CommandResult kubectlWithInput(String stdin, String... args) {
-        List<String> command = new ArrayList<>(List.of(kubectl.toString(), "--kubeconfig", kubeconfig().toString()));
+        List<String> command = new ArrayList<>(
+                List.of(kubectl.toString(), "--kubeconfig", kubeconfig().toString()));
         command.addAll(List.of(args));
         return CommandResult.run(command, stdin, KUBECTL_TIMEOUT, repositoryRoot);
     }
@@ -159,9 +168,17 @@ public final class TestCluster implements AutoCloseable {
      * exactly as to a pod running under it. Closed with the cluster (closing it earlier is fine too).
      */
     public KubernetesClient clientForServiceAccount(String namespace, String serviceAccount) {
-        TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build();
-        String token = client.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
-                .tokenRequest(request).getStatus().getToken();
+        TokenRequest request = new TokenRequestBuilder()
+                .withNewSpec()
+                .withExpirationSeconds(3600L)
+                .endSpec()
+                .build();
+        String token = client.serviceAccounts()
+                .inNamespace(namespace)
+                .withName(serviceAccount)
+                .tokenRequest(request)
+                .getStatus()
+                .getToken();
         Config config = new ConfigBuilder(client.getConfiguration())
                 .withClientCertData(null)
                 .withClientCertFile(null)
@@ -170,7 +187,8 @@ public final class TestCluster implements AutoCloseable {
                 .withOauthToken(token)
                 .withNamespace(namespace)
                 .build();
-        KubernetesClient serviceAccountClient = new KubernetesClientBuilder().withConfig(config).build();
+        KubernetesClient serviceAccountClient =
+                new KubernetesClientBuilder().withConfig(config).build();
         ownedResources.add(serviceAccountClient);
         return serviceAccountClient;
     }
@@ -180,11 +198,22 @@ public final class TestCluster implements AutoCloseable {
      * which the API server refuses pods.
      */
     public String createNamespace(String prefix) {
-        String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        String name =
+                prefix + "-" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
                 .create();
-        await("default ServiceAccount in namespace " + name).atMost(Duration.ofSeconds(60))
-                .until(() -> client.serviceAccounts().inNamespace(name).withName("default").get() != null);
+        await("default ServiceAccount in namespace " + name)
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> client.serviceAccounts()
+                                .inNamespace(name)
+                                .withName("default")
+                                .get()
+                        != null);
         return name;
     }
 
@@ -198,9 +227,14 @@ public final class TestCluster implements AutoCloseable {
         podLogs.register(namespace, podName, file, null);
         Pod pod = client.pods().inNamespace(namespace).withName(podName).get();
         if (pod != null && pod.getSpec().getNodeName() != null) {
-            await("kwok serving the logs of pod " + namespace + "/" + podName).atMost(Duration.ofSeconds(30))
+            await("kwok serving the logs of pod " + namespace + "/" + podName)
+                    .atMost(Duration.ofSeconds(30))
                     .ignoreExceptionsInstanceOf(KubernetesClientException.class)
-                    .until(() -> client.pods().inNamespace(namespace).withName(podName).getLog() != null);
+                    .until(() -> client.pods()
+                                    .inNamespace(namespace)
+                                    .withName(podName)
+                                    .getLog()
+                            != null);
         }
         return file;
     }
@@ -218,8 +252,8 @@ public final class TestCluster implements AutoCloseable {
      * Like {@link #servePodLogs(String, Map, String)}, with content chosen per pod, e.g. a different k6 output
      * for each runner (by its labels or name).
      */
-    public PodLogServing servePodLogs(String namespace, Map<String, String> podLabels,
-            Function<Pod, String> contentForPod) {
+    public PodLogServing servePodLogs(
+            String namespace, Map<String, String> podLabels, Function<Pod, String> contentForPod) {
         PodLogServing serving = new PodLogServing(podLogs, namespace, podLabels, contentForPod);
         ownedResources.add(serving);
         return serving;
@@ -244,8 +278,16 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private static void stop(Path repositoryRoot, Path directory) {
-        CommandResult result = CommandResult.run(List.of("bash", repositoryRoot.resolve("hack/cluster.sh").toString(), "down",
-                "--dir", directory.toString()), null, STOP_TIMEOUT, repositoryRoot);
+        CommandResult result = CommandResult.run(
+                List.of(
+                        "bash",
+                        repositoryRoot.resolve("hack/cluster.sh").toString(),
+                        "down",
+                        "--dir",
+                        directory.toString()),
+                null,
+                STOP_TIMEOUT,
+                repositoryRoot);
         if (!result.succeeded()) {
             throw new IllegalStateException("stopping the test cluster failed:\n" + result.describe());
         }

@@ -14,23 +14,29 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 record Catalogue(Map<String, App> apps, List<Variant> variants) {
 
-    record App(String image, String jar) {
-    }
+    record App(String image, String jar) {}
 
-    record ThreadPool(String name, Integer size, Integer perCpu, Integer minimum, String sizeEnv) {
-    }
+    record ThreadPool(String name, Integer size, Integer perCpu, Integer minimum, String sizeEnv) {}
 
-    record Variant(String name, String app, String profile, String description, ThreadPool threadPool,
-            List<String> blocksPoolOn) {
-    }
+    record Variant(
+            String name,
+            String app,
+            String profile,
+            String description,
+            ThreadPool threadPool,
+            List<String> blocksPoolOn) {}
 
     static Path root() {
-        return Path.of(System.getProperty("stackbench.root", "../..")).toAbsolutePath().normalize();
+        return Path.of(System.getProperty("stackbench.root", "../.."))
+                .toAbsolutePath()
+                .normalize();
     }
 
     static Catalogue load() {
         Path file = root().resolve("targets/variants.yaml");
-        ObjectMapper yaml = YAMLMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+        ObjectMapper yaml = YAMLMapper.builder()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .build();
         try {
             return yaml.readValue(Files.readString(file), Catalogue.class);
         } catch (java.io.IOException e) {
@@ -39,7 +45,9 @@ record Catalogue(Map<String, App> apps, List<Variant> variants) {
     }
 
     Variant variant(String name) {
-        return variants.stream().filter(v -> v.name().equals(name)).findFirst()
+        return variants.stream()
+                .filter(v -> v.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("No variant " + name + " in targets/variants.yaml"));
     }
 

@@ -13,9 +13,15 @@ class CatalogueTest {
 
     @Test
     void listsTheSixVariantsEachOnAKnownAppWithAProfileOfItsName() {
-        assertThat(catalogue.variants()).extracting(Catalogue.Variant::name).containsExactly(
-                "mvc-jdbc", "mvc-virtual-threads", "mvc-webclient",
-                "webflux-r2dbc", "webflux-jdbc-blocking", "webflux-jdbc-elastic");
+        assertThat(catalogue.variants())
+                .extracting(Catalogue.Variant::name)
+                .containsExactly(
+                        "mvc-jdbc",
+                        "mvc-virtual-threads",
+                        "mvc-webclient",
+                        "webflux-r2dbc",
+                        "webflux-jdbc-blocking",
+                        "webflux-jdbc-elastic");
         assertThat(catalogue.apps()).containsOnlyKeys("mvc-app", "webflux-app", "delay-service");
         catalogue.apps().forEach((name, app) -> {
             assertThat(app.jar()).isEqualTo("targets/" + name + "/target/" + name + ".jar");
@@ -35,9 +41,12 @@ class CatalogueTest {
             Catalogue.ThreadPool pool = variant.threadPool();
             assertThat(pool.name()).as(variant.name()).isNotBlank();
             assertThat(pool.size() == null ^ pool.perCpu() == null)
-                    .as("%s: threadPool needs exactly one of size and perCpu", variant.name()).isTrue();
+                    .as("%s: threadPool needs exactly one of size and perCpu", variant.name())
+                    .isTrue();
             if (pool.minimum() != null) {
-                assertThat(pool.perCpu()).as("%s: minimum only goes with perCpu", variant.name()).isNotNull();
+                assertThat(pool.perCpu())
+                        .as("%s: minimum only goes with perCpu", variant.name())
+                        .isNotNull();
             }
             assertThat(OPERATIONS).containsAll(variant.blocksPoolOn());
         }
@@ -47,8 +56,10 @@ class CatalogueTest {
     void recordsTheDefaultsOfTheStacks() {
         assertThat(catalogue.variant("mvc-jdbc").threadPool())
                 .isEqualTo(new Catalogue.ThreadPool("tomcat", 200, null, null, "SERVER_TOMCAT_THREADS_MAX"));
-        assertThat(catalogue.variant("webflux-jdbc-blocking").threadPool().minimum()).isEqualTo(4);
-        assertThat(catalogue.variant("webflux-jdbc-elastic").threadPool().perCpu()).isEqualTo(10);
+        assertThat(catalogue.variant("webflux-jdbc-blocking").threadPool().minimum())
+                .isEqualTo(4);
+        assertThat(catalogue.variant("webflux-jdbc-elastic").threadPool().perCpu())
+                .isEqualTo(10);
         assertThat(catalogue.variant("webflux-r2dbc").blocksPoolOn()).isEmpty();
         assertThat(catalogue.variant("mvc-virtual-threads").blocksPoolOn()).isEmpty();
         assertThat(catalogue.variant("mvc-jdbc").blocksPoolOn()).containsExactlyElementsOf(OPERATIONS);

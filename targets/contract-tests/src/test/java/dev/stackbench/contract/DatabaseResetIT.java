@@ -42,23 +42,31 @@ class DatabaseResetIT {
     @Test
     void ordersSurviveARestartWithoutTheFlagAndAreEmptiedWithIt() throws SQLException {
         try (ServiceProcess first = start("mvc-jdbc", false)) {
-            assertThat(http.post(first.baseUrl() + "/api/orders", "{\"itemId\":3,\"quantity\":1}").status())
+            assertThat(http.post(first.baseUrl() + "/api/orders", "{\"itemId\":3,\"quantity\":1}")
+                            .status())
                     .isEqualTo(201);
-            assertThat(http.post(first.baseUrl() + "/api/orders", "{\"itemId\":4,\"quantity\":2}").status())
+            assertThat(http.post(first.baseUrl() + "/api/orders", "{\"itemId\":4,\"quantity\":2}")
+                            .status())
                     .isEqualTo(201);
         }
         assertThat(count("orders")).isEqualTo(2);
 
         try (ServiceProcess keeping = start("mvc-jdbc", false)) {
-            assertThat(count("orders")).as("orders after a restart without the flag").isEqualTo(2);
+            assertThat(count("orders"))
+                    .as("orders after a restart without the flag")
+                    .isEqualTo(2);
         }
 
         try (ServiceProcess resetting = start("webflux-r2dbc", true)) {
-            assertThat(count("orders")).as("orders after a start with STACKBENCH_RESET_DATABASE=true").isZero();
+            assertThat(count("orders"))
+                    .as("orders after a start with STACKBENCH_RESET_DATABASE=true")
+                    .isZero();
             assertThat(count("order_lines")).isZero();
             assertThat(count("items")).as("seeded items are kept").isEqualTo(10_000);
-            long orderId = http.post(resetting.baseUrl() + "/api/orders", "{\"itemId\":5,\"quantity\":1}").json()
-                    .get("orderId").asLong();
+            long orderId = http.post(resetting.baseUrl() + "/api/orders", "{\"itemId\":5,\"quantity\":1}")
+                    .json()
+                    .get("orderId")
+                    .asLong();
             assertThat(orderId).as("order ids start again from 1").isEqualTo(1);
         }
     }
@@ -75,8 +83,12 @@ class DatabaseResetIT {
         if (reset) {
             env.put("STACKBENCH_RESET_DATABASE", "true");
         }
-        ServiceProcess process = ServiceProcess.start(variantName, CATALOGUE.jar(variant.app()),
-                List.of("--spring.profiles.active=" + variant.profile()), env, LOGS);
+        ServiceProcess process = ServiceProcess.start(
+                variantName,
+                CATALOGUE.jar(variant.app()),
+                List.of("--spring.profiles.active=" + variant.profile()),
+                env,
+                LOGS);
         try {
             return process.awaitHealthy(http.client());
         } catch (RuntimeException e) {
@@ -86,8 +98,8 @@ class DatabaseResetIT {
     }
 
     private long count(String table) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(),
-                postgres.password());
+        try (Connection connection =
+                        DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), postgres.password());
                 Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery("select count(*) from " + table)) {
             result.next();

@@ -38,8 +38,10 @@ final class Http {
     }
 
     Response post(String url, String json) {
-        return send(request(url).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(request(url)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build());
     }
 
     Response put(String url, String json) {
@@ -47,7 +49,8 @@ final class Http {
     }
 
     CompletableFuture<Response> putAsync(String url, String json) {
-        return client.sendAsync(putRequest(url, json), HttpResponse.BodyHandlers.ofString()).thenApply(Http::parse);
+        return client.sendAsync(putRequest(url, json), HttpResponse.BodyHandlers.ofString())
+                .thenApply(Http::parse);
     }
 
     Response send(HttpRequest request) {
@@ -66,8 +69,10 @@ final class Http {
     }
 
     private static HttpRequest putRequest(String url, String json) {
-        return request(url).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(json)).build();
+        return request(url)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                .build();
     }
 
     private static Response parse(HttpResponse<String> response) {

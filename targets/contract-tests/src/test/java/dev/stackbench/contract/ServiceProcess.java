@@ -63,8 +63,8 @@ final class ServiceProcess implements AutoCloseable {
     private void launch() throws IOException {
         port = freePort();
         managementPort = freePort();
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(env);
         builder.environment().put("PORT", String.valueOf(port));
         builder.environment().put("MANAGEMENT_PORT", String.valueOf(managementPort));
@@ -87,7 +87,9 @@ final class ServiceProcess implements AutoCloseable {
     ServiceProcess awaitHealthy(HttpClient http) {
         for (int attempt = 1; ; attempt++) {
             URI health = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health");
-            boolean healthy = await(name + " healthy").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250))
+            boolean healthy = await(name + " healthy")
+                    .atMost(START_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(250))
                     .until(() -> !process.isAlive() || isUp(http, health), done -> done);
             if (healthy && process.isAlive()) {
                 startupTime = Duration.ofNanos(System.nanoTime() - startedNanos);
@@ -108,8 +110,11 @@ final class ServiceProcess implements AutoCloseable {
 
     private static boolean isUp(HttpClient http, URI health) throws InterruptedException {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(health)
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(health)
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 && response.body().contains("UP");
         } catch (IOException notYetListening) {
             return false;

@@ -58,8 +58,7 @@ class VariantContractIT {
         Runtime.getRuntime().addShutdownHook(stopOnExit);
         postgres = LocalPostgres.builder().maxConnections(100).start();
         started.add(postgres);
-        delayService = ServiceProcess.start("delay-service", CATALOGUE.jar("delay-service"), List.of(), Map.of(),
-                LOGS);
+        delayService = ServiceProcess.start("delay-service", CATALOGUE.jar("delay-service"), List.of(), Map.of(), LOGS);
         started.add(delayService);
         // Healthy before the variants start: they are told its URL, so its port must be final.
         delayService.awaitHealthy(http.client());
@@ -73,8 +72,12 @@ class VariantContractIT {
                 "DELAY_SERVICE_URL", delayService.baseUrl());
         // All variants start at once: on a small machine that is quicker than one after the other.
         for (Catalogue.Variant variant : CATALOGUE.variants()) {
-            ServiceProcess process = ServiceProcess.start(variant.name(), CATALOGUE.jar(variant.app()),
-                    List.of("--spring.profiles.active=" + variant.profile()), env, LOGS);
+            ServiceProcess process = ServiceProcess.start(
+                    variant.name(),
+                    CATALOGUE.jar(variant.app()),
+                    List.of("--spring.profiles.active=" + variant.profile()),
+                    env,
+                    LOGS);
             started.add(process);
             variants.put(variant.name(), process);
         }
@@ -129,10 +132,13 @@ class VariantContractIT {
         JsonNode body = ok(variant, http.get(api(variant, "/api/rows?count=100")), 200, "rows");
         assertThat(body.get("count").asInt()).isEqualTo(100);
         List<String> served = new ArrayList<>();
-        body.get("items").forEach(item -> served.add(item.get("id").asLong() + "|" + item.get("name").asString()
-                + "|" + item.get("priceCents").asInt()));
-        assertThat(served).containsExactlyElementsOf(query(
-                "select id || '|' || name || '|' || price_cents from items order by id limit 100"));
+        body.get("items")
+                .forEach(item -> served.add(
+                        item.get("id").asLong() + "|" + item.get("name").asString() + "|"
+                                + item.get("priceCents").asInt()));
+        assertThat(served)
+                .containsExactlyElementsOf(
+                        query("select id || '|' || name || '|' || price_cents from items order by id limit 100"));
         assertThat(served.getFirst()).startsWith("1|item-1|");
 
         JsonNode all = ok(variant, http.get(api(variant, "/api/rows?count=10000")), 200, "rows");
@@ -143,13 +149,14 @@ class VariantContractIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("variantNames")
     void createsAnOrderAndMovesItThroughItsLifecycle(String variant) throws SQLException {
-        JsonNode created = ok(variant, http.post(api(variant, "/api/orders"), "{\"itemId\":42,\"quantity\":2}"),
-                201, "order-create");
+        JsonNode created = ok(
+                variant, http.post(api(variant, "/api/orders"), "{\"itemId\":42,\"quantity\":2}"), 201, "order-create");
         long orderId = created.get("orderId").asLong();
         assertThat(created.get("status").asString()).isEqualTo("NEW");
         assertThat(query("select o.status || '|' || l.item_id || '|' || l.quantity || '|' "
-                + "|| (l.price_cents = i.price_cents) from orders o join order_lines l on l.order_id = o.id "
-                + "join items i on i.id = l.item_id where o.id = " + orderId)).containsExactly("NEW|42|2|true");
+                        + "|| (l.price_cents = i.price_cents) from orders o join order_lines l on l.order_id = o.id "
+                        + "join items i on i.id = l.item_id where o.id = " + orderId))
+                .containsExactly("NEW|42|2|true");
 
         String status = api(variant, "/api/orders/" + orderId + "/status");
         JsonNode paid = ok(variant, http.put(status, "{\"status\":\"PAID\"}"), 200, "order-status");
@@ -165,13 +172,23 @@ class VariantContractIT {
     @MethodSource("variantNames")
     void threeConcurrentPaymentsOfOneOrderLetExactlyOneWin(String variant) throws SQLException {
         for (int round = 0; round < 2; round++) {
-            long orderId = ok(variant, http.post(api(variant, "/api/orders"), "{\"itemId\":7,\"quantity\":1}"),
-                    201, "order-create").get("orderId").asLong();
+            long orderId = ok(
+                            variant,
+                            http.post(api(variant, "/api/orders"), "{\"itemId\":7,\"quantity\":1}"),
+                            201,
+                            "order-create")
+                    .get("orderId")
+                    .asLong();
             String status = api(variant, "/api/orders/" + orderId + "/status");
             List<CompletableFuture<Response>> payments = Stream.generate(
-                    () -> http.putAsync(status, "{\"status\":\"PAID\"}")).limit(3).toList();
-            List<Response> responses = payments.stream().map(CompletableFuture::join).toList();
-            assertThat(responses).extracting(Response::status).as("%s", responses)
+                            () -> http.putAsync(status, "{\"status\":\"PAID\"}"))
+                    .limit(3)
+                    .toList();
+            List<Response> responses =
+                    payments.stream().map(CompletableFuture::join).toList();
+            assertThat(responses)
+                    .extracting(Response::status)
+                    .as("%s", responses)
                     .containsExactlyInAnyOrder(200, 409, 409);
             responses.stream().filter(r -> r.status() == 409).forEach(r -> assertError(r, 409));
             assertThat(query("select status from orders where id = " + orderId)).containsExactly("PAID");
@@ -193,7 +210,9 @@ class VariantContractIT {
                 assertThat(upstream.get("thread").asString()).startsWith("http-nio-");
             }
             case "mvc-virtual-threads" -> {
-                assertThat(dbVirtual).as("db served on a virtual thread (%s)", dbThread).isTrue();
+                assertThat(dbVirtual)
+                        .as("db served on a virtual thread (%s)", dbThread)
+                        .isTrue();
                 assertThat(upstream.get("virtual").asBoolean()).isTrue();
             }
             case "mvc-webclient" -> {
@@ -249,15 +268,16 @@ class VariantContractIT {
 
     @ParameterizedTest(name = "{0}: {1} {2} {3} -> {4}")
     @MethodSource("badRequests")
-    void refusesBadInputWithA4xxThatSaysWhatToSend(String variant, String method, String path, String body,
-            int expectedStatus) {
+    void refusesBadInputWithA4xxThatSaysWhatToSend(
+            String variant, String method, String path, String body, int expectedStatus) {
         String url = api(variant, path);
-        Response response = switch (method) {
-            case "GET" -> http.get(url);
-            case "POST" -> http.post(url, body);
-            case "PUT" -> http.put(url, body);
-            default -> throw new IllegalArgumentException(method);
-        };
+        Response response =
+                switch (method) {
+                    case "GET" -> http.get(url);
+                    case "POST" -> http.post(url, body);
+                    case "PUT" -> http.put(url, body);
+                    default -> throw new IllegalArgumentException(method);
+                };
         assertError(response, expectedStatus);
     }
 
@@ -265,29 +285,40 @@ class VariantContractIT {
     @MethodSource("variantNames")
     void exposesHealthInfoAndPrometheusOnTheManagementPortOnly(String variant) {
         ServiceProcess process = variants.get(variant);
-        assertThat(http.get(process.managementUrl() + "/actuator/health").body()).contains("\"UP\"");
+        assertThat(http.get(process.managementUrl() + "/actuator/health").body())
+                .contains("\"UP\"");
 
         JsonNode info = http.get(process.managementUrl() + "/actuator/info").json();
         assertThat(info.get("variant").asString()).isEqualTo(variant);
-        assertThat(info.get("javaVersion").asString()).isEqualTo(Runtime.version().toString());
+        assertThat(info.get("javaVersion").asString())
+                .isEqualTo(Runtime.version().toString());
         assertThat(info.get("springBootVersion").asString()).startsWith("4.");
 
         http.get(api(variant, "/api/db?sleepMs=1"));
         String metrics = scrapeAfterFirstGc(variant, process);
-        List<String> expected = new ArrayList<>(List.of("jvm_threads_live_threads", "process_cpu_usage",
-                "process_cpu_time_ns_total", "jvm_memory_used_bytes{area=\"heap\"", "jvm_gc_pause_seconds_count"));
-        expected.addAll(variant.contains("r2dbc")
-                ? List.of("r2dbc_pool_acquired_connections", "r2dbc_pool_pending_connections")
-                : List.of("hikaricp_connections_active", "hikaricp_connections_pending"));
+        List<String> expected = new ArrayList<>(List.of(
+                "jvm_threads_live_threads",
+                "process_cpu_usage",
+                "process_cpu_time_ns_total",
+                "jvm_memory_used_bytes{area=\"heap\"",
+                "jvm_gc_pause_seconds_count"));
+        expected.addAll(
+                variant.contains("r2dbc")
+                        ? List.of("r2dbc_pool_acquired_connections", "r2dbc_pool_pending_connections")
+                        : List.of("hikaricp_connections_active", "hikaricp_connections_pending"));
         for (String metric : expected) {
             assertThat(metrics.lines().anyMatch(line -> line.startsWith(metric)))
-                    .as("%s exports %s", variant, metric).isTrue();
+                    .as("%s exports %s", variant, metric)
+                    .isTrue();
         }
 
         // The latency buckets a dashboard's histogram_quantile needs, the short fixed set and not hundreds.
-        List<String> dbBuckets = metrics.lines().filter(line -> line.startsWith("http_server_requests_seconds_bucket{")
-                && line.contains("uri=\"/api/db\"")).toList();
-        assertThat(dbBuckets).as("%s buckets of /api/db", variant)
+        List<String> dbBuckets = metrics.lines()
+                .filter(line ->
+                        line.startsWith("http_server_requests_seconds_bucket{") && line.contains("uri=\"/api/db\""))
+                .toList();
+        assertThat(dbBuckets)
+                .as("%s buckets of /api/db", variant)
                 .anyMatch(line -> line.contains("le=\"0.3\""))
                 .hasSizeBetween(10, 20);
         assertThat(http.get(process.managementUrl() + "/actuator/env").status()).isEqualTo(404);
@@ -299,7 +330,8 @@ class VariantContractIT {
      * export it yet. Large row reads make garbage until a collection has happened (bounded: at most 100 reads).
      */
     private String scrapeAfterFirstGc(String variant, ServiceProcess process) {
-        String metrics = http.get(process.managementUrl() + "/actuator/prometheus").body();
+        String metrics =
+                http.get(process.managementUrl() + "/actuator/prometheus").body();
         for (int read = 0; read < 100 && !metrics.contains("jvm_gc_pause_seconds_count"); read++) {
             assertThat(http.get(api(variant, "/api/rows?count=10000")).status()).isEqualTo(200);
             metrics = http.get(process.managementUrl() + "/actuator/prometheus").body();
@@ -314,7 +346,9 @@ class VariantContractIT {
         ServiceProcess process = variants.get(variant);
         for (int port : List.of(process.port(), process.managementPort())) {
             List<String> addresses = listeningAddresses(port);
-            assertThat(addresses).as("%s listening sockets on port %d", variant, port).isNotEmpty()
+            assertThat(addresses)
+                    .as("%s listening sockets on port %d", variant, port)
+                    .isNotEmpty()
                     .allMatch(address -> address.equals(IPV4_LOOPBACK) || address.equals(IPV4_LOOPBACK_IN_IPV6));
         }
     }
@@ -327,7 +361,8 @@ class VariantContractIT {
         for (String bad : List.of("-1", "60001", "abc", "")) {
             assertError(http.get(delayService.baseUrl() + "/delay?ms=" + bad), 400);
         }
-        assertThat(http.get(delayService.managementUrl() + "/actuator/prometheus").body())
+        assertThat(http.get(delayService.managementUrl() + "/actuator/prometheus")
+                        .body())
                 .contains("jvm_threads_live_threads");
     }
 
@@ -339,7 +374,8 @@ class VariantContractIT {
         String hexPort = String.format("%04X", port);
         List<String> addresses = new ArrayList<>();
         for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-            for (String line : Files.readAllLines(Path.of(table)).stream().skip(1).toList()) {
+            for (String line :
+                    Files.readAllLines(Path.of(table)).stream().skip(1).toList()) {
                 String[] fields = line.trim().split("\\s+");
                 String[] local = fields[1].split(":");
                 if (fields[3].equals("0A") && local[1].equals(hexPort)) {
@@ -373,8 +409,8 @@ class VariantContractIT {
     }
 
     private List<String> query(String sql) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(),
-                postgres.password());
+        try (Connection connection =
+                        DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), postgres.password());
                 PreparedStatement statement = connection.prepareStatement(sql);
                 ResultSet rows = statement.executeQuery()) {
             List<String> values = new ArrayList<>();
@@ -387,9 +423,14 @@ class VariantContractIT {
 
     private void recordStartupTimes() throws IOException {
         StringBuilder report = new StringBuilder("# time from java -jar to healthy, all variants starting at once\n");
-        report.append(delayService.name()).append(' ').append(delayService.startupTime().toMillis()).append(" ms\n");
-        variants.values().forEach(process -> report.append(process.name()).append(' ')
-                .append(process.startupTime().toMillis()).append(" ms\n"));
+        report.append(delayService.name())
+                .append(' ')
+                .append(delayService.startupTime().toMillis())
+                .append(" ms\n");
+        variants.values().forEach(process -> report.append(process.name())
+                .append(' ')
+                .append(process.startupTime().toMillis())
+                .append(" ms\n"));
         Files.writeString(LOGS.resolve("startup-times.txt"), report);
         System.out.print(report);
     }

@@ -24,14 +24,15 @@ class ApiErrorHandler extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected Mono<ResponseEntity<Object>> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
-            HttpStatusCode status, ServerWebExchange exchange) {
-        return Mono.just(ResponseEntity.status(status).headers(headers)
-                .body(new ApiError(describe(ex), status.value())));
+    protected Mono<ResponseEntity<Object>> handleExceptionInternal(
+            Exception ex, Object body, HttpHeaders headers, HttpStatusCode status, ServerWebExchange exchange) {
+        return Mono.just(
+                ResponseEntity.status(status).headers(headers).body(new ApiError(describe(ex), status.value())));
     }
 
     private static String describe(Exception ex) {
-        if (ex instanceof ServerWebInputException input && input.getCause() instanceof TypeMismatchException mismatch
+        if (ex instanceof ServerWebInputException input
+                && input.getCause() instanceof TypeMismatchException mismatch
                 && input.getMethodParameter() != null) {
             return "parameter '" + input.getMethodParameter().getParameterName() + "' must be a whole number, got '"
                     + mismatch.getValue() + "': send GET /delay?ms=N with 0 <= N <= 60000";

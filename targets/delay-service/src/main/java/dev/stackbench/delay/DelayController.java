@@ -14,8 +14,7 @@ import reactor.core.publisher.Mono;
 @RestController
 class DelayController {
 
-    record DelayResponse(int delayMs) {
-    }
+    record DelayResponse(int delayMs) {}
 
     @GetMapping("/delay")
     Mono<DelayResponse> delay(@RequestParam int ms) {

@@ -174,10 +174,22 @@ public final class LocalPostgres implements AutoCloseable {
     }
 
     private void initialize(Builder builder) throws IOException, InterruptedException {
-        run(Duration.ofMinutes(2), "initdb", asServerUser(List.of(
-                bin("initdb"), "-D", dataDir.toString(), "-U", SUPERUSER,
-                "--auth-local=trust", "--auth-host=scram-sha-256",
-                "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions")));
+        run(
+                Duration.ofMinutes(2),
+                "initdb",
+                asServerUser(List.of(
+                        bin("initdb"),
+                        "-D",
+                        dataDir.toString(),
+                        "-U",
+                        SUPERUSER,
+                        "--auth-local=trust",
+                        "--auth-host=scram-sha-256",
+                        "-E",
+                        "UTF8",
+                        "--locale=C",
+                        "--no-sync",
+                        "--no-instructions")));
         for (int attempt = 1; ; attempt++) {
             port = builder.port > 0 ? builder.port : freePort();
             Files.deleteIfExists(logFile);
@@ -192,12 +204,31 @@ public final class LocalPostgres implements AutoCloseable {
                 }
             }
         }
-        serverVersion = run(Duration.ofSeconds(30), "psql", asServerUser(List.of(
-                bin("psql"), "-h", dataDir.toString(), "-p", String.valueOf(port), "-U", SUPERUSER, "-d", "postgres",
-                "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-                "-c", "create role " + USER + " login password '" + PASSWORD + "'",
-                "-c", "create database " + DATABASE + " owner " + USER,
-                "-c", "show server_version"))).strip();
+        serverVersion = run(
+                        Duration.ofSeconds(30),
+                        "psql",
+                        asServerUser(List.of(
+                                bin("psql"),
+                                "-h",
+                                dataDir.toString(),
+                                "-p",
+                                String.valueOf(port),
+                                "-U",
+                                SUPERUSER,
+                                "-d",
+                                "postgres",
+                                "-q",
+                                "-A",
+                                "-t",
+                                "-v",
+                                "ON_ERROR_STOP=1",
+                                "-c",
+                                "create role " + USER + " login password '" + PASSWORD + "'",
+                                "-c",
+                                "create database " + DATABASE + " owner " + USER,
+                                "-c",
+                                "show server_version")))
+                .strip();
     }
 
     private Process launchServer(Builder builder) throws IOException {
@@ -227,15 +258,17 @@ public final class LocalPostgres implements AutoCloseable {
 
     private void awaitReady(Duration timeout) throws IOException, InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
-        List<String> isReady = List.of(bin("pg_isready"), "-q", "-h", HOST, "-p", String.valueOf(port),
-                "-U", SUPERUSER, "-d", "postgres");
+        List<String> isReady = List.of(
+                bin("pg_isready"), "-q", "-h", HOST, "-p", String.valueOf(port), "-U", SUPERUSER, "-d", "postgres");
         while (true) {
             if (!server.isAlive()) {
                 throw new IllegalStateException("PostgreSQL exited with code " + server.exitValue()
                         + " while starting on port " + port + ". Its log (" + logFile + "):\n" + readLog());
             }
-            Process probe = new ProcessBuilder(isReady).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process probe = new ProcessBuilder(isReady)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             if (probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0) {
                 return;
             }
@@ -254,10 +287,12 @@ public final class LocalPostgres implements AutoCloseable {
             return;
         }
         try {
-            Process stop = new ProcessBuilder(asServerUser(List.of(
-                    bin("pg_ctl"), "stop", "-D", dataDir.toString(), "-m", "fast", "-w", "-t", "30")))
-                    .directory(baseDir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process stop = new ProcessBuilder(asServerUser(
+                            List.of(bin("pg_ctl"), "stop", "-D", dataDir.toString(), "-m", "fast", "-w", "-t", "30")))
+                    .directory(baseDir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             stop.waitFor(35, TimeUnit.SECONDS);
             stop.destroyForcibly();
             if (server.waitFor(5, TimeUnit.SECONDS)) {
@@ -295,23 +330,33 @@ public final class LocalPostgres implements AutoCloseable {
                 [ "$3" = keep ] || rm -rf "$2"
                 """;
         // setsid: a Ctrl-C in the terminal must not end the watchdog together with the JVM.
-        return new ProcessBuilder("setsid", "sh", "-c", script, "local-postgres-watchdog",
-                String.valueOf(ProcessHandle.current().pid()), baseDir.toString(), keepDataDir ? "keep" : "delete")
+        return new ProcessBuilder(
+                        "setsid",
+                        "sh",
+                        "-c",
+                        script,
+                        "local-postgres-watchdog",
+                        String.valueOf(ProcessHandle.current().pid()),
+                        baseDir.toString(),
+                        keepDataDir ? "keep" : "delete")
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
     }
 
     private String run(Duration timeout, String name, List<String> command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).directory(baseDir.toFile()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(command)
+                .directory(baseDir.toFile())
+                .redirectErrorStream(true)
+                .start();
         byte[] output;
         try (var in = process.getInputStream()) {
             output = in.readAllBytes();
         }
         if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new IllegalStateException(name + " did not finish within " + timeout.toSeconds() + "s: "
-                    + String.join(" ", command));
+            throw new IllegalStateException(
+                    name + " did not finish within " + timeout.toSeconds() + "s: " + String.join(" ", command));
         }
         String text = new String(output, StandardCharsets.UTF_8);
         if (process.exitValue() != 0) {
@@ -326,8 +371,8 @@ public final class LocalPostgres implements AutoCloseable {
         if (!runAsNobody) {
             return command;
         }
-        List<String> dropped = new ArrayList<>(List.of(
-                "setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups"));
+        List<String> dropped =
+                new ArrayList<>(List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups"));
         dropped.addAll(command);
         return dropped;
     }
@@ -420,8 +465,8 @@ public final class LocalPostgres implements AutoCloseable {
                 Files.deleteIfExists(path);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not delete the PostgreSQL directory " + dir
-                    + "; remove it by hand (rm -rf " + dir + ")", e);
+            throw new UncheckedIOException(
+                    "Could not delete the PostgreSQL directory " + dir + "; remove it by hand (rm -rf " + dir + ")", e);
         }
     }
 
@@ -437,8 +482,7 @@ public final class LocalPostgres implements AutoCloseable {
         private Duration startTimeout = Duration.ofSeconds(60);
         private final Map<String, String> settings = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
         public Builder port(int port) {
@@ -461,8 +505,8 @@ public final class LocalPostgres implements AutoCloseable {
         /** Pins the server to these CPUs with {@code taskset -c}, e.g. {@code "1"} or {@code "2-3"}; null: unpinned. */
         public Builder cpus(String cpuList) {
             if (cpuList != null && !cpuList.matches("[0-9]+([-,][0-9]+)*")) {
-                throw new IllegalArgumentException("cpus must be a taskset CPU list like 1 or 0,2 or 2-3, got '"
-                        + cpuList + "'");
+                throw new IllegalArgumentException(
+                        "cpus must be a taskset CPU list like 1 or 0,2 or 2-3, got '" + cpuList + "'");
             }
             this.cpus = cpuList;
             return this;
@@ -519,8 +563,8 @@ public final class LocalPostgres implements AutoCloseable {
                 return postgres;
             } catch (IOException e) {
                 postgres.close();
-                throw new UncheckedIOException("Could not start PostgreSQL from " + postgres.binDir + ": "
-                        + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "Could not start PostgreSQL from " + postgres.binDir + ": " + e.getMessage(), e);
             } catch (InterruptedException e) {
                 postgres.close();
                 Thread.currentThread().interrupt();

@@ -19,7 +19,10 @@ class LocalPostgresIT {
     void startsAServerThatAnswersOverTcpWithPasswordAndLeavesNothingBehind() throws Exception {
         long pid;
         Path dataDir;
-        try (LocalPostgres pg = LocalPostgres.builder().maxConnections(50).setting("work_mem", "8MB").start()) {
+        try (LocalPostgres pg = LocalPostgres.builder()
+                .maxConnections(50)
+                .setting("work_mem", "8MB")
+                .start()) {
             pid = pg.pid();
             dataDir = pg.dataDir();
             assertThat(pg.isRunning()).isTrue();
@@ -44,32 +47,44 @@ class LocalPostgresIT {
                     .hasMessageContaining("password authentication failed");
         }
         Optional<ProcessHandle> server = ProcessHandle.of(pid);
-        assertThat(server.map(ProcessHandle::isAlive)).as("postmaster %d after close", pid).isIn(Optional.empty(),
-                Optional.of(false));
-        assertThat(Files.exists(dataDir)).as("data directory %s after close", dataDir).isFalse();
+        assertThat(server.map(ProcessHandle::isAlive))
+                .as("postmaster %d after close", pid)
+                .isIn(Optional.empty(), Optional.of(false));
+        assertThat(Files.exists(dataDir))
+                .as("data directory %s after close", dataDir)
+                .isFalse();
         assertThat(Files.exists(dataDir.getParent())).isFalse();
     }
 
     @Test
     void keepsTheDataDirectoryWhenAskedAndPinsToTheGivenCpus() throws Exception {
         Path dataDir;
-        try (LocalPostgres pg = LocalPostgres.builder().cpus("0").keepDataDir(true).start()) {
+        try (LocalPostgres pg =
+                LocalPostgres.builder().cpus("0").keepDataDir(true).start()) {
             dataDir = pg.dataDir();
             String affinity = new String(new ProcessBuilder("taskset", "-cp", String.valueOf(pg.pid()))
-                    .redirectErrorStream(true).start().getInputStream().readAllBytes()).strip();
+                            .redirectErrorStream(true)
+                            .start()
+                            .getInputStream()
+                            .readAllBytes())
+                    .strip();
             assertThat(affinity).endsWith(": 0");
         }
         try {
             assertThat(dataDir.resolve("PG_VERSION")).exists();
             assertThat(dataDir.resolve("postmaster.pid")).doesNotExist();
         } finally {
-            new ProcessBuilder("rm", "-rf", dataDir.getParent().toString()).start().waitFor();
+            new ProcessBuilder("rm", "-rf", dataDir.getParent().toString())
+                    .start()
+                    .waitFor();
         }
     }
 
     @Test
     void explainsWhatToDoWhenTheBinariesAreMissing() {
-        assertThatThrownBy(() -> LocalPostgres.builder().binDir(Path.of("/nonexistent/bin")).start())
+        assertThatThrownBy(() -> LocalPostgres.builder()
+                        .binDir(Path.of("/nonexistent/bin"))
+                        .start())
                 .hasMessageContaining("/nonexistent/bin does not contain the PostgreSQL server binaries")
                 .hasMessageContaining("run hack/setup.sh");
     }

@@ -18,5 +18,4 @@ public record ApiResponse(
         Integer count,
         List<Item> items,
         Long orderId,
-        String status) {
-}
+        String status) {}

@@ -42,10 +42,25 @@ public final class ApiResponses {
         return build("order-status", null, null, null, null, orderId, status);
     }
 
-    private ApiResponse build(String operation, Integer delayMs, Integer sleepMs, Integer count, List<Item> items,
-            Long orderId, OrderStatus status) {
+    private ApiResponse build(
+            String operation,
+            Integer delayMs,
+            Integer sleepMs,
+            Integer count,
+            List<Item> items,
+            Long orderId,
+            OrderStatus status) {
         Thread current = Thread.currentThread();
-        return new ApiResponse(variant, operation, current.getName(), current.isVirtual(), delayMs, sleepMs, count,
-                items, orderId, status == null ? null : status.name());
+        return new ApiResponse(
+                variant,
+                operation,
+                current.getName(),
+                current.isVirtual(),
+                delayMs,
+                sleepMs,
+                count,
+                items,
+                orderId,
+                status == null ? null : status.name());
     }
 }

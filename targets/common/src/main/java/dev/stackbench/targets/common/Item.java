@@ -1,5 +1,4 @@
 package dev.stackbench.targets.common;
 
 /** One row of the seeded {@code items} table. */
-public record Item(long id, String name, int priceCents) {
-}
+public record Item(long id, String name, int priceCents) {}

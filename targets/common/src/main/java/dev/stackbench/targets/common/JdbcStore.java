@@ -20,11 +20,12 @@ public class JdbcStore {
     }
 
     public void sleep(int millis) {
-        jdbc.sql(Sql.SLEEP).param("seconds", Sql.seconds(millis)).query((RowCallbackHandler) row -> { });
+        jdbc.sql(Sql.SLEEP).param("seconds", Sql.seconds(millis)).query((RowCallbackHandler) row -> {});
     }
 
     public List<Item> items(int count) {
-        return jdbc.sql(Sql.ITEMS).param("count", count)
+        return jdbc.sql(Sql.ITEMS)
+                .param("count", count)
                 .query((row, index) -> new Item(row.getLong("id"), row.getString("name"), row.getInt("price_cents")))
                 .list();
     }
@@ -32,8 +33,11 @@ public class JdbcStore {
     /** Inserts the order and its line in one transaction, at the item's current price. */
     public long createOrder(OrderRequests.CreateOrder order) {
         return transaction.execute(status -> {
-            int priceCents = jdbc.sql(Sql.ITEM_PRICE).param("itemId", order.itemId()).query(Integer.class)
-                    .optional().orElseThrow(() -> OrderRequests.unknownItem(order.itemId()));
+            int priceCents = jdbc.sql(Sql.ITEM_PRICE)
+                    .param("itemId", order.itemId())
+                    .query(Integer.class)
+                    .optional()
+                    .orElseThrow(() -> OrderRequests.unknownItem(order.itemId()));
             long orderId = jdbc.sql(Sql.INSERT_ORDER).query(Long.class).single();
             jdbc.sql(Sql.INSERT_ORDER_LINE)
                     .param("orderId", orderId)
@@ -51,10 +55,16 @@ public class JdbcStore {
      */
     public OrderStatus changeStatus(long orderId, OrderStatus target) {
         return transaction.execute(status -> {
-            String current = jdbc.sql(Sql.LOCK_ORDER).param("orderId", orderId).query(String.class)
-                    .optional().orElseThrow(() -> OrderRequests.unknownOrder(orderId));
+            String current = jdbc.sql(Sql.LOCK_ORDER)
+                    .param("orderId", orderId)
+                    .query(String.class)
+                    .optional()
+                    .orElseThrow(() -> OrderRequests.unknownOrder(orderId));
             OrderStatus next = OrderStatus.valueOf(current).moveTo(target, orderId);
-            jdbc.sql(Sql.UPDATE_ORDER_STATUS).param("status", next.name()).param("orderId", orderId).update();
+            jdbc.sql(Sql.UPDATE_ORDER_STATUS)
+                    .param("status", next.name())
+                    .param("orderId", orderId)
+                    .update();
             return next;
         });
     }

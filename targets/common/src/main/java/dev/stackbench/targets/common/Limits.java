@@ -7,8 +7,7 @@ public final class Limits {
     public static final int MAX_ROWS = 10_000;
     public static final int MAX_QUANTITY = 1_000;
 
-    private Limits() {
-    }
+    private Limits() {}
 
     public static int delayMs(int delayMs) {
         return delayMs("delayMs", delayMs);

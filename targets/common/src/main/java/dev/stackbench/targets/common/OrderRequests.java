@@ -3,16 +3,15 @@ package dev.stackbench.targets.common;
 /** The request bodies of the order endpoints and their checks. Boxed fields so a missing field is a clear 400. */
 public final class OrderRequests {
 
-    private OrderRequests() {
-    }
+    private OrderRequests() {}
 
     public record CreateOrder(Long itemId, Integer quantity) {
 
         /** Returns this request after checking it, or throws a 400 that shows a valid body. */
         public CreateOrder validated() {
             if (itemId == null || quantity == null) {
-                throw ApiException.badRequest("itemId and quantity are required: send a body like "
-                        + "{\"itemId\":42,\"quantity\":2}");
+                throw ApiException.badRequest(
+                        "itemId and quantity are required: send a body like " + "{\"itemId\":42,\"quantity\":2}");
             }
             Limits.quantity(quantity);
             return this;
@@ -27,8 +26,8 @@ public final class OrderRequests {
     }
 
     public static ApiException unknownItem(long itemId) {
-        return ApiException.notFound("item " + itemId + " does not exist: use an itemId between 1 and "
-                + Limits.MAX_ROWS);
+        return ApiException.notFound(
+                "item " + itemId + " does not exist: use an itemId between 1 and " + Limits.MAX_ROWS);
     }
 
     public static ApiException unknownOrder(long orderId) {

@@ -8,7 +8,10 @@ import java.util.stream.Collectors;
 
 /** The life of an order: NEW -> PAID -> SHIPPED, and NEW or PAID -> CANCELLED. */
 public enum OrderStatus {
-    NEW, PAID, SHIPPED, CANCELLED;
+    NEW,
+    PAID,
+    SHIPPED,
+    CANCELLED;
 
     public Set<OrderStatus> next() {
         return switch (this) {
@@ -21,8 +24,8 @@ public enum OrderStatus {
     /** Parses a requested status, refusing anything that is not a status with a 400 that lists the valid ones. */
     public static OrderStatus parse(String requested) {
         if (requested == null || requested.isBlank()) {
-            throw ApiException.badRequest("status is required: send a body like {\"status\":\"PAID\"} with one of "
-                    + names());
+            throw ApiException.badRequest(
+                    "status is required: send a body like {\"status\":\"PAID\"} with one of " + names());
         }
         try {
             return valueOf(requested.trim().toUpperCase(Locale.ROOT));
@@ -46,6 +49,9 @@ public enum OrderStatus {
     }
 
     private static String names(Set<OrderStatus> statuses) {
-        return Arrays.stream(values()).filter(statuses::contains).map(Enum::name).collect(Collectors.joining(", "));
+        return Arrays.stream(values())
+                .filter(statuses::contains)
+                .map(Enum::name)
+                .collect(Collectors.joining(", "));
     }
 }

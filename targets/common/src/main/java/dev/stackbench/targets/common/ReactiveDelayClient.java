@@ -27,6 +27,11 @@ public class ReactiveDelayClient {
     }
 
     public Mono<Void> delay(int delayMs) {
-        return webClient.get().uri("/delay?ms={ms}", delayMs).retrieve().toBodilessEntity().then();
+        return webClient
+                .get()
+                .uri("/delay?ms={ms}", delayMs)
+                .retrieve()
+                .toBodilessEntity()
+                .then();
     }
 }

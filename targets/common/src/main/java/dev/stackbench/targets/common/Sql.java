@@ -16,8 +16,7 @@ public final class Sql {
     public static final String UPDATE_ORDER_STATUS =
             "update orders set status = :status, updated_at = now() where id = :orderId";
 
-    private Sql() {
-    }
+    private Sql() {}
 
     public static double seconds(int millis) {
         return millis / 1000.0;

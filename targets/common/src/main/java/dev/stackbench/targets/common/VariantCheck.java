@@ -23,7 +23,8 @@ public final class VariantCheck implements ApplicationListener<ApplicationEnviro
         String variant = event.getEnvironment().getProperty("stackbench.variant", "");
         if (!variants.contains(variant)) {
             throw new IllegalStateException(app + " runs one of the variants " + String.join(", ", variants)
-                    + ", but the active profiles are " + List.of(event.getEnvironment().getActiveProfiles())
+                    + ", but the active profiles are "
+                    + List.of(event.getEnvironment().getActiveProfiles())
                     + ": start it with --spring.profiles.active=<variant> or SPRING_PROFILES_ACTIVE=<variant>"
                     + " (the variants are listed in targets/variants.yaml)");
         }

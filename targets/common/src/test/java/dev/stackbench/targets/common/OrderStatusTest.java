@@ -18,7 +18,8 @@ class OrderStatusTest {
     @Test
     void refusesATransitionThatIsNoLongerAllowedWithAConflict() {
         assertThatThrownBy(() -> OrderStatus.PAID.moveTo(OrderStatus.PAID, 17))
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(409))
+                .isInstanceOfSatisfying(
+                        ApiException.class, e -> assertThat(e.status()).isEqualTo(409))
                 .hasMessage("order 17 is PAID and cannot move to PAID; allowed from PAID: SHIPPED, CANCELLED");
         assertThatThrownBy(() -> OrderStatus.SHIPPED.moveTo(OrderStatus.CANCELLED, 3))
                 .hasMessageContaining("none, it is final");
@@ -28,7 +29,8 @@ class OrderStatusTest {
     void refusesSomethingThatIsNotAStatusWithABadRequest() {
         assertThat(OrderStatus.parse("paid")).isEqualTo(OrderStatus.PAID);
         assertThatThrownBy(() -> OrderStatus.parse("LOST"))
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(400))
+                .isInstanceOfSatisfying(
+                        ApiException.class, e -> assertThat(e.status()).isEqualTo(400))
                 .hasMessage("status must be one of NEW, PAID, SHIPPED, CANCELLED, got 'LOST'");
         assertThatThrownBy(() -> OrderStatus.parse(null)).hasMessageContaining("{\"status\":\"PAID\"}");
     }
@@ -36,8 +38,8 @@ class OrderStatusTest {
     @Test
     void checksTheContractLimits() {
         assertThat(Limits.count(10_000)).isEqualTo(10_000);
-        assertThatThrownBy(() -> Limits.count(0)).hasMessage(
-                "count must be between 1 and 10000 (rows of the seeded items table), got 0");
+        assertThatThrownBy(() -> Limits.count(0))
+                .hasMessage("count must be between 1 and 10000 (rows of the seeded items table), got 0");
         assertThatThrownBy(() -> Limits.delayMs(-1)).isInstanceOf(ApiException.class);
         assertThatThrownBy(() -> new OrderRequests.CreateOrder(42L, null).validated())
                 .hasMessageContaining("{\"itemId\":42,\"quantity\":2}");

@@ -33,32 +33,39 @@ class ApiErrorHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<ApiError> notANumber(MethodArgumentTypeMismatchException e) {
-        return error(HttpStatus.BAD_REQUEST, "parameter '" + e.getName() + "' must be a whole number, got '"
-                + e.getValue() + "'");
+        return error(
+                HttpStatus.BAD_REQUEST,
+                "parameter '" + e.getName() + "' must be a whole number, got '" + e.getValue() + "'");
     }
 
     @ExceptionHandler({RestClientException.class, WebClientException.class})
     ResponseEntity<ApiError> upstreamFailed(Exception e) {
-        return error(HttpStatus.BAD_GATEWAY, "the delay service call failed (" + e.getMessage()
-                + "): check DELAY_SERVICE_URL and that the delay service is running");
+        return error(
+                HttpStatus.BAD_GATEWAY,
+                "the delay service call failed (" + e.getMessage()
+                        + "): check DELAY_SERVICE_URL and that the delay service is running");
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         Throwable cause = ex.getMostSpecificCause();
         String problem = cause == ex || cause.getMessage() == null
-                ? "the body is missing" : cause.getMessage().lines().findFirst().orElse("");
-        return ResponseEntity.status(status).body(new ApiError(
-                "the request body is not valid JSON for this endpoint (" + problem + "): " + BODY_EXAMPLES,
-                status.value()));
+                ? "the body is missing"
+                : cause.getMessage().lines().findFirst().orElse("");
+        return ResponseEntity.status(status)
+                .body(new ApiError(
+                        "the request body is not valid JSON for this endpoint (" + problem + "): " + BODY_EXAMPLES,
+                        status.value()));
     }
 
     @Override
-    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
-            HttpStatusCode statusCode, WebRequest request) {
-        String detail = ex instanceof ErrorResponse response && response.getBody().getDetail() != null
-                ? response.getBody().getDetail() : ex.getMessage();
+    protected ResponseEntity<Object> handleExceptionInternal(
+            Exception ex, Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
+        String detail =
+                ex instanceof ErrorResponse response && response.getBody().getDetail() != null
+                        ? response.getBody().getDetail()
+                        : ex.getMessage();
         return ResponseEntity.status(statusCode).headers(headers).body(new ApiError(detail, statusCode.value()));
     }
 

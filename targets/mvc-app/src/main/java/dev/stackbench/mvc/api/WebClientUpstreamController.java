@@ -34,8 +34,7 @@ class WebClientUpstreamController {
 
     @GetMapping("/upstream")
     Mono<ApiResponse> upstream(@RequestParam int delayMs) {
-        return delayService.delay(Limits.delayMs(delayMs))
-                .then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+        return delayService.delay(Limits.delayMs(delayMs)).then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
     }
 
     /**
@@ -46,10 +45,12 @@ class WebClientUpstreamController {
     Mono<ApiResponse> mixed(@RequestParam int delayMs, @RequestParam int sleepMs) {
         Limits.delayMs(delayMs);
         Limits.sleepMs(sleepMs);
-        return delayService.delay(delayMs)
+        return delayService
+                .delay(delayMs)
                 .then(Mono.fromCallable(() -> {
-                    store.sleep(sleepMs);
-                    return responses.mixed(delayMs, sleepMs);
-                }).subscribeOn(Schedulers.boundedElastic()));
+                            store.sleep(sleepMs);
+                            return responses.mixed(delayMs, sleepMs);
+                        })
+                        .subscribeOn(Schedulers.boundedElastic()));
     }
 }

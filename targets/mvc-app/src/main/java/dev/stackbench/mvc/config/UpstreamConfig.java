@@ -12,7 +12,8 @@ import org.springframework.web.reactive.function.client.WebClient;
 class UpstreamConfig {
 
     @Bean
-    ReactiveDelayClient reactiveDelayClient(WebClient.Builder builder,
+    ReactiveDelayClient reactiveDelayClient(
+            WebClient.Builder builder,
             @Value("${stackbench.upstream.url}") String delayServiceUrl,
             @Value("${stackbench.upstream.max-connections}") int maxConnections) {
         return new ReactiveDelayClient(builder, delayServiceUrl, maxConnections);

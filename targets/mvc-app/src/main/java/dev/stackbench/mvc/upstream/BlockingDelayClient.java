@@ -20,7 +20,8 @@ public class BlockingDelayClient {
 
     BlockingDelayClient(RestClient.Builder builder, @Value("${stackbench.upstream.url}") String delayServiceUrl) {
         // HTTP/1.1 explicitly: the default (HTTP/2) would try an h2c upgrade on every new connection.
-        HttpClient httpClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient httpClient =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         this.restClient = builder.baseUrl(delayServiceUrl)
                 .requestFactory(new JdkClientHttpRequestFactory(httpClient))
                 .build();

@@ -39,21 +39,20 @@ class ApiController {
 
     @GetMapping("/upstream")
     Mono<ApiResponse> upstream(@RequestParam int delayMs) {
-        return delayService.delay(Limits.delayMs(delayMs))
-                .then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+        return delayService.delay(Limits.delayMs(delayMs)).then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
     }
 
     @GetMapping("/db")
     Mono<ApiResponse> db(@RequestParam int sleepMs) {
-        return store.sleep(Limits.sleepMs(sleepMs))
-                .then(Mono.fromSupplier(() -> responses.db(sleepMs)));
+        return store.sleep(Limits.sleepMs(sleepMs)).then(Mono.fromSupplier(() -> responses.db(sleepMs)));
     }
 
     @GetMapping("/mixed")
     Mono<ApiResponse> mixed(@RequestParam int delayMs, @RequestParam int sleepMs) {
         Limits.delayMs(delayMs);
         Limits.sleepMs(sleepMs);
-        return delayService.delay(delayMs)
+        return delayService
+                .delay(delayMs)
                 .then(store.sleep(sleepMs))
                 .then(Mono.fromSupplier(() -> responses.mixed(delayMs, sleepMs)));
     }

@@ -35,25 +35,30 @@ class ApiErrorHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(WebClientException.class)
     ResponseEntity<ApiError> upstreamFailed(WebClientException e) {
         HttpStatus status = HttpStatus.BAD_GATEWAY;
-        return ResponseEntity.status(status).body(new ApiError("the delay service call failed (" + e.getMessage()
-                + "): check DELAY_SERVICE_URL and that the delay service is running", status.value()));
+        return ResponseEntity.status(status)
+                .body(new ApiError(
+                        "the delay service call failed (" + e.getMessage()
+                                + "): check DELAY_SERVICE_URL and that the delay service is running",
+                        status.value()));
     }
 
     @Override
-    protected Mono<ResponseEntity<Object>> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
-            HttpStatusCode status, ServerWebExchange exchange) {
-        return Mono.just(ResponseEntity.status(status).headers(headers)
-                .body(new ApiError(describe(ex), status.value())));
+    protected Mono<ResponseEntity<Object>> handleExceptionInternal(
+            Exception ex, Object body, HttpHeaders headers, HttpStatusCode status, ServerWebExchange exchange) {
+        return Mono.just(
+                ResponseEntity.status(status).headers(headers).body(new ApiError(describe(ex), status.value())));
     }
 
     private static String describe(Exception ex) {
         if (ex instanceof ServerWebInputException input) {
             if (input.getCause() instanceof TypeMismatchException mismatch && input.getMethodParameter() != null) {
-                return "parameter '" + input.getMethodParameter().getParameterName()
-                        + "' must be a whole number, got '" + mismatch.getValue() + "'";
+                return "parameter '" + input.getMethodParameter().getParameterName() + "' must be a whole number, got '"
+                        + mismatch.getValue() + "'";
             }
             if (input.getCause() instanceof DecodingException decoding) {
-                String problem = String.valueOf(decoding.getMostSpecificCause().getMessage()).lines().findFirst()
+                String problem = String.valueOf(decoding.getMostSpecificCause().getMessage())
+                        .lines()
+                        .findFirst()
                         .orElse("");
                 if (problem.startsWith("No request body")) {
                     problem = "the body is missing";

@@ -30,7 +30,8 @@ class VariantConfig {
     }
 
     @Bean
-    ReactiveDelayClient reactiveDelayClient(WebClient.Builder builder,
+    ReactiveDelayClient reactiveDelayClient(
+            WebClient.Builder builder,
             @Value("${stackbench.upstream.url}") String delayServiceUrl,
             @Value("${stackbench.upstream.max-connections}") int maxConnections) {
         return new ReactiveDelayClient(builder, delayServiceUrl, maxConnections);

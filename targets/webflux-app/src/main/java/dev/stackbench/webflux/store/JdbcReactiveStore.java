@@ -27,9 +27,10 @@ public class JdbcReactiveStore implements ReactiveStore {
     @Override
     public Mono<Void> sleep(int millis) {
         return call(() -> {
-            jdbc.sleep(millis);
-            return true;
-        }).then();
+                    jdbc.sleep(millis);
+                    return true;
+                })
+                .then();
     }
 
     @Override

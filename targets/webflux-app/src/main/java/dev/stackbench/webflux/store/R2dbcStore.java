@@ -28,8 +28,11 @@ public class R2dbcStore implements ReactiveStore {
 
     @Override
     public Mono<List<Item>> items(int count) {
-        return db.sql(Sql.ITEMS).bind("count", count)
-                .map(row -> new Item(row.get("id", Long.class), row.get("name", String.class),
+        return db.sql(Sql.ITEMS)
+                .bind("count", count)
+                .map(row -> new Item(
+                        row.get("id", Long.class),
+                        row.get("name", String.class),
                         row.get("price_cents", Integer.class)))
                 .all()
                 .collectList();
@@ -37,7 +40,8 @@ public class R2dbcStore implements ReactiveStore {
 
     @Override
     public Mono<Long> createOrder(CreateOrder order) {
-        return db.sql(Sql.ITEM_PRICE).bind("itemId", order.itemId())
+        return db.sql(Sql.ITEM_PRICE)
+                .bind("itemId", order.itemId())
                 .map(row -> row.get("price_cents", Integer.class))
                 .one()
                 .switchIfEmpty(Mono.error(() -> OrderRequests.unknownItem(order.itemId())))
@@ -57,7 +61,8 @@ public class R2dbcStore implements ReactiveStore {
     /** SELECT ... FOR UPDATE inside the transaction, exactly like the JDBC variants. */
     @Override
     public Mono<OrderStatus> changeStatus(long orderId, OrderStatus target) {
-        return db.sql(Sql.LOCK_ORDER).bind("orderId", orderId)
+        return db.sql(Sql.LOCK_ORDER)
+                .bind("orderId", orderId)
                 .map(row -> row.get("status", String.class))
                 .one()
                 .switchIfEmpty(Mono.error(() -> OrderRequests.unknownOrder(orderId)))
