@@ -37,6 +37,9 @@ public interface CoreBindings {
 
     Variant variant(String name);
 
+    /** The variant catalogue, for the app contract both modes share ({@link dev.stackbench.model.RunApps}). */
+    dev.stackbench.catalogue.VariantCatalogue catalogue();
+
     /** The delay service's jar, relative to the repository root. */
     String delayServiceJar();
 

@@ -4,15 +4,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunSpec;
-import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
-import dev.stackbench.api.Phase;
 import dev.stackbench.api.Quantities;
 import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.k6.K6Script;
+import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.model.AppWiring;
+import dev.stackbench.model.RunApps;
+import dev.stackbench.model.SpringApp;
 import dev.stackbench.postgres.LocalPostgres;
 import dev.stackbench.report.GaugePoint;
 import dev.stackbench.report.ReportRun;
@@ -24,6 +25,7 @@ import java.math.BigDecimal;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,12 +33,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Runs one BenchmarkRun on this machine: PostgreSQL, the delay service and the target variant as local
- * processes on 127.0.0.1 with free ports, the target pinned to its own CPUs, then k6 with the generated script,
- * sampling the target every second. Everything it starts is stopped before {@link #run} returns, whether the run
- * succeeded, failed or was interrupted.
+ * Runs one BenchmarkRun on this machine through the same life cycle as the operator ({@link RunProgress}): the run is
+ * accepted, takes this machine's CPUs as its pools, provisions PostgreSQL, the delay service and the target as local
+ * processes on 127.0.0.1 (the same apps the operator deploys, from {@link RunApps}), sends load with k6, and collects
+ * the k6 summary and the target's metrics into the status. Everything it starts is stopped before {@link #run}
+ * returns, whether the run succeeded, failed or was interrupted.
  */
 public final class LocalRunner {
 
@@ -57,12 +61,12 @@ public final class LocalRunner {
     private static final double GENERATOR_CPU_ALARM = 0.85;
 
     private final Settings settings;
-    private final ProgressPrinter progress;
+    private final ProgressPrinter printer;
     private final CoreBindings core;
 
-    public LocalRunner(Settings settings, ProgressPrinter progress, CoreBindings core) {
+    public LocalRunner(Settings settings, ProgressPrinter printer, CoreBindings core) {
         this.settings = settings;
-        this.progress = progress;
+        this.printer = printer;
         this.core = core;
     }
 
@@ -81,394 +85,466 @@ public final class LocalRunner {
      *     written next to the generated script, as the operator puts it next to the script in the ConfigMap
      */
     public Result run(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule) {
-        BenchmarkRunSpec spec = run.getSpec();
-        String name = run.getMetadata().getName();
-        CoreBindings.Variant variant = core.variant(spec.getTarget().getVariant());
-        IsolationPlan plan = IsolationPlanner.plan(
-                settings.machineCpus(),
-                BigDecimal.valueOf(
-                        Quantities.cpuCores(spec.getTarget().getResources().getCpu())));
-        List<String> notes = new ArrayList<>(plan.notes());
-        notes.addAll(clusterOnlySettings(spec));
-        if (plan.isolated()) {
-            notes.add(
-                    pinThisProcess(plan.supportCpus())
-                            ? "the stackbench CLI itself (sampling, progress) also runs on " + plan.supportCpus()
-                            : "could not move the stackbench CLI off the target's CPUs (taskset failed): it may take a "
-                                    + "little CPU time from the target");
+        return new LocalRun(run, files, customModule).execute();
+    }
+
+    /** The processes a run started and where they answer. */
+    private record Stack(ManagedProcess target, SpringApp targetApp, String baseUrl) {}
+
+    /** One run, step by step; holds what the steps learn for the status, the manifest and the report. */
+    private final class LocalRun {
+
+        private final BenchmarkRun run;
+        private final BenchmarkRunSpec spec;
+        private final String name;
+        private final ResultsLayout.RunFiles files;
+        private final String customModule;
+        private final CoreBindings.Variant variant;
+        private final IsolationPlan plan;
+        private final List<String> notes = new ArrayList<>();
+        private final RunProgress progress;
+        private final String loadAverageBefore;
+        private final Instant started = Instant.now();
+
+        private SpringApp targetApp;
+        private LocalPostgres postgres;
+        private ManagedProcess delayService;
+        private ManagedProcess target;
+        private ActuatorInfo targetInfo;
+        private List<String> k6Command;
+        private String k6Version;
+        private RunObservation observation;
+        private final List<Long> pids = new ArrayList<>();
+
+        LocalRun(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule) {
+            this.run = run;
+            this.spec = run.getSpec();
+            this.name = run.getMetadata().getName();
+            this.files = files;
+            this.customModule = customModule;
+            this.variant = core.variant(spec.getTarget().getVariant());
+            this.plan = IsolationPlanner.plan(
+                    settings.machineCpus(),
+                    BigDecimal.valueOf(
+                            Quantities.cpuCores(spec.getTarget().getResources().getCpu())));
+            run.setStatus(null);
+            this.progress = new RunProgress(run, Clock.systemUTC());
+            this.loadAverageBefore = MachineFacts.loadAverage().orElse(null);
         }
-        notes.forEach(note -> progress.message("[" + name + "] " + note));
 
-        Instant runStarted = Instant.now();
-        BenchmarkRunStatus status = new BenchmarkRunStatus();
-        run.setStatus(status);
-        status.setObservedGeneration(run.getMetadata().getGeneration());
-        status.advancePhase(Phase.Provisioning);
-        Map<String, Object> manifest = new LinkedHashMap<>();
-        manifest.put("run", name);
-        manifest.put("variant", variant.name());
-        manifest.put("host", MachineFacts.hostName());
-        manifest.put("kernel", MachineFacts.kernel());
-        manifest.put("cpuModel", MachineFacts.cpuModel());
-        manifest.put("machineCpus", settings.machineCpus().toList());
-        manifest.put("targetCpus", plan.targetCpus().toList());
-        manifest.put(
-                "supportCpus (k6, PostgreSQL, delay service)",
-                plan.supportCpus().toList());
-        manifest.put("targetActiveProcessorCount", plan.activeProcessorCount());
-        manifest.put("isolated", plan.isolated());
-        manifest.put("isolationNotes", notes);
-        manifest.put("spec", spec);
-        MachineFacts.loadAverage().ifPresent(load -> manifest.put("loadAverageBefore", load));
+        Result execute() {
+            notes.addAll(plan.notes());
+            notes.addAll(clusterOnlySettings(spec));
+            if (plan.isolated()) {
+                notes.add(
+                        pinThisProcess(plan.supportCpus())
+                                ? "the stackbench CLI itself (sampling, progress) also runs on " + plan.supportCpus()
+                                : "could not move the stackbench CLI off the target's CPUs (taskset failed): it may"
+                                        + " take a little CPU time from the target");
+            }
+            notes.forEach(note -> say(note));
+            progress.accepted();
+            progress.poolsAcquired("this machine's CPUs: the target on " + plan.targetCpus()
+                    + ", k6, PostgreSQL and the delay service on " + plan.supportCpus());
+            publishSteps();
+            try (ProcessSupervisor supervisor = new ProcessSupervisor()) {
+                try {
+                    K6Script script = writeFiles();
+                    Stack stack = provision(supervisor);
+                    int exitCode = sendLoad(supervisor, stack, script);
+                    collect(exitCode);
+                } catch (LocalRunException e) {
+                    fail(e.reason(), e.getMessage());
+                } catch (UncheckedIOException | IOException e) {
+                    fail(LocalRunException.LOCAL_RUN_FAILED, e.getMessage());
+                } catch (RuntimeException e) {
+                    fail(LocalRunException.LOCAL_RUN_FAILED, "local run failed unexpectedly: " + e);
+                } finally {
+                    pids.addAll(supervisor.startedPids());
+                    printer.finish();
+                }
+            }
+            if (plan.isolated()) {
+                // Give this JVM its CPUs back: an embedding process (a test JVM) and what it starts next keep them.
+                pinThisProcess(settings.machineCpus());
+            }
+            if (postgres != null) {
+                pids.add(postgres.pid());
+            }
+            progress.cleanedUp(
+                    true,
+                    "stopped every process the run started"
+                            + (settings.keep() && postgres != null
+                                    ? "; PostgreSQL's data directory is kept in " + postgres.dataDir()
+                                    : "")
+                            + "; the results stay in " + files.dir());
+            publishSteps();
+            progress.status().setEnvironment(environment());
+            run.setStatus(progress.status());
+            LocalManifest manifest = manifest();
+            writeJson(files.status(), progress.status());
+            writeJson(files.environment(), manifest);
+            return new Result(run, report(manifest), List.copyOf(pids));
+        }
 
-        List<Long> pids = new ArrayList<>();
-        RunObservation observation = null;
-        try (ProcessSupervisor supervisor = new ProcessSupervisor()) {
+        /** The spec as run and the k6 script (with a custom module beside it), before anything starts. */
+        private K6Script writeFiles() throws IOException {
+            Files.createDirectories(files.dir());
+            Files.writeString(files.spec(), BenchmarkRuns.toYaml(withoutStatus(run)));
+            String customImport = null;
+            if (customModule != null) {
+                Files.writeString(files.customModule(), customModule);
+                customImport = "./" + files.customModule().getFileName();
+            }
+            K6Script script = core.k6Script(spec, customImport);
+            Files.writeString(files.k6Script(), script.text());
+            return script;
+        }
+
+        /** PostgreSQL, the delay service and the target, each started and healthy; the target is Ready after. */
+        private Stack provision(ProcessSupervisor supervisor) throws IOException {
+            say("starting PostgreSQL, the delay service and " + variant.name());
+            postgres = startPostgres();
+            supervisor.register(postgres);
+            if (settings.keep()) {
+                say("PostgreSQL data directory (kept after the run): " + postgres.dataDir());
+            }
+            FreePorts ports = new FreePorts();
+            AppWiring.Endpoint delayEndpoint = new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
+            AppWiring.Endpoint targetEndpoint = new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
+            AppWiring wiring = new AppWiring(
+                    targetEndpoint,
+                    delayEndpoint,
+                    "http://" + AppWiring.LOOPBACK + ":" + delayEndpoint.httpPort(),
+                    new AppWiring.Database(postgres.host(), postgres.port(), postgres.database()));
+
+            SpringApp delayApp = RunApps.delayService(spec, wiring);
+            delayService = supervisor.start(
+                    "delay service",
+                    javaCommand(jar(core.delayServiceJar())),
+                    delayApp.environment(),
+                    plan.supportCpus(),
+                    files.delayServiceLog());
+
+            targetApp = RunApps.target(spec, core.catalogue(), wiring);
+            Map<String, String> targetEnv = new LinkedHashMap<>(targetApp.environment());
+            // Locally the credentials are plain variables; on a cluster they come from a Secret.
+            targetEnv.put(SpringApp.DB_USER_ENV, postgres.user());
+            targetEnv.put(SpringApp.DB_PASSWORD_ENV, postgres.password());
+            target = supervisor.start(
+                    "target " + variant.name(),
+                    javaCommand(jar(variant.jar())),
+                    targetEnv,
+                    plan.targetCpus(),
+                    files.targetLog());
+
+            awaitHealthy(delayService, delayApp);
+            awaitHealthy(target, targetApp);
+            progress.targetReady();
+            publishSteps();
+            targetInfo = ServiceProbe.get(managementUri(targetApp, SpringApp.INFO_PATH))
+                    .map(ActuatorInfo::parse)
+                    .orElse(null);
+            return new Stack(
+                    target,
+                    targetApp,
+                    "http://" + AppWiring.LOOPBACK + ":" + targetApp.endpoint().httpPort());
+        }
+
+        private void awaitHealthy(ManagedProcess process, SpringApp app) {
             try {
-                Files.createDirectories(files.dir());
-                Files.writeString(files.spec(), BenchmarkRuns.toYaml(withoutStatus(run)));
-                K6Script script = writeK6Script(spec, files, customModule);
-                observation =
-                        provisionAndLoad(runStarted, run, variant, plan, files, supervisor, status, manifest, script);
-                status.advancePhase(Phase.Collecting);
-                RunSummary summary = core.summarize(spec, variant, files.k6Summary(), observation);
-                flagLoadGenerator(summary, observation, plan);
-                missedScrapesWarning(observation).ifPresent(summary::addWarning);
-                status.setSummary(summary);
-                Conditions.set(
-                        status.conditionsForUpdate(),
-                        Conditions.RESULTS_COLLECTED,
-                        true,
-                        "Aggregated",
-                        "k6 summary and " + observation.scrapes().size() + " target scrapes aggregated",
-                        status.getObservedGeneration(),
-                        Instant.now());
-                boolean thresholdsPassed = !Boolean.FALSE.equals(summary.getThresholdsPassed());
-                Conditions.set(
-                        status.conditionsForUpdate(),
-                        Conditions.THRESHOLDS_PASSED,
-                        thresholdsPassed,
-                        thresholdsPassed ? "ThresholdsPassed" : "ThresholdsFailed",
-                        thresholdsPassed ? "every threshold passed" : "at least one threshold failed",
-                        status.getObservedGeneration(),
-                        Instant.now());
-                status.advancePhase(Phase.Succeeded);
-                status.setMessage("measured " + summary.getRequests() + " requests in "
-                        + Durations.format(Durations.parse(spec.getWorkload().getDuration())));
-            } catch (LocalRunException | UncheckedIOException | IOException e) {
-                fail(status, ProcessSupervisor.interrupted() ? INTERRUPTED : e.getMessage());
-            } catch (RuntimeException e) {
-                fail(status, ProcessSupervisor.interrupted() ? INTERRUPTED : "local run failed unexpectedly: " + e);
-            } finally {
-                pids.addAll(supervisor.startedPids());
-                progress.finish();
+                ServiceProbe.awaitHealthy(process, managementUri(app, SpringApp.HEALTH_PATH), settings.startTimeout());
+            } catch (LocalRunException e) {
+                if (ProcessSupervisor.interrupted()) {
+                    throw e;
+                }
+                progress.targetNotReady(e.getMessage());
+                throw new LocalRunException(RunProgress.TARGET_NOT_READY, e.getMessage());
             }
         }
-        if (plan.isolated()) {
-            // Give this JVM its CPUs back: an embedding process (a test JVM) and what it starts next keep them.
-            pinThisProcess(settings.machineCpus());
-        }
-        status.setFinishedAt(Conditions.format(Instant.now()));
-        Conditions.set(
-                status.conditionsForUpdate(),
-                Conditions.COMPLETE,
-                true,
-                status.getPhase().name(),
-                status.getMessage(),
-                status.getObservedGeneration(),
-                Instant.now());
-        MachineFacts.loadAverage().ifPresent(load -> manifest.put("loadAverageAfter", load));
-        if (manifest.get("postgresPid") instanceof Long postgresPid) {
-            pids.add(postgresPid);
-        }
-        manifest.put("startedPids", pids);
-        status.setEnvironment(environment(spec, variant, plan, manifest));
-        writeJson(files.status(), status);
-        writeJson(files.environment(), manifest);
-        return new Result(run, report(run, observation, notes, manifest), pids);
-    }
 
-    private RunObservation provisionAndLoad(
-            Instant runStarted,
-            BenchmarkRun run,
-            CoreBindings.Variant variant,
-            IsolationPlan plan,
-            ResultsLayout.RunFiles files,
-            ProcessSupervisor supervisor,
-            BenchmarkRunStatus status,
-            Map<String, Object> manifest,
-            K6Script script)
-            throws IOException {
-        BenchmarkRunSpec spec = run.getSpec();
-        String name = run.getMetadata().getName();
-        FreePorts ports = new FreePorts();
-        progress.message("[" + name + "] starting PostgreSQL, the delay service and " + variant.name());
+        /** k6 with the generated script; the target is sampled every second. Returns k6's exit code. */
+        private int sendLoad(ProcessSupervisor supervisor, Stack stack, K6Script script) throws IOException {
+            int k6ApiPort = new FreePorts().next();
+            k6Command = List.of(
+                    settings.k6Binary().toString(),
+                    "run",
+                    "--quiet",
+                    "--no-color",
+                    "--address",
+                    AppWiring.LOOPBACK + ":" + k6ApiPort,
+                    "--out",
+                    "csv=" + files.k6Requests(),
+                    files.k6Script().toString());
+            Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(stack.baseUrl(), files.k6Summary()));
+            k6Env.put("K6_NO_USAGE_REPORT", "true");
+            k6Version = K6Version.of(settings.k6Binary());
 
-        LocalPostgres postgres = startPostgres(plan, files);
-        supervisor.register(postgres);
-        manifest.put("postgresVersion", postgres.serverVersion());
-        manifest.put("postgresPid", postgres.pid());
-        if (settings.keep()) {
-            manifest.put("postgresDataDir", postgres.dataDir().toString());
-            progress.message("[" + name + "] PostgreSQL data directory (kept after the run): " + postgres.dataDir());
-        }
+            MetricsSampler sampler = new MetricsSampler(
+                    managementUri(stack.targetApp(), SpringApp.PROMETHEUS_PATH),
+                    stack.target().process().toHandle());
+            K6CsvFollower follower = new K6CsvFollower(files.k6Requests());
+            Duration warmup = script.warmup();
+            Duration planned = warmup.plus(script.measured());
+            // spec.timeout bounds the whole run, as on a cluster; k6 gets what is left of it after provisioning.
+            Duration leftOfTimeout = Durations.parse(spec.getTimeout()).minus(Duration.between(started, Instant.now()));
+            Duration limit = script.expectedMaxRunTime().plus(K6_OVERRUN);
+            if (leftOfTimeout.compareTo(limit) < 0) {
+                limit = leftOfTimeout;
+            }
 
-        int delayPort = ports.next();
-        int delayManagementPort = ports.next();
-        Map<String, String> delayEnv = Map.of(
-                "PORT",
-                Integer.toString(delayPort),
-                "MANAGEMENT_PORT",
-                Integer.toString(delayManagementPort),
-                "BIND_ADDRESS",
-                "127.0.0.1");
-        JavaProcessSpec delaySpec = JavaProcessSpec.of(
-                settings.javaBin(),
-                jar(core.delayServiceJar()),
-                plan.supportCpus().size(),
-                512L << 20,
-                null,
-                delayEnv,
-                List.of());
-        ManagedProcess delay = supervisor.start(
-                "delay service",
-                delaySpec.command(),
-                delaySpec.environment(),
-                plan.supportCpus(),
-                files.delayServiceLog());
-
-        int targetPort = ports.next();
-        int targetManagementPort = ports.next();
-        Map<String, String> targetEnv = new LinkedHashMap<>();
-        targetEnv.put("PORT", Integer.toString(targetPort));
-        targetEnv.put("MANAGEMENT_PORT", Integer.toString(targetManagementPort));
-        targetEnv.put("BIND_ADDRESS", "127.0.0.1");
-        targetEnv.put("DB_HOST", postgres.host());
-        targetEnv.put("DB_PORT", Integer.toString(postgres.port()));
-        targetEnv.put("DB_NAME", postgres.database());
-        targetEnv.put("DB_USER", postgres.user());
-        targetEnv.put("DB_PASSWORD", postgres.password());
-        targetEnv.put("DELAY_SERVICE_URL", "http://127.0.0.1:" + delayPort);
-        targetEnv.put("SPRING_PROFILES_ACTIVE", variant.profile());
-        if (spec.getTarget().getEnv() != null) {
-            targetEnv.putAll(spec.getTarget().getEnv());
-        }
-        JavaProcessSpec targetSpec = JavaProcessSpec.of(
-                settings.javaBin(),
-                jar(variant.jar()),
-                plan.activeProcessorCount(),
-                Quantities.memoryBytes(spec.getTarget().getResources().getMemory()),
-                spec.getTarget().getJvmOptions(),
-                targetEnv,
-                List.of());
-        ManagedProcess target = supervisor.start(
-                "target " + variant.name(),
-                targetSpec.command(),
-                targetSpec.environment(),
-                plan.targetCpus(),
-                files.targetLog());
-        manifest.put("targetCommand", String.join(" ", target.command()));
-        manifest.put("targetPid", target.pid());
-        manifest.put("delayServicePid", delay.pid());
-
-        ServiceProbe.awaitHealthy(
-                delay,
-                URI.create("http://127.0.0.1:" + delayManagementPort + "/actuator/health"),
-                settings.startTimeout());
-        ServiceProbe.awaitHealthy(
-                target,
-                URI.create("http://127.0.0.1:" + targetManagementPort + "/actuator/health"),
-                settings.startTimeout());
-        Conditions.set(
-                status.conditionsForUpdate(),
-                Conditions.TARGET_READY,
-                true,
-                "Healthy",
-                variant.name() + " answers on 127.0.0.1:" + targetPort,
-                status.getObservedGeneration(),
-                Instant.now());
-        ServiceProbe.get(URI.create("http://127.0.0.1:" + targetManagementPort + "/actuator/info"))
-                .ifPresent(info -> manifest.put("targetInfo", ActuatorInfo.parse(info)));
-        manifest.put("threadPoolSize", variant.poolThreads(plan.activeProcessorCount(), targetEnv));
-
-        String baseUrl = "http://127.0.0.1:" + targetPort;
-        int k6ApiPort = ports.next();
-        List<String> k6Command = List.of(
-                settings.k6Binary().toString(),
-                "run",
-                "--quiet",
-                "--no-color",
-                "--address",
-                "127.0.0.1:" + k6ApiPort,
-                "--out",
-                "csv=" + files.k6Requests(),
-                files.k6Script().toString());
-        Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(baseUrl, files.k6Summary()));
-        k6Env.put("K6_NO_USAGE_REPORT", "true");
-        manifest.put("k6Command", String.join(" ", k6Command));
-        manifest.put("k6Version", K6Version.of(settings.k6Binary()));
-
-        MetricsSampler sampler = new MetricsSampler(
-                URI.create("http://127.0.0.1:" + targetManagementPort + "/actuator/prometheus"),
-                target.process().toHandle());
-        K6CsvFollower follower = new K6CsvFollower(files.k6Requests());
-        Duration warmup = script.warmup();
-        Duration planned = warmup.plus(script.measured());
-        // spec.timeout bounds the whole run, as on a cluster; k6 gets what is left of it after provisioning.
-        Duration timeout = Durations.parse(spec.getTimeout());
-        Duration leftOfTimeout = timeout.minus(Duration.between(runStarted, Instant.now()));
-        Duration limit = script.expectedMaxRunTime().plus(K6_OVERRUN);
-        if (leftOfTimeout.compareTo(limit) < 0) {
-            limit = leftOfTimeout;
-        }
-
-        status.setStartedAt(Conditions.format(Instant.now()));
-        status.advancePhase(warmup.isZero() ? Phase.Running : Phase.WarmingUp);
-        sampler.start();
-        ManagedProcess k6 = supervisor.start("k6", k6Command, k6Env, plan.supportCpus(), files.k6Log());
-        sampler.watchLoadGenerator(k6.process().toHandle());
-        Conditions.set(
-                status.conditionsForUpdate(),
-                Conditions.LOAD_RUNNING,
-                true,
-                "K6Started",
-                "k6 offers load to " + baseUrl,
-                status.getObservedGeneration(),
-                Instant.now());
-        Instant loadStarted = Instant.now();
-        int exitCode;
-        try {
-            exitCode = followUntilDone(name, k6, follower, loadStarted, warmup, planned, limit, status);
-        } finally {
-            sampler.close();
-        }
-        follower.poll();
-        Conditions.set(
-                status.conditionsForUpdate(),
-                Conditions.LOAD_RUNNING,
-                false,
-                "K6Finished",
-                "k6 exited with code " + exitCode,
-                status.getObservedGeneration(),
-                Instant.now());
-        if (!Files.exists(files.k6Summary())) {
-            throw new LocalRunException("k6 exited with code " + exitCode + " and wrote no summary; last lines of "
-                    + files.k6Log() + ":\n" + ServiceProbe.tail(files.k6Log(), 25));
-        }
-        RequestTimeline measure = follower.timeline(core.measureScenario());
-        Instant windowStart =
-                measure.isEmpty() ? loadStarted.plus(warmup) : Instant.ofEpochSecond(measure.firstEpochSecond());
-        Instant windowEnd = measure.isEmpty()
-                ? Instant.now()
-                : Instant.ofEpochSecond(
-                        measure.firstEpochSecond() + measure.points().size());
-        List<MetricsSampler.Tick> ticks = sampler.ticks();
-        writeScrapes(files.scrapes(), ticks);
-        List<MetricsSampler.Tick> inWindow = ticks.stream()
-                .filter(tick -> !tick.at().isBefore(windowStart) && !tick.at().isAfter(windowEnd))
-                .toList();
-        RunObservation observation = new RunObservation(
-                exitCode,
-                measure,
-                inWindow,
-                windowStart,
-                windowEnd,
-                variant.poolThreads(plan.activeProcessorCount(), targetEnv));
-        writeTimeline(files.timeline(), measure);
-        writeMetrics(files.metrics(), observation);
-        return observation;
-    }
-
-    /** The generated script, and for scenario custom the user's module beside it, written before anything starts. */
-    private K6Script writeK6Script(BenchmarkRunSpec spec, ResultsLayout.RunFiles files, String customModule)
-            throws IOException {
-        String customImport = null;
-        if (customModule != null) {
-            Files.writeString(files.customModule(), customModule);
-            customImport = "./" + files.customModule().getFileName();
-        }
-        K6Script script = core.k6Script(spec, customImport);
-        Files.writeString(files.k6Script(), script.text());
-        return script;
-    }
-
-    private int followUntilDone(
-            String name,
-            ManagedProcess k6,
-            K6CsvFollower follower,
-            Instant started,
-            Duration warmupDuration,
-            Duration planned,
-            Duration limit,
-            BenchmarkRunStatus status)
-            throws IOException {
-        while (true) {
+            sampler.start();
+            ManagedProcess k6 = supervisor.start("k6", k6Command, k6Env, plan.supportCpus(), files.k6Log());
+            sampler.watchLoadGenerator(k6.process().toHandle());
+            progress.loadRunning(1, stack.baseUrl());
+            if (warmup.isZero()) {
+                progress.measuring(spec.getWorkload().getDuration());
+            } else {
+                progress.warmingUp(spec.getWorkload().getWarmup());
+            }
+            publishSteps();
+            Instant loadStarted = Instant.now();
+            int exitCode;
             try {
-                if (k6.process().waitFor(1, java.util.concurrent.TimeUnit.SECONDS)) {
-                    return k6.process().exitValue();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LocalRunException("interrupted while k6 was running");
+                exitCode = followUntilDone(k6, follower, loadStarted, warmup, planned, limit);
+            } finally {
+                sampler.close();
             }
             follower.poll();
-            Duration sinceStart = Duration.between(started, Instant.now());
-            RequestTimeline measure = follower.timeline(core.measureScenario());
-            RequestTimeline warmup = follower.timeline(core.warmupScenario());
-            // k6 first sets up its VUs (seconds on a busy CPU); the test clock starts with its first sample.
-            long firstSample = warmup.isEmpty() ? measure.firstEpochSecond() : warmup.firstEpochSecond();
-            Duration elapsed = firstSample < 0
-                    ? Duration.ZERO
-                    : Duration.between(Instant.ofEpochSecond(firstSample), Instant.now());
-            boolean measuring = firstSample >= 0 && elapsed.compareTo(warmupDuration) >= 0;
-            if (measuring) {
-                status.advancePhase(Phase.Running);
+            progress.loadFinished(1);
+            publishSteps();
+            if (!Files.exists(files.k6Summary())) {
+                throw new LocalRunException(
+                        RunProgress.LOAD_GENERATOR_FAILED,
+                        "k6 exited with code " + exitCode + " and wrote no summary; last lines of " + files.k6Log()
+                                + ":\n" + ServiceProbe.tail(files.k6Log(), 25));
             }
-            // k6 writes its per-request output about once a second: the second before last is complete.
-            long latestSecond = Instant.now().getEpochSecond() - 2;
-            // After the planned end k6 waits (graceful stop) for requests still in flight.
-            String phase = firstSample < 0
-                    ? "starting"
-                    : elapsed.compareTo(planned) > 0 ? "finishing" : measuring ? "measure" : "warmup";
-            progress.show(new ProgressPrinter.Progress(
-                    name,
-                    phase,
-                    elapsed,
-                    planned,
-                    warmup.requestsAt(latestSecond) + measure.requestsAt(latestSecond),
-                    warmup.totalRequests() + measure.totalRequests(),
-                    warmup.totalFailed() + measure.totalFailed(),
-                    warmup.totalDropped() + measure.totalDropped()));
-            if (sinceStart.compareTo(limit) > 0) {
-                throw new LocalRunException("k6 was still running after " + Durations.format(limit)
-                        + " (planned: " + Durations.format(planned) + " plus graceful stop, within spec.timeout); "
-                        + "stopped it. Raise spec.timeout or shorten the run; see " + k6.logFile());
+            observation = observe(exitCode, follower, sampler, loadStarted, warmup);
+            return exitCode;
+        }
+
+        /** The measured window as k6 saw it, and the target samples inside it. */
+        private RunObservation observe(
+                int exitCode, K6CsvFollower follower, MetricsSampler sampler, Instant loadStarted, Duration warmup)
+                throws IOException {
+            RequestTimeline measure = follower.timeline(core.measureScenario());
+            Instant windowStart =
+                    measure.isEmpty() ? loadStarted.plus(warmup) : Instant.ofEpochSecond(measure.firstEpochSecond());
+            Instant windowEnd = measure.isEmpty()
+                    ? Instant.now()
+                    : Instant.ofEpochSecond(
+                            measure.firstEpochSecond() + measure.points().size());
+            List<MetricsSampler.Tick> ticks = sampler.ticks();
+            writeScrapes(files.scrapes(), ticks);
+            List<MetricsSampler.Tick> inWindow = ticks.stream()
+                    .filter(tick ->
+                            !tick.at().isBefore(windowStart) && !tick.at().isAfter(windowEnd))
+                    .toList();
+            RunObservation result =
+                    new RunObservation(exitCode, measure, inWindow, windowStart, windowEnd, threadPoolSize());
+            writeTimeline(files.timeline(), measure);
+            writeMetrics(files.metrics(), result);
+            return result;
+        }
+
+        /** The k6 summary and the target samples into the status; the run succeeded. */
+        private void collect(int exitCode) {
+            RunSummary summary;
+            try {
+                summary = core.summarize(spec, variant, files.k6Summary(), observation);
+            } catch (RuntimeException e) {
+                progress.resultsUnreadable("the k6 summary " + files.k6Summary() + " (k6 exit code " + exitCode
+                        + ") could not be read: " + e.getMessage() + "; see " + files.k6Log());
+                return;
+            }
+            flagLoadGenerator(summary, observation, plan);
+            missedScrapesWarning(observation).ifPresent(summary::addWarning);
+            progress.succeeded(summary, 1);
+            publishSteps();
+        }
+
+        private void fail(String reason, String message) {
+            if (ProcessSupervisor.interrupted()) {
+                progress.fail(RunProgress.INTERRUPTED, INTERRUPTED);
+            } else {
+                progress.fail(reason, message);
+            }
+            publishSteps();
+        }
+
+        private int followUntilDone(
+                ManagedProcess k6,
+                K6CsvFollower follower,
+                Instant loadStarted,
+                Duration warmupDuration,
+                Duration planned,
+                Duration limit)
+                throws IOException {
+            while (true) {
+                try {
+                    if (k6.process().waitFor(1, java.util.concurrent.TimeUnit.SECONDS)) {
+                        return k6.process().exitValue();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new LocalRunException(RunProgress.INTERRUPTED, "interrupted while k6 was running");
+                }
+                follower.poll();
+                Duration sinceStart = Duration.between(loadStarted, Instant.now());
+                RequestTimeline measure = follower.timeline(core.measureScenario());
+                RequestTimeline warmup = follower.timeline(core.warmupScenario());
+                // k6 first sets up its VUs (seconds on a busy CPU); the test clock starts with its first sample.
+                long firstSample = warmup.isEmpty() ? measure.firstEpochSecond() : warmup.firstEpochSecond();
+                Duration elapsed = firstSample < 0
+                        ? Duration.ZERO
+                        : Duration.between(Instant.ofEpochSecond(firstSample), Instant.now());
+                boolean measuring = firstSample >= 0 && elapsed.compareTo(warmupDuration) >= 0;
+                if (measuring) {
+                    progress.measuring(spec.getWorkload().getDuration());
+                    publishSteps();
+                }
+                // k6 writes its per-request output about once a second: the second before last is complete.
+                long latestSecond = Instant.now().getEpochSecond() - 2;
+                // After the planned end k6 waits (graceful stop) for requests still in flight.
+                String phase = firstSample < 0
+                        ? "starting"
+                        : elapsed.compareTo(planned) > 0 ? "finishing" : measuring ? "measure" : "warmup";
+                printer.show(new ProgressPrinter.Progress(
+                        name,
+                        phase,
+                        elapsed,
+                        planned,
+                        warmup.requestsAt(latestSecond) + measure.requestsAt(latestSecond),
+                        warmup.totalRequests() + measure.totalRequests(),
+                        warmup.totalFailed() + measure.totalFailed(),
+                        warmup.totalDropped() + measure.totalDropped()));
+                if (sinceStart.compareTo(limit) > 0) {
+                    throw new LocalRunException(
+                            RunProgress.TIMED_OUT,
+                            "k6 was still running after " + Durations.format(limit) + " (planned: "
+                                    + Durations.format(planned)
+                                    + " plus graceful stop, within spec.timeout); stopped it. Raise spec.timeout"
+                                    + " or shorten the run; see " + k6.logFile());
+                }
             }
         }
-    }
 
-    /**
-     * Moves this JVM (sampler, k6 output follower, progress) off the target's CPUs, so the tool that measures the
-     * target does not take CPU time from it.
-     */
-    private static boolean pinThisProcess(CpuSet cpus) {
-        try {
-            Process taskset = new ProcessBuilder(
-                            "taskset",
-                            "-a",
-                            "-p",
-                            "-c",
-                            cpus.toList(),
-                            Long.toString(ProcessHandle.current().pid()))
-                    .redirectErrorStream(true)
-                    .start();
-            taskset.getInputStream().readAllBytes();
-            return taskset.waitFor() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+        private Integer threadPoolSize() {
+            return targetApp == null
+                    ? null
+                    : variant.poolThreads(targetApp.activeProcessors(), targetApp.environment());
+        }
+
+        /** What the status records: the contract's part from the shared model, the rest from this machine. */
+        private RunEnvironment environment() {
+            RunEnvironment environment;
+            if (targetApp != null) {
+                environment = RunApps.environment(spec, targetApp, core.catalogue());
+            } else {
+                environment = new RunEnvironment();
+                environment.setVariant(variant.name());
+                environment.setCpuLimit(spec.getTarget().getResources().getCpu());
+                environment.setMemoryLimit(spec.getTarget().getResources().getMemory());
+            }
+            environment.setMode("local");
+            environment.setNodeNames(List.of(MachineFacts.hostName()));
+            environment.setCpuSet(plan.targetCpus().toList());
+            environment.setParallelism(1);
+            if (targetInfo != null) {
+                environment.setJavaVersion(targetInfo.javaVersion());
+                environment.setSpringBootVersion(targetInfo.springBootVersion());
+            }
+            environment.setK6Version(k6Version);
+            Map<String, String> images = new LinkedHashMap<>();
+            images.put(RunApps.TARGET, variant.jar());
+            images.put(RunApps.DELAY_SERVICE, core.delayServiceJar());
+            images.put("postgres", postgres == null ? "unknown" : postgres.serverVersion());
+            environment.setImages(images);
+            return environment;
+        }
+
+        private LocalManifest manifest() {
+            return new LocalManifest(
+                    name,
+                    variant.name(),
+                    MachineFacts.hostName(),
+                    MachineFacts.kernel(),
+                    MachineFacts.cpuModel(),
+                    settings.machineCpus().toList(),
+                    plan.targetCpus().toList(),
+                    plan.supportCpus().toList(),
+                    plan.activeProcessorCount(),
+                    plan.isolated(),
+                    notes,
+                    loadAverageBefore,
+                    MachineFacts.loadAverage().orElse(null),
+                    postgres == null ? null : postgres.serverVersion(),
+                    postgres == null ? null : postgres.pid(),
+                    settings.keep() && postgres != null ? postgres.dataDir().toString() : null,
+                    delayService == null ? null : delayService.pid(),
+                    target == null ? null : target.pid(),
+                    target == null ? null : String.join(" ", target.command()),
+                    targetApp == null ? null : targetApp.javaToolOptions(),
+                    targetInfo,
+                    threadPoolSize(),
+                    k6Command == null ? null : String.join(" ", k6Command),
+                    k6Version,
+                    List.copyOf(pids),
+                    spec);
+        }
+
+        private ReportRun report(LocalManifest manifest) {
+            List<RequestTimeline.Point> points =
+                    observation == null ? List.of() : observation.measure().points();
+            List<GaugePoint> threads = new ArrayList<>();
+            List<GaugePoint> targetCpu = new ArrayList<>();
+            List<GaugePoint> k6Cpu = new ArrayList<>();
+            if (observation != null) {
+                for (MetricsSampler.Tick tick : observation.ticks()) {
+                    double second = observation.secondsIntoWindow(tick.at());
+                    if (tick.scrape() != null) {
+                        core.liveThreads(tick.scrape()).ifPresent(value -> threads.add(new GaugePoint(second, value)));
+                    }
+                    targetCpu.add(new GaugePoint(second, tick.targetCores()));
+                    k6Cpu.add(new GaugePoint(second, tick.loadGeneratorCores()));
+                }
+            }
+            return new ReportRun(
+                    ReportRows.of(run, observation),
+                    points,
+                    threads,
+                    targetCpu,
+                    k6Cpu,
+                    notes,
+                    manifest.rows(),
+                    BenchmarkRuns.toYaml(withoutStatus(run)),
+                    Durations.seconds(Durations.parse(spec.getWorkload().getDuration())));
+        }
+
+        /** Prints the steps taken since the last call, as the operator publishes them as Events. */
+        private void publishSteps() {
+            for (RunProgress.Step step : progress.takeSteps()) {
+                say((step.warning() ? "warning: " : "") + step.reason() + ": " + step.message());
+            }
+        }
+
+        private void say(String text) {
+            printer.message("[" + name + "] " + text);
+        }
+
+        private LocalPostgres startPostgres() {
+            try {
+                return LocalPostgres.builder()
+                        .cpus(plan.supportCpus().toList())
+                        .keepDataDir(settings.keep())
+                        .start();
+            } catch (RuntimeException e) {
+                String message = "could not start PostgreSQL: " + e.getMessage()
+                        + " (run hack/setup.sh postgres, or set STACKBENCH_PG_BIN to the directory with initdb and"
+                        + " pg_ctl)";
+                progress.targetNotReady(message);
+                throw new LocalRunException(RunProgress.TARGET_NOT_READY, message);
+            }
         }
     }
 
@@ -493,18 +569,37 @@ public final class LocalRunner {
         return notes;
     }
 
-    private LocalPostgres startPostgres(IsolationPlan plan, ResultsLayout.RunFiles files) {
+    /** How local mode starts a Spring Boot jar: its JVM options come through JAVA_TOOL_OPTIONS, as in a pod. */
+    private List<String> javaCommand(Path jar) {
+        return List.of(settings.javaBin().toString(), "-jar", jar.toString());
+    }
+
+    private static URI managementUri(SpringApp app, String path) {
+        return URI.create("http://" + AppWiring.LOOPBACK + ":" + app.endpoint().managementPort() + path);
+    }
+
+    /**
+     * Moves this JVM (sampler, k6 output follower, progress) off the target's CPUs, so the tool that measures the
+     * target does not take CPU time from it.
+     */
+    private static boolean pinThisProcess(CpuSet cpus) {
         try {
-            return LocalPostgres.builder()
-                    .cpus(plan.supportCpus().toList())
-                    .keepDataDir(settings.keep())
+            Process taskset = new ProcessBuilder(
+                            "taskset",
+                            "-a",
+                            "-p",
+                            "-c",
+                            cpus.toList(),
+                            Long.toString(ProcessHandle.current().pid()))
+                    .redirectErrorStream(true)
                     .start();
-        } catch (RuntimeException e) {
-            throw new LocalRunException(
-                    "could not start PostgreSQL: " + e.getMessage()
-                            + " (run hack/setup.sh postgres, or set STACKBENCH_PG_BIN to the directory with initdb and"
-                            + " pg_ctl)",
-                    e);
+            taskset.getInputStream().readAllBytes();
+            return taskset.waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -533,18 +628,18 @@ public final class LocalRunner {
     }
 
     /** A target too busy to answer its metrics endpoint is itself a finding, and explains missing figures. */
-    static java.util.Optional<String> missedScrapesWarning(RunObservation observation) {
+    static Optional<String> missedScrapesWarning(RunObservation observation) {
         long missed = observation.ticks().stream()
                 .filter(tick -> tick.scrape() == null)
                 .count();
         if (missed == 0) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(String.format(
+        return Optional.of(String.format(
                 Locale.ROOT,
                 "%d of %d once-a-second scrapes of the target's "
-                        + "/actuator/prometheus got no answer within 2 s: the target was too busy to serve its metrics, so "
-                        + "thread, heap and pool figures cover only the answered scrapes",
+                        + "/actuator/prometheus got no answer within 2 s: the target was too busy to serve its"
+                        + " metrics, so thread, heap and pool figures cover only the answered scrapes",
                 missed,
                 observation.ticks().size()));
     }
@@ -565,69 +660,6 @@ public final class LocalRunner {
                 + (k6Share >= GENERATOR_CPU_ALARM
                         ? "measures the load generator, not the target"
                         : "is for a lower load than requested (k6 ran out of VUs while responses were slow)");
-    }
-
-    private RunEnvironment environment(
-            BenchmarkRunSpec spec, CoreBindings.Variant variant, IsolationPlan plan, Map<String, Object> manifest) {
-        RunEnvironment environment = new RunEnvironment();
-        environment.setMode("local");
-        environment.setVariant(variant.name());
-        environment.setNodeNames(List.of(MachineFacts.hostName()));
-        environment.setCpuLimit(spec.getTarget().getResources().getCpu());
-        environment.setMemoryLimit(spec.getTarget().getResources().getMemory());
-        environment.setCpuSet(plan.targetCpus().toList());
-        environment.setJvmOptions(spec.getTarget().getJvmOptions());
-        environment.setParallelism(1);
-        if (manifest.get("targetInfo") instanceof ActuatorInfo info) {
-            environment.setJavaVersion(info.javaVersion());
-            environment.setSpringBootVersion(info.springBootVersion());
-        }
-        if (manifest.get("threadPoolSize") instanceof Integer size) {
-            environment.setThreadPoolSize(size);
-        }
-        if (manifest.get("k6Version") instanceof String version) {
-            environment.setK6Version(version);
-        }
-        Map<String, String> images = new LinkedHashMap<>();
-        images.put("target", variant.jar());
-        images.put("delay-service", core.delayServiceJar());
-        images.put("postgres", String.valueOf(manifest.getOrDefault("postgresVersion", "unknown")));
-        environment.setImages(images);
-        return environment;
-    }
-
-    private ReportRun report(
-            BenchmarkRun run, RunObservation observation, List<String> notes, Map<String, Object> manifest) {
-        List<RequestTimeline.Point> points =
-                observation == null ? List.of() : observation.measure().points();
-        List<GaugePoint> threads = new ArrayList<>();
-        List<GaugePoint> targetCpu = new ArrayList<>();
-        List<GaugePoint> k6Cpu = new ArrayList<>();
-        if (observation != null) {
-            for (MetricsSampler.Tick tick : observation.ticks()) {
-                double second = observation.secondsIntoWindow(tick.at());
-                if (tick.scrape() != null) {
-                    core.liveThreads(tick.scrape()).ifPresent(value -> threads.add(new GaugePoint(second, value)));
-                }
-                targetCpu.add(new GaugePoint(second, tick.targetCores()));
-                k6Cpu.add(new GaugePoint(second, tick.loadGeneratorCores()));
-            }
-        }
-        return new ReportRun(
-                ReportRows.of(run, observation),
-                points,
-                threads,
-                targetCpu,
-                k6Cpu,
-                notes,
-                manifest,
-                BenchmarkRuns.toYaml(withoutStatus(run)),
-                Durations.seconds(Durations.parse(run.getSpec().getWorkload().getDuration())));
-    }
-
-    private static void fail(BenchmarkRunStatus status, String message) {
-        status.advancePhase(Phase.Failed);
-        status.setMessage(message);
     }
 
     private static BenchmarkRun withoutStatus(BenchmarkRun run) {

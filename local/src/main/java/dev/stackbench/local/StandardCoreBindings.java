@@ -56,6 +56,11 @@ public final class StandardCoreBindings implements CoreBindings {
     }
 
     @Override
+    public VariantCatalogue catalogue() {
+        return catalogue;
+    }
+
+    @Override
     public Variant variant(String name) {
         dev.stackbench.catalogue.Variant variant = catalogue.variant(name);
         String jar = catalogue.app(name).jar();

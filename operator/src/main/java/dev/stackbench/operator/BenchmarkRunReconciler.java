@@ -12,6 +12,8 @@ import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.model.RunApps;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -261,8 +263,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         boolean targetReady = targetDeployment.map(TargetReadiness::isReady).orElse(false);
         boolean delayReady = delayDeployment.map(TargetReadiness::isReady).orElse(false);
         if (targetReady && delayReady) {
-            progress.condition(
-                    Conditions.TARGET_READY, true, "TargetReady", "the target and the delay service are Ready");
+            progress.targetReady();
             return false;
         }
         String problem = !targetReady
@@ -273,12 +274,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         pods(context, run, RunLabels.ROLE_DELAY_SERVICE));
         Duration limit = readyLimit(run);
         if (progress.now().isAfter(startOf(progress).plus(limit))) {
-            progress.condition(Conditions.TARGET_READY, false, "TargetNotReady", problem);
-            progress.fail("TargetNotReady", "not Ready within " + Durations.format(limit) + ": " + problem);
+            progress.targetNotReady(limit, problem);
             return true;
         }
-        progress.condition(Conditions.TARGET_READY, false, "WaitingForTarget", problem);
-        progress.status().setMessage("waiting for Ready: " + problem);
+        progress.waitingForTarget(problem);
         progress.checkAgainIn(settings.pollInterval());
         return true;
     }
@@ -326,13 +325,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .getItems();
         Optional<String> runnerFailure = RunnerHealth.failure(runnerJobs, runnerPods);
         if (runnerFailure.isPresent()) {
-            progress.condition(Conditions.LOAD_RUNNING, false, "RunnerFailed", runnerFailure.get());
-            progress.fail("RunnerFailed", runnerFailure.get());
+            progress.loadGeneratorFailed("RunnerFailed", runnerFailure.get());
             return true;
         }
         if ("error".equals(stage)) {
-            progress.fail(
-                    "LoadGeneratorFailed",
+            progress.loadGeneratorFailed(
+                    RunProgress.LOAD_GENERATOR_FAILED,
                     "k6-operator reports TestRun " + name + " in stage error: see its"
                             + " status and the k6-operator logs");
             return true;
@@ -348,36 +346,22 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             progress.checkAgainIn(settings.pollInterval());
             return true;
         }
-        if (progress.status().getStartedAt() == null) {
-            progress.status().setStartedAt(Conditions.format(progress.now()));
-        }
         boolean finished = "finished".equals(stage)
                 && RunnerHealth.allFinished(
                         runnerPods, run.getSpec().getWorkload().getParallelism());
         if (finished) {
-            progress.condition(Conditions.LOAD_RUNNING, false, "LoadFinished", "every k6 runner has finished");
-            progress.moveTo(Phase.Collecting, "Collecting", "reading the k6 summaries of the runners");
+            progress.loadRunning(runnerPods.size(), TargetService.url(run));
+            progress.loadFinished(run.getSpec().getWorkload().getParallelism());
             return false;
         }
+        progress.loadRunning(runnerPods.size(), TargetService.url(run));
         Duration elapsed = Duration.between(Instant.parse(progress.status().getStartedAt()), progress.now());
         Duration warmup = Durations.parse(run.getSpec().getWorkload().getWarmup());
-        progress.condition(
-                Conditions.LOAD_RUNNING,
-                true,
-                "LoadRunning",
-                runnerPods.size() + " k6 runner(s) send" + " load to " + TargetService.url(run));
         if (elapsed.compareTo(warmup) < 0) {
-            progress.moveTo(
-                    Phase.WarmingUp,
-                    "WarmingUp",
-                    "load runs; the first " + run.getSpec().getWorkload().getWarmup()
-                            + " are excluded from the results");
+            progress.warmingUp(run.getSpec().getWorkload().getWarmup());
             progress.checkAgainIn(warmup.minus(elapsed));
         } else {
-            progress.moveTo(
-                    Phase.Running,
-                    "Running",
-                    "measuring for " + run.getSpec().getWorkload().getDuration());
+            progress.measuring(run.getSpec().getWorkload().getDuration());
             scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         }
         progress.checkAgainIn(settings.pollInterval());
@@ -399,39 +383,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         try {
             summary = results.summarize(run, logs, metrics.summary().orElse(null));
         } catch (IllegalArgumentException e) {
-            progress.condition(Conditions.RESULTS_COLLECTED, false, "ResultsUnreadable", e.getMessage());
-            progress.fail("ResultsUnreadable", e.getMessage());
+            progress.resultsUnreadable(e.getMessage());
             return true;
         }
         metrics.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
-        progress.status().setSummary(summary);
         progress.status().setEnvironment(environment(run, context, metrics));
-        progress.condition(
-                Conditions.RESULTS_COLLECTED,
-                true,
-                "ResultsCollected",
-                "combined the k6 summaries of " + logs.size() + " runner(s)");
-        if (summary.getThresholdsPassed() != null) {
-            progress.condition(
-                    Conditions.THRESHOLDS_PASSED,
-                    summary.getThresholdsPassed(),
-                    summary.getThresholdsPassed() ? "ThresholdsPassed" : "ThresholdsFailed",
-                    summary.getThresholdsPassed()
-                            ? "every threshold held on the combined result"
-                            : "at least one threshold failed on the combined result: see status.summary");
-        }
-        progress.moveTo(
-                Phase.Succeeded,
-                "RunSucceeded",
-                String.format(
-                        java.util.Locale.ROOT,
-                        "%d requests, %.1f requests/s, p95 %.1f ms, error rate %.4f",
-                        summary.getRequests(),
-                        summary.getRps(),
-                        summary.getLatencyMs() == null || summary.getLatencyMs().getP95() == null
-                                ? Double.NaN
-                                : summary.getLatencyMs().getP95(),
-                        summary.getErrorRate()));
+        progress.succeeded(summary, logs.size());
         return false;
     }
 
@@ -616,26 +573,15 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     private RunEnvironment environment(
             BenchmarkRun run, Context<BenchmarkRun> context, TargetMetricsScraper.Outcome metrics) {
-        RunEnvironment environment = new RunEnvironment();
+        RunEnvironment environment = RunApps.environment(run.getSpec(), target.app(run), catalogue);
         environment.setMode("cluster");
-        environment.setVariant(run.getSpec().getTarget().getVariant());
         environment.setNodeNames(pods(context, run, RunLabels.ROLE_TARGET).stream()
                 .map(pod -> pod.getSpec().getNodeName())
                 .filter(Objects::nonNull)
                 .distinct()
                 .sorted()
                 .toList());
-        environment.setCpuLimit(run.getSpec().getTarget().getResources().getCpu());
-        environment.setMemoryLimit(run.getSpec().getTarget().getResources().getMemory());
-        environment.setJvmOptions(JvmSizing.options(
-                run.getSpec().getTarget().getResources(),
-                run.getSpec().getTarget().getJvmOptions()));
         environment.setParallelism(run.getSpec().getWorkload().getParallelism());
-        environment.setThreadPoolSize(catalogue.poolThreads(
-                run.getSpec().getTarget().getVariant(),
-                JvmSizing.activeProcessors(
-                        run.getSpec().getTarget().getResources().getCpu()),
-                run.getSpec().getTarget().getEnv()));
         Map<String, String> images = new LinkedHashMap<>();
         images.put(RunLabels.ROLE_TARGET, target.image(run));
         images.put(RunLabels.ROLE_DELAY_SERVICE, delayService.image());

@@ -1,17 +1,17 @@
 package dev.stackbench.operator;
 
 import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.DelayServiceSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
-import io.fabric8.kubernetes.api.model.EnvVar;
+import dev.stackbench.model.AppWiring;
+import dev.stackbench.model.RunApps;
+import dev.stackbench.model.SpringApp;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import java.util.List;
 
-/** The delay service answering the target's upstream calls, on the backend pool with Guaranteed QoS. */
+/** The delay service answering the target's upstream calls ({@link RunApps#delayService}) on the backend pool. */
 public final class DelayServiceDeployment {
 
-    public static final int HTTP_PORT = 8090;
-    public static final int MANAGEMENT_PORT = 8091;
+    public static final int HTTP_PORT = AppWiring.CLUSTER_DELAY_SERVICE.httpPort();
+    public static final int MANAGEMENT_PORT = AppWiring.CLUSTER_DELAY_SERVICE.managementPort();
 
     private final VariantCatalogue catalogue;
     private final OperatorSettings settings;
@@ -26,12 +26,8 @@ public final class DelayServiceDeployment {
     }
 
     public Deployment desired(BenchmarkRun run) {
-        DelayServiceSpec delay = run.getSpec().getBackend().getDelayService();
-        List<EnvVar> env = List.of(
-                new EnvVar("PORT", Integer.toString(HTTP_PORT), null),
-                new EnvVar("MANAGEMENT_PORT", Integer.toString(MANAGEMENT_PORT), null),
-                new EnvVar("BIND_ADDRESS", "0.0.0.0", null),
-                new EnvVar(JvmSizing.ENV, JvmSizing.options(delay.getResources(), null), null));
+        SpringApp app = RunApps.delayService(
+                run.getSpec(), new AppWiring(AppWiring.CLUSTER_TARGET, AppWiring.CLUSTER_DELAY_SERVICE, null, null));
         return SpringAppDeployment.desired(
                 run,
                 new SpringAppDeployment.App(
@@ -39,11 +35,9 @@ public final class DelayServiceDeployment {
                         RunLabels.ROLE_DELAY_SERVICE,
                         "delay-service",
                         image(),
-                        delay.getReplicas(),
+                        run.getSpec().getBackend().getDelayService().getReplicas(),
                         Placements.backend(run.getSpec()),
-                        delay.getResources(),
-                        HTTP_PORT,
-                        MANAGEMENT_PORT,
-                        env));
+                        app,
+                        SpringAppDeployment.plainEnv(app)));
     }
 }

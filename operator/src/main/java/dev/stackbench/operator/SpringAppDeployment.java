@@ -3,23 +3,28 @@ package dev.stackbench.operator;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.PoolPlacement;
 import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.model.SpringApp;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The Deployment shape every Spring Boot app of a run shares (target and delay service): one role of the run on its
- * pool, requests equal to limits (Guaranteed QoS), the API and management ports, and readiness from Actuator health.
+ * The Deployment of a Spring Boot app of a run (target and delay service) as the shared model describes it: one role
+ * of the run on its pool, requests equal to limits (Guaranteed QoS), the model's ports, environment and health
+ * endpoint as the readiness probe.
  */
 final class SpringAppDeployment {
 
-    static final String HEALTH_PATH = "/actuator/health";
-
     private SpringAppDeployment() {}
 
+    /**
+     * @param model the app as both modes run it
+     * @param env the model's environment as container variables, plus what only a cluster adds (Secret references)
+     */
     record App(
             String name,
             String role,
@@ -27,15 +32,21 @@ final class SpringAppDeployment {
             String image,
             int replicas,
             PoolPlacement placement,
-            ResourcesSpec resources,
-            int httpPort,
-            int managementPort,
+            SpringApp model,
             List<EnvVar> env) {}
 
+    /** The model's environment as plain container variables, in the model's order. */
+    static List<EnvVar> plainEnv(SpringApp app) {
+        List<EnvVar> env = new ArrayList<>();
+        app.environment().forEach((name, value) -> env.add(new EnvVar(name, value, null)));
+        return env;
+    }
+
     static Deployment desired(BenchmarkRun run, App app) {
+        ResourcesSpec resources = app.model().resources();
         Map<String, Quantity> limits = Map.of(
-                "cpu", new Quantity(app.resources().getCpu()),
-                "memory", new Quantity(app.resources().getMemory()));
+                "cpu", new Quantity(resources.getCpu()),
+                "memory", new Quantity(resources.getMemory()));
         return new DeploymentBuilder()
                 .withNewMetadata()
                 .withName(app.name())
@@ -61,11 +72,11 @@ final class SpringAppDeployment {
                 .withImage(app.image())
                 .addNewPort()
                 .withName("http")
-                .withContainerPort(app.httpPort())
+                .withContainerPort(app.model().endpoint().httpPort())
                 .endPort()
                 .addNewPort()
                 .withName("management")
-                .withContainerPort(app.managementPort())
+                .withContainerPort(app.model().endpoint().managementPort())
                 .endPort()
                 .withEnv(app.env())
                 .withNewResources()
@@ -74,7 +85,7 @@ final class SpringAppDeployment {
                 .endResources()
                 .withNewReadinessProbe()
                 .withNewHttpGet()
-                .withPath(HEALTH_PATH)
+                .withPath(SpringApp.HEALTH_PATH)
                 .withNewPort("management")
                 .endHttpGet()
                 .withPeriodSeconds(2)

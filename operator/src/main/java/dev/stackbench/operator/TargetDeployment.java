@@ -6,27 +6,22 @@ import dev.stackbench.api.DatabaseSpec;
 import dev.stackbench.api.SecretKeysRef;
 import dev.stackbench.api.TargetSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.model.AppWiring;
+import dev.stackbench.model.RunApps;
+import dev.stackbench.model.SpringApp;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The target under test: the variant's image on the target pool, requests equal to limits (Guaranteed QoS), the JVM
- * sized to the limits, configured through the environment variables of the HTTP contract.
+ * The target under test as a Deployment: the app the shared model describes ({@link RunApps#target}), on the target
+ * pool, with the database credentials from a Secret.
  */
 public final class TargetDeployment {
 
-    public static final int HTTP_PORT = 8080;
-    public static final int MANAGEMENT_PORT = 8081;
-    /**
-     * Asks the target to empty the orders of earlier runs at start (a Flyway afterMigrate callback in the apps), so
-     * every run begins from the same database: the seeded items and no orders.
-     */
-    public static final String RESET_DATABASE_ENV = "STACKBENCH_RESET_DATABASE";
+    public static final int HTTP_PORT = AppWiring.CLUSTER_TARGET.httpPort();
+    public static final int MANAGEMENT_PORT = AppWiring.CLUSTER_TARGET.managementPort();
 
     private final VariantCatalogue catalogue;
     private final OperatorSettings settings;
@@ -46,7 +41,11 @@ public final class TargetDeployment {
     }
 
     public Deployment desired(BenchmarkRun run) {
-        TargetSpec target = run.getSpec().getTarget();
+        SpringApp app = app(run);
+        List<EnvVar> env = SpringAppDeployment.plainEnv(app);
+        SecretKeysRef secret = database(run).getSecretRef();
+        env.add(secretEnv(SpringApp.DB_USER_ENV, secret.getName(), secret.getUserKey()));
+        env.add(secretEnv(SpringApp.DB_PASSWORD_ENV, secret.getName(), secret.getPasswordKey()));
         return SpringAppDeployment.desired(
                 run,
                 new SpringAppDeployment.App(
@@ -54,41 +53,22 @@ public final class TargetDeployment {
                         RunLabels.ROLE_TARGET,
                         "target",
                         image(run),
-                        target.getReplicas(),
+                        run.getSpec().getTarget().getReplicas(),
                         Placements.target(run.getSpec()),
-                        target.getResources(),
-                        HTTP_PORT,
-                        MANAGEMENT_PORT,
-                        environment(run)));
+                        app,
+                        env));
     }
 
-    /** The contract's variables, then the spec's own env (which wins on a clash, except for the database secret). */
-    List<EnvVar> environment(BenchmarkRun run) {
-        TargetSpec target = run.getSpec().getTarget();
-        Map<String, String> plain = new LinkedHashMap<>();
-        plain.put(
-                "SPRING_PROFILES_ACTIVE", catalogue.variant(target.getVariant()).profile());
-        plain.put("PORT", Integer.toString(HTTP_PORT));
-        plain.put("MANAGEMENT_PORT", Integer.toString(MANAGEMENT_PORT));
-        plain.put("BIND_ADDRESS", "0.0.0.0");
-        plain.put("DELAY_SERVICE_URL", DelayServiceService.url(run));
+    /** The target as the shared model describes it, wired to the run's Services and database. */
+    public SpringApp app(BenchmarkRun run) {
         DatabaseSpec database = database(run);
-        plain.put("DB_HOST", database.getHost());
-        plain.put("DB_PORT", Integer.toString(database.getPort()));
-        plain.put("DB_NAME", database.getDatabase());
-        plain.put(RESET_DATABASE_ENV, "true");
-        plain.put(JvmSizing.ENV, JvmSizing.options(target.getResources(), target.getJvmOptions()));
-        if (target.getEnv() != null) {
-            plain.putAll(target.getEnv());
-        }
-        List<EnvVar> env = new ArrayList<>();
-        plain.forEach((name, value) -> env.add(new EnvVar(name, value, null)));
-        SecretKeysRef secret = database.getSecretRef();
-        env.add(secretEnv("DB_USER", secret.getName(), secret.getUserKey()));
-        env.add(secretEnv("DB_PASSWORD", secret.getName(), secret.getPasswordKey()));
-        return env;
+        AppWiring wiring = new AppWiring(
+                AppWiring.CLUSTER_TARGET,
+                AppWiring.CLUSTER_DELAY_SERVICE,
+                DelayServiceService.url(run),
+                new AppWiring.Database(database.getHost(), database.getPort(), database.getDatabase()));
+        return RunApps.target(run.getSpec(), catalogue, wiring);
     }
-
     /** The spec's database with defaults, or the operator's default database when the spec names none. */
     DatabaseSpec database(BenchmarkRun run) {
         DatabaseSpec database = run.getSpec().getBackend() == null

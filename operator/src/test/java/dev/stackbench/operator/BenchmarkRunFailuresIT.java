@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Phase;
+import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.Condition;

@@ -10,6 +10,7 @@ import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;

@@ -65,10 +65,11 @@ class TargetDeploymentTest {
         assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("username");
         assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey())
                 .isEqualTo("password");
-        assertThat(env.get(TargetDeployment.RESET_DATABASE_ENV).getValue()).isEqualTo("true");
-        // The example sizes the heap itself (MaxRAMPercentage), so no -Xmx is added.
+        assertThat(env.get(dev.stackbench.model.RunApps.RESET_DATABASE_ENV).getValue())
+                .isEqualTo("true");
+        // The example sizes the heap itself (MaxRAMPercentage, of the 1Gi limit), so no -Xmx is added.
         assertThat(env.get("JAVA_TOOL_OPTIONS").getValue())
-                .isEqualTo("-XX:ActiveProcessorCount=1 -XX:MaxRAMPercentage=75");
+                .isEqualTo("-XX:ActiveProcessorCount=1 -XX:MaxRAM=1073741824 -XX:MaxRAMPercentage=75");
     }
 
     @Test
@@ -107,7 +108,8 @@ class TargetDeploymentTest {
         assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("u");
         assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey())
                 .isEqualTo("p");
-        assertThat(env.get("JAVA_TOOL_OPTIONS").getValue()).isEqualTo("-XX:ActiveProcessorCount=2 -Xmx768m");
+        assertThat(env.get("JAVA_TOOL_OPTIONS").getValue())
+                .isEqualTo("-XX:ActiveProcessorCount=2 -XX:MaxRAM=1073741824 -Xmx768m");
     }
 
     @Test

@@ -1,0 +1,339 @@
+package dev.stackbench.lifecycle;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.Conditions;
+import dev.stackbench.api.Phase;
+import dev.stackbench.api.RunSummary;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The life cycle of one run, shared by the operator and local mode: the steps a run goes through, each with the
+ * phase, condition, reason and message it sets. Phases only move forward, conditions keep their lastTransitionTime
+ * unless they flip, and each step is remembered as an event to publish (Kubernetes Events on a cluster, progress
+ * lines locally). Knows whether anything changed, so the status is patched only then.
+ *
+ * <p>Both runners go through the same steps with the same reasons, so the status of a run differs between the modes
+ * only where the environment differs (node names, addresses, process ids), never in its conditions.
+ */
+public final class RunProgress {
+
+    /** The pools are held (True) or the run waits in the queue for them (False). */
+    public static final String POOLS_AVAILABLE = "PoolsAvailable";
+    /** The spec changed after the run started and the change is ignored. */
+    public static final String SPEC_CHANGE_IGNORED = "SpecChangeIgnored";
+    /**
+     * The run cannot go on until something outside it changes (True), e.g. the API server refuses the operator a
+     * right the run needs; False once it goes on again.
+     */
+    public static final String STALLED = "Stalled";
+    /** What cleanup did after the run ended. */
+    public static final String CLEANED_UP = "CleanedUp";
+
+    // Reasons of the failures both runners can meet.
+    public static final String INVALID_SPEC = "InvalidSpec";
+    public static final String TIMED_OUT = "TimedOut";
+    public static final String TARGET_NOT_READY = "TargetNotReady";
+    public static final String LOAD_GENERATOR_FAILED = "LoadGeneratorFailed";
+    public static final String RESULTS_UNREADABLE = "ResultsUnreadable";
+    public static final String INTERRUPTED = "Interrupted";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** An event to publish: what happened, in a CamelCase reason and a sentence. */
+    public record Step(boolean warning, String reason, String message) {}
+
+    private final BenchmarkRun run;
+    private final BenchmarkRunStatus status;
+    private final String originalJson;
+    private final Clock clock;
+    private final List<Step> steps = new ArrayList<>();
+    private Duration nextCheck;
+
+    /** The progress of one reconcile, which sees one instant. */
+    public RunProgress(BenchmarkRun run, Instant now) {
+        this(run, Clock.fixed(now, java.time.ZoneOffset.UTC));
+    }
+
+    /** The progress of a run followed as it happens (local mode), whose clock moves. */
+    public RunProgress(BenchmarkRun run, Clock clock) {
+        this.run = run;
+        this.clock = clock;
+        BenchmarkRunStatus current = run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus();
+        this.originalJson = json(current);
+        this.status = copy(current);
+        if (status.getConditions() == null) {
+            status.setConditions(new ArrayList<>());
+        }
+        status.setObservedGeneration(run.getMetadata().getGeneration());
+    }
+
+    public BenchmarkRun run() {
+        return run;
+    }
+
+    public BenchmarkRunStatus status() {
+        return status;
+    }
+
+    public Instant now() {
+        return clock.instant();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // The steps of a run, in the order they happen
+
+    /** The spec is valid and the variant known. */
+    public void accepted() {
+        moveTo(Phase.Pending, "Accepted", "the run is accepted and waits for its node pools");
+    }
+
+    /** The run holds what it runs on: node pools on a cluster, this machine's CPUs locally. */
+    public void poolsAcquired(String message) {
+        condition(POOLS_AVAILABLE, true, "PoolsAcquired", message);
+        moveTo(Phase.Provisioning, "Provisioning", "starting the delay service and the target, writing the k6 script");
+    }
+
+    /** The target or the delay service is not Ready yet; {@code problem} says which and why. */
+    public void waitingForTarget(String problem) {
+        condition(Conditions.TARGET_READY, false, "WaitingForTarget", problem);
+        status.setMessage("waiting for Ready: " + problem);
+    }
+
+    public void targetReady() {
+        condition(Conditions.TARGET_READY, true, "TargetReady", "the target and the delay service are Ready");
+    }
+
+    /** The target did not become Ready within {@code limit}: the run fails. */
+    public void targetNotReady(Duration limit, String problem) {
+        condition(Conditions.TARGET_READY, false, TARGET_NOT_READY, problem);
+        fail(TARGET_NOT_READY, "not Ready within " + dev.stackbench.api.Durations.format(limit) + ": " + problem);
+    }
+
+    /** The target, the delay service or what they need could not be started: the run fails with that message. */
+    public void targetNotReady(String message) {
+        condition(Conditions.TARGET_READY, false, TARGET_NOT_READY, message);
+        fail(TARGET_NOT_READY, message);
+    }
+
+    /**
+     * k6 sends load; the run's clock (startedAt) starts here.
+     *
+     * @param runners how many k6 processes send it
+     * @param targetUrl where they send it
+     */
+    public void loadRunning(int runners, String targetUrl) {
+        if (status.getStartedAt() == null) {
+            status.setStartedAt(Conditions.format(now()));
+        }
+        condition(
+                Conditions.LOAD_RUNNING,
+                true,
+                "LoadRunning",
+                runners + " k6 runner" + (runners == 1 ? "" : "s") + " send load to " + targetUrl);
+    }
+
+    /** Load runs inside the warmup, whose requests no figure counts. */
+    public void warmingUp(String warmup) {
+        moveTo(Phase.WarmingUp, "WarmingUp", "load runs; the first " + warmup + " are excluded from the results");
+    }
+
+    /** The measured window has begun. */
+    public void measuring(String duration) {
+        moveTo(Phase.Running, "Running", "measuring for " + duration);
+    }
+
+    /** Every k6 runner has ended; its results are read next. */
+    public void loadFinished(int runners) {
+        condition(
+                Conditions.LOAD_RUNNING,
+                false,
+                "LoadFinished",
+                runners == 1 ? "the k6 runner has finished" : "every k6 runner has finished");
+        moveTo(Phase.Collecting, "Collecting", "reading the k6 summaries of the runners");
+    }
+
+    /** The load generator failed: the run fails, saying how. */
+    public void loadGeneratorFailed(String reason, String message) {
+        condition(Conditions.LOAD_RUNNING, false, reason, message);
+        fail(reason, message);
+    }
+
+    /**
+     * The summary is stored and the run succeeded. Thresholds get a condition only when the run had some.
+     *
+     * @param runners how many k6 summaries were combined
+     */
+    public void succeeded(RunSummary summary, int runners) {
+        status.setSummary(summary);
+        condition(
+                Conditions.RESULTS_COLLECTED,
+                true,
+                "ResultsCollected",
+                "combined the k6 summaries of " + runners + " runner" + (runners == 1 ? "" : "s"));
+        if (summary.getThresholdsPassed() != null) {
+            boolean passed = summary.getThresholdsPassed();
+            condition(
+                    Conditions.THRESHOLDS_PASSED,
+                    passed,
+                    passed ? "ThresholdsPassed" : "ThresholdsFailed",
+                    passed
+                            ? "every threshold held on the combined result"
+                            : "at least one threshold failed on the combined result: see status.summary");
+        }
+        Double p95 =
+                summary.getLatencyMs() == null ? null : summary.getLatencyMs().getP95();
+        moveTo(
+                Phase.Succeeded,
+                "RunSucceeded",
+                String.format(
+                        Locale.ROOT,
+                        "%d requests, %.1f requests/s, p95 %.1f ms, error rate %.4f",
+                        summary.getRequests(),
+                        summary.getRps(),
+                        p95 == null ? Double.NaN : p95,
+                        summary.getErrorRate()));
+    }
+
+    /** The runners' output holds no readable results: the run fails, naming what to look at. */
+    public void resultsUnreadable(String message) {
+        condition(Conditions.RESULTS_COLLECTED, false, RESULTS_UNREADABLE, message);
+        fail(RESULTS_UNREADABLE, message);
+    }
+
+    /** What was done with the run's objects or processes after it ended. */
+    public void cleanedUp(boolean deleted, String message) {
+        condition(CLEANED_UP, deleted, deleted ? "Deleted" : "KeptByPolicy", message);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // The primitives the steps are made of
+
+    /** The phase now; null counts as not yet Pending. */
+    public Phase phase() {
+        return status.getPhase();
+    }
+
+    public boolean isTerminal() {
+        return phase() != null && phase().isTerminal();
+    }
+
+    /** Whether the run reached at least this phase (a failed run counts as past every phase). */
+    public boolean reached(Phase phase) {
+        return phase() != null && phase().ordinal() >= phase.ordinal();
+    }
+
+    /** Moves forward to {@code next}; a move backward or out of a final phase is ignored. */
+    public boolean moveTo(Phase next, String reason, String message) {
+        if (phase() == next || !Phase.canMove(phase(), next)) {
+            return false;
+        }
+        status.setPhase(next);
+        status.setMessage(message);
+        steps.add(new Step(next == Phase.Failed, reason, message));
+        if (next.isTerminal()) {
+            status.setFinishedAt(Conditions.format(now()));
+            condition(Conditions.COMPLETE, true, reason, message);
+        }
+        return true;
+    }
+
+    public void fail(String reason, String message) {
+        moveTo(Phase.Failed, reason, message);
+    }
+
+    /** Sets a condition; records an event when it is new or flips. */
+    public void condition(String type, boolean value, String reason, String message) {
+        Optional<Condition> before = Conditions.find(status.getConditions(), type);
+        boolean flips = before.isEmpty()
+                || !Objects.equals(before.get().getStatus(), value ? Conditions.TRUE : Conditions.FALSE);
+        Conditions.set(
+                status.getConditions(),
+                type,
+                value,
+                reason,
+                message,
+                run.getMetadata().getGeneration(),
+                now());
+        if (flips && !Conditions.COMPLETE.equals(type)) {
+            steps.add(new Step(false, reason, message));
+        }
+    }
+
+    /** Sets a condition True that marks a problem; records a warning event when it is new or flips. */
+    public void problem(String type, String reason, String message) {
+        boolean flips = condition(type)
+                .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                .isEmpty();
+        Conditions.set(
+                status.getConditions(),
+                type,
+                true,
+                reason,
+                message,
+                run.getMetadata().getGeneration(),
+                now());
+        if (flips) {
+            steps.add(new Step(true, reason, message));
+        }
+    }
+
+    public Optional<Condition> condition(String type) {
+        return Conditions.find(status.getConditions(), type);
+    }
+
+    /** When a condition last became True, if it is True. */
+    public Optional<Instant> trueSince(String type) {
+        return condition(type)
+                .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                .map(c -> Instant.parse(c.getLastTransitionTime()));
+    }
+
+    /** Asks to be reconciled again after this long even without an event (shortest request wins). */
+    public void checkAgainIn(Duration delay) {
+        if (nextCheck == null || delay.compareTo(nextCheck) < 0) {
+            nextCheck = delay;
+        }
+    }
+
+    public Optional<Duration> nextCheck() {
+        return Optional.ofNullable(nextCheck);
+    }
+
+    public List<Step> steps() {
+        return List.copyOf(steps);
+    }
+
+    /** The steps recorded since the last call, for a runner that publishes them as they happen. */
+    public List<Step> takeSteps() {
+        List<Step> taken = List.copyOf(steps);
+        steps.clear();
+        return taken;
+    }
+
+    public boolean changed() {
+        return !originalJson.equals(json(status));
+    }
+
+    private static BenchmarkRunStatus copy(BenchmarkRunStatus status) {
+        return JSON.convertValue(status, BenchmarkRunStatus.class);
+    }
+
+    private static String json(BenchmarkRunStatus status) {
+        try {
+            return JSON.writeValueAsString(status);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize a BenchmarkRun status", e);
+        }
+    }
+}

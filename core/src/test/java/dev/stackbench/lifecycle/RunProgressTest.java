@@ -1,0 +1,192 @@
+package dev.stackbench.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunDefaults;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Conditions;
+import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.Phase;
+import dev.stackbench.api.RunSummary;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class RunProgressTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+
+    /** examples/webflux-r2dbc.yaml with defaults applied, as both runners see it. */
+    static BenchmarkRun exampleRun() {
+        BenchmarkRun run = BenchmarkRuns.readOne(Path.of("..", "examples", "webflux-r2dbc.yaml"));
+        run.getMetadata().setGeneration(1L);
+        return BenchmarkRunDefaults.apply(run);
+    }
+
+    @Test
+    void aSuccessfulRunGoesThroughTheSharedStepsWithTheirReasons() {
+        RunProgress progress = new RunProgress(exampleRun(), T0);
+
+        progress.accepted();
+        progress.poolsAcquired("no other run uses the node pools of this run");
+        progress.waitingForTarget("target not Ready yet");
+        progress.targetReady();
+        progress.loadRunning(1, "http://target:8080");
+        progress.warmingUp("10s");
+        progress.measuring("30s");
+        progress.loadFinished(1);
+        RunSummary summary = new RunSummary();
+        summary.setRequests(300L);
+        summary.setRps(10.0);
+        summary.setErrorRate(0.0);
+        LatencySummary latency = new LatencySummary();
+        latency.setP95(12.5);
+        summary.setLatencyMs(latency);
+        progress.succeeded(summary, 1);
+
+        assertThat(progress.phase()).isEqualTo(Phase.Succeeded);
+        assertThat(progress.status().getStartedAt()).isEqualTo("2026-01-01T10:00:00Z");
+        assertThat(progress.status().getMessage())
+                .isEqualTo("300 requests, 10.0 requests/s, p95 12.5 ms, error rate 0.0000");
+        assertThat(progress.status().getConditions())
+                .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
+                .containsExactly(
+                        "PoolsAvailable=True/PoolsAcquired",
+                        "TargetReady=True/TargetReady",
+                        "LoadRunning=False/LoadFinished",
+                        "ResultsCollected=True/ResultsCollected",
+                        "Complete=True/RunSucceeded");
+        assertThat(progress.takeSteps())
+                .extracting(RunProgress.Step::reason)
+                .containsExactly(
+                        "Accepted",
+                        "PoolsAcquired",
+                        "Provisioning",
+                        "WaitingForTarget",
+                        "TargetReady",
+                        "LoadRunning",
+                        "WarmingUp",
+                        "Running",
+                        "LoadFinished",
+                        "Collecting",
+                        "ResultsCollected",
+                        "RunSucceeded");
+        assertThat(progress.takeSteps()).as("steps are handed out once").isEmpty();
+    }
+
+    @Test
+    void thresholdsGetAConditionOnlyWhenTheRunHadThresholds() {
+        RunProgress withThresholds = new RunProgress(exampleRun(), T0);
+        RunSummary failed = new RunSummary();
+        failed.setRequests(1L);
+        failed.setRps(1.0);
+        failed.setErrorRate(0.0);
+        failed.setThresholdsPassed(false);
+        withThresholds.succeeded(failed, 2);
+        assertThat(withThresholds.condition(Conditions.THRESHOLDS_PASSED))
+                .hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("ThresholdsFailed"));
+
+        RunProgress without = new RunProgress(exampleRun(), T0);
+        RunSummary noThresholds = new RunSummary();
+        noThresholds.setRequests(1L);
+        noThresholds.setRps(1.0);
+        noThresholds.setErrorRate(0.0);
+        without.succeeded(noThresholds, 1);
+        assertThat(without.condition(Conditions.THRESHOLDS_PASSED)).isEmpty();
+    }
+
+    @Test
+    void aTargetThatNeverBecomesReadyFailsTheRunNamingTheProblem() {
+        RunProgress progress = new RunProgress(exampleRun(), T0);
+        progress.accepted();
+        progress.poolsAcquired("pools held");
+
+        progress.targetNotReady(Duration.ofMinutes(3), "target pod OOMKilled");
+
+        assertThat(progress.phase()).isEqualTo(Phase.Failed);
+        assertThat(progress.status().getMessage()).isEqualTo("not Ready within 3m: target pod OOMKilled");
+        assertThat(progress.condition(Conditions.TARGET_READY))
+                .hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("TargetNotReady"));
+    }
+
+    @Test
+    void phasesOnlyMoveForwardAndAFinalPhaseStays() {
+        RunProgress progress = new RunProgress(exampleRun(), T0);
+
+        assertThat(progress.moveTo(Phase.Pending, "Accepted", "accepted")).isTrue();
+        assertThat(progress.moveTo(Phase.Running, "Running", "running")).isTrue();
+        assertThat(progress.moveTo(Phase.Provisioning, "Provisioning", "back")).isFalse();
+        assertThat(progress.phase()).isEqualTo(Phase.Running);
+        progress.fail("RunnerFailed", "runner 1 failed");
+        assertThat(progress.moveTo(Phase.Succeeded, "RunSucceeded", "done")).isFalse();
+
+        assertThat(progress.phase()).isEqualTo(Phase.Failed);
+        assertThat(progress.status().getFinishedAt()).isEqualTo("2026-01-01T10:00:00Z");
+        assertThat(progress.condition(Conditions.COMPLETE)).hasValueSatisfying(complete -> {
+            assertThat(complete.getReason()).isEqualTo("RunnerFailed");
+            assertThat(complete.getMessage()).isEqualTo("runner 1 failed");
+        });
+        assertThat(progress.steps())
+                .extracting(RunProgress.Step::reason)
+                .containsExactly("Accepted", "Running", "RunnerFailed");
+        assertThat(progress.steps().getLast().warning()).isTrue();
+    }
+
+    @Test
+    void aProblemWarnsOnceUntilItIsCleared() {
+        BenchmarkRun run = exampleRun();
+        RunProgress first = new RunProgress(run, T0);
+        first.problem(RunProgress.STALLED, "Forbidden", "may not get pods/log");
+        assertThat(first.steps()).singleElement().satisfies(step -> {
+            assertThat(step.warning()).isTrue();
+            assertThat(step.reason()).isEqualTo("Forbidden");
+        });
+
+        run.setStatus(first.status());
+        RunProgress again = new RunProgress(run, T0.plusSeconds(5));
+        again.problem(RunProgress.STALLED, "Forbidden", "may not get pods/log");
+        assertThat(again.steps()).as("still stalled: no second warning").isEmpty();
+        again.condition(RunProgress.STALLED, false, "PermissionGranted", "granted");
+        assertThat(again.steps()).extracting(RunProgress.Step::reason).containsExactly("PermissionGranted");
+        assertThat(again.condition(RunProgress.STALLED))
+                .hasValueSatisfying(stalled -> assertThat(stalled.getStatus()).isEqualTo(Conditions.FALSE));
+    }
+
+    @Test
+    void conditionTransitionTimeChangesOnlyWhenItsStatusFlips() {
+        BenchmarkRun run = exampleRun();
+        RunProgress first = new RunProgress(run, T0);
+        first.condition(Conditions.TARGET_READY, false, "WaitingForTarget", "pod a is not Ready");
+        run.setStatus(first.status());
+
+        RunProgress second = new RunProgress(run, T0.plusSeconds(30));
+        second.condition(Conditions.TARGET_READY, false, "WaitingForTarget", "pod b is not Ready");
+        assertThat(second.condition(Conditions.TARGET_READY).orElseThrow().getLastTransitionTime())
+                .isEqualTo("2026-01-01T10:00:00Z");
+        assertThat(second.steps()).isEmpty();
+        second.condition(Conditions.TARGET_READY, true, "TargetReady", "ready");
+
+        assertThat(second.condition(Conditions.TARGET_READY).orElseThrow().getLastTransitionTime())
+                .isEqualTo("2026-01-01T10:00:30Z");
+        assertThat(second.steps()).extracting(RunProgress.Step::reason).containsExactly("TargetReady");
+    }
+
+    @Test
+    void reportsNoChangeWhenAReconcileChangesNothing() {
+        BenchmarkRun run = exampleRun();
+        RunProgress first = new RunProgress(run, T0);
+        first.moveTo(Phase.Pending, "Accepted", "accepted");
+        first.condition(RunProgress.POOLS_AVAILABLE, true, "PoolsAcquired", "free");
+        assertThat(first.changed()).isTrue();
+        run.setStatus(first.status());
+
+        RunProgress again = new RunProgress(run, T0.plusSeconds(5));
+        again.moveTo(Phase.Pending, "Accepted", "accepted");
+        again.condition(RunProgress.POOLS_AVAILABLE, true, "PoolsAcquired", "free");
+
+        assertThat(again.changed()).isFalse();
+        assertThat(again.status().getObservedGeneration()).isEqualTo(1L);
+    }
+}
