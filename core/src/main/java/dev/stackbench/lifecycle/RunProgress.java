@@ -95,7 +95,7 @@ public final class RunProgress {
 
     /** The spec is valid and the variant known. */
     public void accepted() {
-        moveTo(Phase.Pending, "Accepted", "the run is accepted and waits for its node pools");
+        moveTo(Phase.Pending, "Accepted", "the spec is valid; the run waits for the pools it runs on");
     }
 
     /** The run holds what it runs on: node pools on a cluster, this machine's CPUs locally. */
@@ -140,7 +140,7 @@ public final class RunProgress {
                 Conditions.LOAD_RUNNING,
                 true,
                 "LoadRunning",
-                runners + " k6 runner" + (runners == 1 ? "" : "s") + " send load to " + targetUrl);
+                (runners == 1 ? "1 k6 runner sends" : runners + " k6 runners send") + " load to " + targetUrl);
     }
 
     /** Load runs inside the warmup, whose requests no figure counts. */

@@ -92,6 +92,20 @@ class LocalRunIT {
         assertThat(latency.getP95()).isLessThanOrEqualTo(latency.getP99());
         assertThat(latency.getP99()).isLessThanOrEqualTo(latency.getMax());
         assertThat(summary.getTarget().getPeakThreads()).isPositive();
+        // The operator's life cycle and reasons (ModeParityIT compares the two modes side by side).
+        assertThat(status.getConditions())
+                .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
+                .containsExactlyInAnyOrder(
+                        "PoolsAvailable=True/PoolsAcquired",
+                        "TargetReady=True/TargetReady",
+                        "LoadRunning=False/LoadFinished",
+                        "ResultsCollected=True/ResultsCollected",
+                        "ThresholdsPassed=True/ThresholdsPassed",
+                        "Complete=True/RunSucceeded",
+                        "CleanedUp=True/Deleted");
+        // 512Mi and no jvmOptions: the JVM the operator would start, proved by what the target's JVM picked up.
+        String sizing = "-XX:ActiveProcessorCount=1 -XX:MaxRAM=536870912 -Xmx384m";
+        assertThat(status.getEnvironment().getJvmOptions()).isEqualTo(sizing);
         assertThat(status.getEnvironment().getMode()).isEqualTo("local");
         assertThat(status.getEnvironment().getCpuSet()).isNotBlank();
 
@@ -112,7 +126,9 @@ class LocalRunIT {
                 .contains("it-webflux-r2dbc");
         assertThat(cli.err()).contains("it-webflux-r2dbc");
 
+        assertThat(Files.readString(runDir.resolve("target.log"))).contains("Picked up JAVA_TOOL_OPTIONS: " + sizing);
         JsonNode environment = JSON.readTree(runDir.resolve("environment.json").toFile());
+        assertThat(environment.path("targetJavaToolOptions").asText()).isEqualTo(sizing);
         List<Long> pids = new ArrayList<>();
         environment.path("startedPids").forEach(pid -> pids.add(pid.asLong()));
         assertThat(pids).as("pids of PostgreSQL, delay service, target and k6").hasSizeGreaterThanOrEqualTo(4);

@@ -282,11 +282,16 @@ class BenchmarkRunLoadIT {
                                 && Conditions.isTrue(run.getStatus().getConditions(), RunProgress.STALLED));
         assertThat(stalled.getStatus().getPhase().isTerminal()).isFalse();
         assertThat(stalled.getStatus().getMessage()).contains("pods/log", "Grant that right");
-        assertThat(client.v1().events().inNamespace(harness.namespace()).list().getItems())
+        // The event is published right after the status is stored.
+        await("a Forbidden warning event").atMost(OperatorHarness.WAIT).untilAsserted(() -> assertThat(client.v1()
+                        .events()
+                        .inNamespace(harness.namespace())
+                        .list()
+                        .getItems())
                 .anySatisfy(event -> {
                     assertThat(event.getReason()).isEqualTo("Forbidden");
                     assertThat(event.getType()).isEqualTo("Warning");
-                });
+                }));
 
         role.edit(r -> new RoleBuilder(r).withRules(granted).build());
 
