@@ -27,7 +27,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MARKER=".stackbench-cluster"
 NODE_ANNOTATION="kwok.x-k8s.io/node=fake"
-SERVICE_CIDR="10.96.0.0/16"
+# Addresses. Services get ClusterIPs in 198.19.0.0/16, the range reserved for benchmarking. kwok's fake pods get
+# loopback addresses: the API server refuses to proxy to loopback pod IPs, and anything that still connects to one
+# stays on this machine, so a test never sends a packet towards the default route.
+SERVICE_CIDR="198.19.0.0/16"
 # Node health. kwok renews each node's Lease every NODE_LEASE_SECONDS/4 like a kubelet; the stock
 # heartbeat Stage we use only patches node status every few minutes and counts on those leases.
 # Without them the node lifecycle controller sees a silent node after its 50 s default grace,
@@ -36,7 +39,7 @@ SERVICE_CIDR="10.96.0.0/16"
 # two-core machine.
 NODE_LEASE_SECONDS=40
 NODE_MONITOR_GRACE="3m"
-POD_CIDR="10.244.0.0/16"
+POD_CIDR="127.244.0.0/16"
 
 usage() {
   sed -n '/^#   hack\/cluster.sh/s/^#   //p' "${BASH_SOURCE[0]}" >&2
@@ -154,7 +157,7 @@ create_pki() {
   # The leaf certificates are independent of each other: made in parallel, they cost one RSA key.
   new_cert apiserver "/CN=kube-apiserver" \
     "extendedKeyUsage=serverAuth
-subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local" &
+subjectAltName=IP:127.0.0.1,IP:198.19.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local" &
   pids+=($!)
   # One serving certificate for the controller manager's and the scheduler's health endpoints.
   new_cert components "/CN=stackbench-test-cluster-components" \
