@@ -20,9 +20,14 @@ import dev.stackbench.api.Stage;
 import dev.stackbench.api.TargetSpec;
 import dev.stackbench.api.WorkloadSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.k6.K6Env;
+import dev.stackbench.k6.K6Metrics;
+import dev.stackbench.k6.ThresholdCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -206,6 +211,7 @@ public final class SpecValidator {
         resources(checks, "spec.workload.runnerResources", workload.getRunnerResources());
         script(checks, workload.getScript());
         load(checks, workload.getLoad());
+        thresholds(checks, scenario, workload.getThresholds());
 
         if (scenario != null) {
             checks.rule(
@@ -255,6 +261,68 @@ public final class SpecValidator {
                     "spec.workload.warmup",
                     SpecRules.WARMUP_MAX_MESSAGE);
         }
+    }
+
+    /**
+     * Each threshold with k6's grammar ({@link ThresholdCheck}) and on a metric the script has, with an aggregation
+     * its type allows: k6 would refuse anything else only once the target is running. Scenario custom may name
+     * metrics its module defines, which only k6 knows; their expressions are still checked.
+     */
+    private static void thresholds(Checks checks, Scenario scenario, Map<String, List<String>> thresholds) {
+        if (thresholds == null) {
+            return;
+        }
+        thresholds.forEach((key, expressions) -> {
+            String field = "spec.workload.thresholds." + key;
+            K6Metrics.ParsedKey parsed = K6Metrics.parseKey(key);
+            if (parsed.problem().isPresent()) {
+                checks.add(field, field + ": " + parsed.problem().get());
+                return;
+            }
+            K6Metrics.MetricKey metric = parsed.key().orElseThrow();
+            String scenarioTag = metric.tags().get("scenario");
+            if (scenarioTag != null && !K6Env.MEASURE_SCENARIO.equals(scenarioTag)) {
+                checks.add(
+                        field,
+                        field + ": thresholds apply to the measured requests only, so stackbench sets the scenario"
+                                + " tag itself: remove scenario:" + scenarioTag);
+            }
+            Optional<K6Metrics.Type> type = K6Metrics.type(metric.name());
+            if (type.isEmpty() && scenario != Scenario.CUSTOM) {
+                checks.add(
+                        field,
+                        field + ": '" + metric.name() + "' is not a metric of the generated script: use one of "
+                                + String.join(", ", K6Metrics.knownNames()) + " (a metric of your own can only be"
+                                + " used with scenario custom, whose module defines it)");
+            }
+            for (String expression : expressions == null ? List.<String>of() : expressions) {
+                Optional<String> problem = ThresholdCheck.problem(expression);
+                if (problem.isPresent()) {
+                    checks.add(
+                            field,
+                            field + ": '" + expression + "' is not a k6 threshold: " + problem.get() + "; "
+                                    + ThresholdCheck.GRAMMAR);
+                    continue;
+                }
+                ThresholdCheck check = ThresholdCheck.parse(expression).orElseThrow();
+                if (type.isPresent() && !type.get().allows(check.method())) {
+                    checks.add(
+                            field,
+                            field + ": '" + expression + "' aggregates with " + check.method() + ", which k6 does"
+                                    + " not allow on " + metric.name() + " (a " + type.get() + "): use "
+                                    + type.get().aggregations() + ", e.g. " + example(type.get()));
+                }
+            }
+        });
+    }
+
+    private static String example(K6Metrics.Type type) {
+        return switch (type) {
+            case COUNTER -> "count>0";
+            case GAUGE -> "value<100";
+            case RATE -> "rate<0.01";
+            case TREND -> "p(95)<500";
+        };
     }
 
     private static void script(Checks checks, ScriptSpec script) {
