@@ -11,6 +11,8 @@ import dev.stackbench.api.DelayServiceSpec;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Executor;
 import dev.stackbench.api.LoadSpec;
+import dev.stackbench.api.PlacementSpec;
+import dev.stackbench.api.PoolPlacement;
 import dev.stackbench.api.ResourcesSpec;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.api.ScriptSpec;
@@ -23,6 +25,7 @@ import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Metrics;
 import dev.stackbench.k6.ThresholdCheck;
+import io.fabric8.kubernetes.api.model.Toleration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +46,8 @@ public final class SpecValidator {
     private static final Pattern NAME = Pattern.compile(SpecRules.NAME_PATTERN);
     private static final Pattern CPU = Pattern.compile(SpecRules.CPU_PATTERN);
     private static final Pattern MEMORY = Pattern.compile(SpecRules.MEMORY_PATTERN);
+    private static final List<String> TAINT_EFFECTS = SpecRules.celStrings(SpecRules.TAINT_EFFECTS);
+    private static final List<String> TOLERATION_OPERATORS = SpecRules.celStrings(SpecRules.TOLERATION_OPERATORS);
     private static final Pattern OBJECT_NAME = Pattern.compile("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$");
 
     private final VariantCatalogue catalogue;
@@ -96,6 +101,7 @@ public final class SpecValidator {
         Checks checks = new Checks();
         checks.duration("spec.timeout", spec.getTimeout());
         target(checks, spec.getTarget());
+        placement(checks, spec.getPlacement());
         backend(checks, spec.getBackend());
         workload(checks, spec.getWorkload());
         if (spec.getWorkload() != null
@@ -158,6 +164,49 @@ public final class SpecValidator {
         String memory = resources.getMemory();
         if (memory != null && checks.size(path + ".memory", memory, 0, SpecRules.QUANTITY_MAX_LENGTH)) {
             checks.pattern(path + ".memory", memory, MEMORY, "write e.g. 1Gi, 512Mi or 2G");
+        }
+    }
+
+    private static void placement(Checks checks, PlacementSpec placement) {
+        if (placement == null) {
+            return;
+        }
+        tolerations(checks, "spec.placement.target", placement.getTarget());
+        tolerations(checks, "spec.placement.backend", placement.getBackend());
+        tolerations(checks, "spec.placement.loadgen", placement.getLoadgen());
+    }
+
+    private static void tolerations(Checks checks, String path, PoolPlacement placement) {
+        if (placement == null || placement.getTolerations() == null) {
+            return;
+        }
+        String field = path + ".tolerations";
+        List<Toleration> tolerations = placement.getTolerations();
+        if (tolerations.size() > SpecRules.MAX_TOLERATIONS) {
+            checks.add(
+                    field,
+                    field + " has " + tolerations.size() + " tolerations, at most " + SpecRules.MAX_TOLERATIONS
+                            + " are allowed: keep those of the role's node pool");
+        }
+        for (int i = 0; i < tolerations.size(); i++) {
+            Toleration toleration = tolerations.get(i);
+            if (toleration == null) {
+                continue;
+            }
+            String effect = toleration.getEffect();
+            if (effect != null && !TAINT_EFFECTS.contains(effect)) {
+                checks.add(
+                        field,
+                        field + ": " + SpecRules.TOLERATION_EFFECT_MESSAGE + " (not '" + effect + "', in tolerations["
+                                + i + "])");
+            }
+            String operator = toleration.getOperator();
+            if (operator != null && !TOLERATION_OPERATORS.contains(operator)) {
+                checks.add(
+                        field,
+                        field + ": " + SpecRules.TOLERATION_OPERATOR_MESSAGE + " (not '" + operator
+                                + "', in tolerations[" + i + "])");
+            }
         }
     }
 

@@ -199,4 +199,38 @@ class SpecValidatorTest {
                                 + " requests only, so stackbench sets the scenario tag itself: remove"
                                 + " scenario:warmup");
     }
+
+    @Test
+    void aTolerationWithAnUnknownEffectOrOperatorIsRefusedWithTheCelMessage() {
+        List<Violation> violations = new SpecValidator(null).validate(run("x", """
+                target: {variant: mvc-jdbc}
+                placement:
+                  target:
+                    tolerations:
+                      - {key: stackbench.dev/pool, operator: Equal, value: target, effect: NoSchedule}
+                      - {key: stackbench.dev/pool, operator: Exists, effect: Sometimes}
+                  loadgen:
+                    tolerations:
+                      - {key: stackbench.dev/pool, operator: In, value: loadgen}
+                      - {operator: Exists}
+                workload: {scenario: rows, load: {rate: 5}}
+                """));
+
+        assertThat(violations)
+                .extracting(Violation::toString)
+                .containsExactlyInAnyOrder(
+                        "spec.placement.target.tolerations: " + SpecRules.TOLERATION_EFFECT_MESSAGE
+                                + " (not 'Sometimes', in tolerations[1])",
+                        "spec.placement.loadgen.tolerations: " + SpecRules.TOLERATION_OPERATOR_MESSAGE
+                                + " (not 'In', in tolerations[0])");
+    }
+
+    @Test
+    void theJavaChecksReadTheListsOfTheCelRules() {
+        assertThat(SpecRules.celStrings(SpecRules.TAINT_EFFECTS))
+                .containsExactly("", "NoSchedule", "PreferNoSchedule", "NoExecute");
+        assertThat(SpecRules.TOLERATION_EFFECT).contains(SpecRules.TAINT_EFFECTS);
+        assertThat(SpecRules.celStrings(SpecRules.TOLERATION_OPERATORS)).containsExactly("", "Equal", "Exists");
+        assertThat(SpecRules.TOLERATION_OPERATOR).contains(SpecRules.TOLERATION_OPERATORS);
+    }
 }
