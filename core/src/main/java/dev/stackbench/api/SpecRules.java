@@ -132,5 +132,39 @@ public final class SpecRules {
     public static final String SCRIPT_SOURCE_REQUIRED_MESSAGE = "spec.workload.script needs configMapRef (cluster"
             + " mode) or file (local mode): name the k6 module to run";
 
+    /** Tolerations per role: enough for any node pool, and a bound that keeps the CEL rules below cheap. */
+    public static final long MAX_TOLERATIONS = 20;
+    /**
+     * The taint effects Kubernetes knows, as a CEL list; the empty effect tolerates every effect. The Java check
+     * reads the same list ({@link #celStrings}).
+     */
+    public static final String TAINT_EFFECTS = "['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute']";
+    /** The toleration operators Kubernetes knows, as a CEL list; the empty operator means Equal. */
+    public static final String TOLERATION_OPERATORS = "['', 'Equal', 'Exists']";
+    /*
+     * Tolerations are checked at admission rather than left to the Deployment: a toleration the API server refuses
+     * there would only fail the run once it holds its node pools. The rules sit on the tolerations list of a type
+     * the three roles share, so the messages name the field relative to the list.
+     */
+    public static final String TOLERATION_EFFECT = "self.all(t, !has(t.effect) || t.effect in " + TAINT_EFFECTS + ")";
+    public static final String TOLERATION_EFFECT_MESSAGE = "each toleration's effect must be NoSchedule,"
+            + " PreferNoSchedule or NoExecute (the effect of the taint to tolerate), or left out to tolerate every"
+            + " effect: write e.g. effect: NoSchedule";
+    public static final String TOLERATION_OPERATOR =
+            "self.all(t, !has(t.operator) || t.operator in " + TOLERATION_OPERATORS + ")";
+    public static final String TOLERATION_OPERATOR_MESSAGE = "each toleration's operator must be Equal (the taint"
+            + " has the given value) or Exists (any value; leave value out): write e.g. operator: Equal";
+
+    /** The strings of a CEL list literal such as {@code ['a', 'b']}, for the Java side of a rule. */
+    public static java.util.List<String> celStrings(String celList) {
+        java.util.List<String> values = new java.util.ArrayList<>();
+        java.util.regex.Matcher matcher =
+                java.util.regex.Pattern.compile("'([^']*)'").matcher(celList);
+        while (matcher.find()) {
+            values.add(matcher.group(1));
+        }
+        return java.util.List.copyOf(values);
+    }
+
     private SpecRules() {}
 }

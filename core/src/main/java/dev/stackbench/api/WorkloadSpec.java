@@ -94,7 +94,15 @@ public class WorkloadSpec {
     @JsonPropertyDescription("Your own k6 iteration, only for scenario custom.")
     private ScriptSpec script;
 
-    @JsonPropertyDescription("k6 thresholds on the measured requests, e.g. http_req_duration: [p(95)<500].")
+    @JsonPropertyDescription("k6 thresholds on the measured requests: per metric, a list of"
+            + " <aggregation><operator><number>, e.g. http_req_duration: [p(95)<500], http_req_failed: [rate<0.01],"
+            + " http_reqs: [count>0] (durations in milliseconds, no units). A metric is one k6 reports"
+            + " (http_req_duration, http_req_failed, http_reqs, iterations, dropped_iterations, checks, ...) or"
+            + " stackbench_window_completions, optionally with tag filters, e.g. http_req_duration{name:upstream};"
+            + " the aggregation must suit its type (trend: avg, min, max, med, p(N); rate: rate; counter: count,"
+            + " rate; gauge: value). With scenario custom, metrics the module defines may be named too: only their"
+            + " expressions are checked before the run. A malformed threshold fails the run before anything"
+            + " starts.")
     private Map<String, List<String>> thresholds;
 
     public Scenario getScenario() {

@@ -16,6 +16,7 @@ import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.LatencyBuckets;
 import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.k6.ThresholdCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

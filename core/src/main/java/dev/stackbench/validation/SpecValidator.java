@@ -11,6 +11,8 @@ import dev.stackbench.api.DelayServiceSpec;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Executor;
 import dev.stackbench.api.LoadSpec;
+import dev.stackbench.api.PlacementSpec;
+import dev.stackbench.api.PoolPlacement;
 import dev.stackbench.api.ResourcesSpec;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.api.ScriptSpec;
@@ -20,9 +22,15 @@ import dev.stackbench.api.Stage;
 import dev.stackbench.api.TargetSpec;
 import dev.stackbench.api.WorkloadSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.k6.K6Env;
+import dev.stackbench.k6.K6Metrics;
+import dev.stackbench.k6.ThresholdCheck;
+import io.fabric8.kubernetes.api.model.Toleration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -38,6 +46,8 @@ public final class SpecValidator {
     private static final Pattern NAME = Pattern.compile(SpecRules.NAME_PATTERN);
     private static final Pattern CPU = Pattern.compile(SpecRules.CPU_PATTERN);
     private static final Pattern MEMORY = Pattern.compile(SpecRules.MEMORY_PATTERN);
+    private static final List<String> TAINT_EFFECTS = SpecRules.celStrings(SpecRules.TAINT_EFFECTS);
+    private static final List<String> TOLERATION_OPERATORS = SpecRules.celStrings(SpecRules.TOLERATION_OPERATORS);
     private static final Pattern OBJECT_NAME = Pattern.compile("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$");
 
     private final VariantCatalogue catalogue;
@@ -91,6 +101,7 @@ public final class SpecValidator {
         Checks checks = new Checks();
         checks.duration("spec.timeout", spec.getTimeout());
         target(checks, spec.getTarget());
+        placement(checks, spec.getPlacement());
         backend(checks, spec.getBackend());
         workload(checks, spec.getWorkload());
         if (spec.getWorkload() != null
@@ -156,6 +167,49 @@ public final class SpecValidator {
         }
     }
 
+    private static void placement(Checks checks, PlacementSpec placement) {
+        if (placement == null) {
+            return;
+        }
+        tolerations(checks, "spec.placement.target", placement.getTarget());
+        tolerations(checks, "spec.placement.backend", placement.getBackend());
+        tolerations(checks, "spec.placement.loadgen", placement.getLoadgen());
+    }
+
+    private static void tolerations(Checks checks, String path, PoolPlacement placement) {
+        if (placement == null || placement.getTolerations() == null) {
+            return;
+        }
+        String field = path + ".tolerations";
+        List<Toleration> tolerations = placement.getTolerations();
+        if (tolerations.size() > SpecRules.MAX_TOLERATIONS) {
+            checks.add(
+                    field,
+                    field + " has " + tolerations.size() + " tolerations, at most " + SpecRules.MAX_TOLERATIONS
+                            + " are allowed: keep those of the role's node pool");
+        }
+        for (int i = 0; i < tolerations.size(); i++) {
+            Toleration toleration = tolerations.get(i);
+            if (toleration == null) {
+                continue;
+            }
+            String effect = toleration.getEffect();
+            if (effect != null && !TAINT_EFFECTS.contains(effect)) {
+                checks.add(
+                        field,
+                        field + ": " + SpecRules.TOLERATION_EFFECT_MESSAGE + " (not '" + effect + "', in tolerations["
+                                + i + "])");
+            }
+            String operator = toleration.getOperator();
+            if (operator != null && !TOLERATION_OPERATORS.contains(operator)) {
+                checks.add(
+                        field,
+                        field + ": " + SpecRules.TOLERATION_OPERATOR_MESSAGE + " (not '" + operator
+                                + "', in tolerations[" + i + "])");
+            }
+        }
+    }
+
     private static void backend(Checks checks, BackendSpec backend) {
         if (backend == null) {
             return;
@@ -206,6 +260,7 @@ public final class SpecValidator {
         resources(checks, "spec.workload.runnerResources", workload.getRunnerResources());
         script(checks, workload.getScript());
         load(checks, workload.getLoad());
+        thresholds(checks, scenario, workload.getThresholds());
 
         if (scenario != null) {
             checks.rule(
@@ -255,6 +310,68 @@ public final class SpecValidator {
                     "spec.workload.warmup",
                     SpecRules.WARMUP_MAX_MESSAGE);
         }
+    }
+
+    /**
+     * Each threshold with k6's grammar ({@link ThresholdCheck}) and on a metric the script has, with an aggregation
+     * its type allows: k6 would refuse anything else only once the target is running. Scenario custom may name
+     * metrics its module defines, which only k6 knows; their expressions are still checked.
+     */
+    private static void thresholds(Checks checks, Scenario scenario, Map<String, List<String>> thresholds) {
+        if (thresholds == null) {
+            return;
+        }
+        thresholds.forEach((key, expressions) -> {
+            String field = "spec.workload.thresholds." + key;
+            K6Metrics.ParsedKey parsed = K6Metrics.parseKey(key);
+            if (parsed.problem().isPresent()) {
+                checks.add(field, field + ": " + parsed.problem().get());
+                return;
+            }
+            K6Metrics.MetricKey metric = parsed.key().orElseThrow();
+            String scenarioTag = metric.tags().get("scenario");
+            if (scenarioTag != null && !K6Env.MEASURE_SCENARIO.equals(scenarioTag)) {
+                checks.add(
+                        field,
+                        field + ": thresholds apply to the measured requests only, so stackbench sets the scenario"
+                                + " tag itself: remove scenario:" + scenarioTag);
+            }
+            Optional<K6Metrics.Type> type = K6Metrics.type(metric.name());
+            if (type.isEmpty() && scenario != Scenario.CUSTOM) {
+                checks.add(
+                        field,
+                        field + ": '" + metric.name() + "' is not a metric of the generated script: use one of "
+                                + String.join(", ", K6Metrics.knownNames()) + " (a metric of your own can only be"
+                                + " used with scenario custom, whose module defines it)");
+            }
+            for (String expression : expressions == null ? List.<String>of() : expressions) {
+                Optional<String> problem = ThresholdCheck.problem(expression);
+                if (problem.isPresent()) {
+                    checks.add(
+                            field,
+                            field + ": '" + expression + "' is not a k6 threshold: " + problem.get() + "; "
+                                    + ThresholdCheck.GRAMMAR);
+                    continue;
+                }
+                ThresholdCheck check = ThresholdCheck.parse(expression).orElseThrow();
+                if (type.isPresent() && !type.get().allows(check.method())) {
+                    checks.add(
+                            field,
+                            field + ": '" + expression + "' aggregates with " + check.method() + ", which k6 does"
+                                    + " not allow on " + metric.name() + " (a " + type.get() + "): use "
+                                    + type.get().aggregations() + ", e.g. " + example(type.get()));
+                }
+            }
+        });
+    }
+
+    private static String example(K6Metrics.Type type) {
+        return switch (type) {
+            case COUNTER -> "count>0";
+            case GAUGE -> "value<100";
+            case RATE -> "rate<0.01";
+            case TREND -> "p(95)<500";
+        };
     }
 
     private static void script(Checks checks, ScriptSpec script) {

@@ -90,4 +90,147 @@ class SpecValidatorTest {
                 .hasMessageContaining("spec.workload.dbSleep")
                 .hasMessageContaining("spec.workload.load.rate is 0, it must be between 1 and 100000");
     }
+
+    @Test
+    void aMalformedThresholdIsRefusedNamingTheMetricTheProblemAndTheGrammar() {
+        List<Violation> violations = new SpecValidator(null).validate(run("x", """
+                target: {variant: mvc-jdbc}
+                workload:
+                  scenario: rows
+                  load: {rate: 5}
+                  thresholds:
+                    http_req_duration: ["p(95)<500", "p(95) < 1s"]
+                """));
+
+        assertThat(violations).singleElement().satisfies(violation -> {
+            assertThat(violation.field()).isEqualTo("spec.workload.thresholds.http_req_duration");
+            assertThat(violation.message())
+                    .contains("'p(95) < 1s' is not a k6 threshold")
+                    .contains("the limit '1s' is not a plain number")
+                    .contains("p(95)<500", "rate<0.01", "avg<200", "max<1000", "count>0");
+        });
+    }
+
+    @Test
+    void anUnknownMetricIsRefusedListingTheKnownOnesExceptWithScenarioCustom() {
+        String thresholds = """
+                  thresholds:
+                    http_req_duraton: ["p(95)<500"]
+                    browse_duration: ["p(95) < 1s"]
+                """;
+        List<Violation> builtIn = new SpecValidator(null).validate(run("x", """
+                target: {variant: mvc-jdbc}
+                workload:
+                  scenario: rows
+                  load: {rate: 5}
+                """ + thresholds));
+        List<Violation> custom = new SpecValidator(null).validate(run("x", """
+                target: {variant: mvc-jdbc}
+                workload:
+                  scenario: custom
+                  script: {file: browse.js}
+                  load: {rate: 5}
+                """ + thresholds));
+
+        assertThat(builtIn)
+                .extracting(Violation::field)
+                .containsExactlyInAnyOrder(
+                        "spec.workload.thresholds.http_req_duraton",
+                        "spec.workload.thresholds.browse_duration",
+                        "spec.workload.thresholds.browse_duration");
+        assertThat(builtIn)
+                .filteredOn(violation -> violation.field().endsWith("http_req_duraton"))
+                .singleElement()
+                .satisfies(violation -> assertThat(violation.message())
+                        .contains("'http_req_duraton' is not a metric", "http_req_duration", "scenario custom"));
+        // A custom module defines its own metrics, which only k6 knows; the expression is still checked.
+        assertThat(custom).singleElement().satisfies(violation -> {
+            assertThat(violation.field()).isEqualTo("spec.workload.thresholds.browse_duration");
+            assertThat(violation.message()).contains("'p(95) < 1s' is not a k6 threshold");
+        });
+    }
+
+    @Test
+    void anAggregationTheMetricTypeDoesNotAllowIsRefused() {
+        List<Violation> violations = new SpecValidator(null).validate(run("x", """
+                target: {variant: mvc-jdbc}
+                workload:
+                  scenario: rows
+                  load: {rate: 5}
+                  thresholds:
+                    http_req_failed: ["p(95)<0.01"]
+                    http_reqs: ["avg>1"]
+                    "http_req_duration{name:rows}": ["rate<1"]
+                    checks: ["rate>0.99"]
+                    stackbench_window_completions: ["count>0"]
+                """));
+
+        assertThat(violations)
+                .extracting(Violation::message)
+                .containsExactlyInAnyOrder(
+                        "spec.workload.thresholds.http_req_failed: 'p(95)<0.01' aggregates with p, which k6 does not"
+                                + " allow on http_req_failed (a rate): use rate, e.g. rate<0.01",
+                        "spec.workload.thresholds.http_reqs: 'avg>1' aggregates with avg, which k6 does not allow on"
+                                + " http_reqs (a counter): use count or rate, e.g. count>0",
+                        "spec.workload.thresholds.http_req_duration{name:rows}: 'rate<1' aggregates with rate, which"
+                                + " k6 does not allow on http_req_duration (a trend): use avg, min, max, med or"
+                                + " p(N), e.g. p(95)<500");
+    }
+
+    @Test
+    void aMalformedTagFilterOrAScenarioTagIsRefused() {
+        List<Violation> violations = new SpecValidator(null).validate(run("x", """
+                target: {variant: mvc-jdbc}
+                workload:
+                  scenario: rows
+                  load: {rate: 5}
+                  thresholds:
+                    "http_req_duration{name}": ["p(95)<500"]
+                    "http_req_failed{scenario:warmup}": ["rate<0.01"]
+                    "http_req_duration{scenario:measure, status:200}": ["p(95)<500"]
+                """));
+
+        assertThat(violations)
+                .extracting(Violation::message)
+                .containsExactlyInAnyOrder(
+                        "spec.workload.thresholds.http_req_duration{name}: the tag filter 'name' is not tag:value:"
+                                + " write e.g. http_req_duration{name:upstream} or http_req_duration{status:200}",
+                        "spec.workload.thresholds.http_req_failed{scenario:warmup}: thresholds apply to the measured"
+                                + " requests only, so stackbench sets the scenario tag itself: remove"
+                                + " scenario:warmup");
+    }
+
+    @Test
+    void aTolerationWithAnUnknownEffectOrOperatorIsRefusedWithTheCelMessage() {
+        List<Violation> violations = new SpecValidator(null).validate(run("x", """
+                target: {variant: mvc-jdbc}
+                placement:
+                  target:
+                    tolerations:
+                      - {key: stackbench.dev/pool, operator: Equal, value: target, effect: NoSchedule}
+                      - {key: stackbench.dev/pool, operator: Exists, effect: Sometimes}
+                  loadgen:
+                    tolerations:
+                      - {key: stackbench.dev/pool, operator: In, value: loadgen}
+                      - {operator: Exists}
+                workload: {scenario: rows, load: {rate: 5}}
+                """));
+
+        assertThat(violations)
+                .extracting(Violation::toString)
+                .containsExactlyInAnyOrder(
+                        "spec.placement.target.tolerations: " + SpecRules.TOLERATION_EFFECT_MESSAGE
+                                + " (not 'Sometimes', in tolerations[1])",
+                        "spec.placement.loadgen.tolerations: " + SpecRules.TOLERATION_OPERATOR_MESSAGE
+                                + " (not 'In', in tolerations[0])");
+    }
+
+    @Test
+    void theJavaChecksReadTheListsOfTheCelRules() {
+        assertThat(SpecRules.celStrings(SpecRules.TAINT_EFFECTS))
+                .containsExactly("", "NoSchedule", "PreferNoSchedule", "NoExecute");
+        assertThat(SpecRules.TOLERATION_EFFECT).contains(SpecRules.TAINT_EFFECTS);
+        assertThat(SpecRules.celStrings(SpecRules.TOLERATION_OPERATORS)).containsExactly("", "Equal", "Exists");
+        assertThat(SpecRules.TOLERATION_OPERATOR).contains(SpecRules.TOLERATION_OPERATORS);
+    }
 }

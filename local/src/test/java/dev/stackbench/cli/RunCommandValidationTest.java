@@ -94,6 +94,35 @@ class RunCommandValidationTest {
     }
 
     @Test
+    void aMalformedThresholdIsRefusedBeforeAnythingStartsWithTheGrammar() throws Exception {
+        Path file = write("threshold.yaml", """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: threshold}
+                spec:
+                  target: {variant: mvc-jdbc}
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: 300ms
+                    load: {executor: constant-arrival-rate, rate: 10}
+                    thresholds:
+                      http_req_duration: ["p95 < 1s"]
+                      http_req_latency: ["p(95)<500"]
+                """);
+
+        int exitCode = run("run", "--results-dir", dir.resolve("results").toString(), file.toString());
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("spec.workload.thresholds.http_req_duration: 'p95 < 1s' is not a k6 threshold")
+                .contains("'p95' is not an aggregation")
+                .contains("p(95)<500", "rate<0.01", "avg<200", "max<1000", "count>0")
+                .contains("spec.workload.thresholds.http_req_latency: 'http_req_latency' is not a metric")
+                .contains("nothing was started");
+        assertThat(dir.resolve("results")).doesNotExist();
+    }
+
+    @Test
     void aMissingFileIsAnInputError() {
         assertThat(run("run", dir.resolve("nope.yaml").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("nope.yaml").contains("no such file");

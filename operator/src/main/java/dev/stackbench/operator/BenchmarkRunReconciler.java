@@ -16,6 +16,7 @@ import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.model.RunApps;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -28,8 +29,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -63,7 +66,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #collect} Collecting: every runner's k6 summary from its pod log, combined; Succeeded.
  *   <li>{@link #cleanUp} per spec.cleanup once the run has ended; the run and its status stay.
  * </ol>
- * Each step returns true when the run has to wait (for time or for another object to change).
+ * Each step returns true when the run has to wait (for time or for another object to change). A request the API
+ * server refuses or fails on the way is handled in one place ({@link ApiErrors}): a missing right stalls the run until
+ * it is granted, an object refused as invalid fails the run at once, anything else is retried.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
@@ -73,6 +78,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRunReconciler.class);
     private static final String SPEC_GENERATION_ANNOTATION = "stackbench.dev/spec-generation";
     private static final Duration PERMISSION_RETRY = Duration.ofSeconds(5);
+    private static final Duration RETRY_MIN = Duration.ofSeconds(1);
+    private static final Duration RETRY_MAX = Duration.ofSeconds(30);
 
     private final VariantCatalogue catalogue;
     private final SpecValidator validator;
@@ -125,20 +132,14 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         waiting);
             }
             cleanUp(progress, withStartedSpec(resource, context), client);
-            if (progress.condition(RunProgress.STALLED)
-                    .filter(c -> Conditions.TRUE.equals(c.getStatus()))
-                    .isPresent()) {
-                progress.condition(
-                        RunProgress.STALLED,
-                        false,
-                        "PermissionGranted",
-                        "the operator has the rights this run needs again");
+            goOnIfStalled(progress, resource);
+        } catch (RuntimeException e) {
+            ApiErrors.Failure failure = ApiErrors.of(e).orElseThrow(() -> e);
+            switch (failure.handling()) {
+                case WAIT_FOR_PERMISSION -> stall(progress, "Forbidden", failure.forbiddenMessage(), PERMISSION_RETRY);
+                case FAIL -> failOnRefusedObject(progress, failure);
+                case RETRY -> stall(progress, "RequestFailed", failure.retryMessage(), retryDelay(progress));
             }
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != java.net.HttpURLConnection.HTTP_FORBIDDEN) {
-                throw e;
-            }
-            stallOnMissingPermission(progress, e);
         }
         if (progress.isTerminal() && progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
             // Cleanup waits for the next pass, when the final status with the results is stored.
@@ -148,20 +149,102 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     /**
-     * The API server refused the operator a request this run needs (RBAC). Rights are granted outside the run, so
-     * it waits, saying which right is missing, and goes on once it is granted; spec.timeout ends the wait.
+     * A pass failed on something else than an API request (the reconciler handles those itself). java-operator-sdk
+     * retries it a few times and then waits for the next event, which a run waiting on time alone never gets: after
+     * the last retry the run is looked at again later, so it still ends, at the latest at spec.timeout.
      */
-    private void stallOnMissingPermission(RunProgress progress, KubernetesClientException e) {
-        String refused = Optional.ofNullable(e.getStatus())
-                .map(io.fabric8.kubernetes.api.model.Status::getMessage)
-                .orElse(e.getMessage());
-        String message = "the API server refused the operator a request this run needs: " + refused
-                + ". Grant that right to the operator's ServiceAccount (the stackbench Helm chart's RBAC has every"
-                + " right the operator uses); the run goes on once it is granted, or fails at spec.timeout";
+    @Override
+    public ErrorStatusUpdateControl<BenchmarkRun> updateErrorStatus(
+            BenchmarkRun resource, Context<BenchmarkRun> context, Exception e) {
+        if (context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false)) {
+            LOG.error(
+                    "run {}: reconciling failed after retries, trying again in {}",
+                    resource.getMetadata().getName(),
+                    RETRY_MAX,
+                    e);
+            return ErrorStatusUpdateControl.<BenchmarkRun>noStatusUpdate()
+                    .withNoRetry()
+                    .rescheduleAfter(RETRY_MAX);
+        }
+        return ErrorStatusUpdateControl.defaultErrorProcessing();
+    }
+
+    /**
+     * A request of this run failed in a way that may pass (a right to be granted, an API server to recover): the
+     * run waits, saying what failed and what to do, and tries again; spec.timeout ends the wait. The message of a
+     * finished run stays its result; the condition tells what its cleanup waits for.
+     */
+    private void stall(RunProgress progress, String reason, String message, Duration retry) {
         LOG.warn("run {}: {}", progress.run().getMetadata().getName(), message);
-        progress.problem(RunProgress.STALLED, "Forbidden", message);
-        progress.status().setMessage(message);
-        progress.checkAgainIn(PERMISSION_RETRY);
+        progress.problem(RunProgress.STALLED, reason, message);
+        if (!progress.isTerminal()) {
+            progress.status().setMessage(message);
+        }
+        progress.checkAgainIn(retry);
+    }
+
+    /**
+     * The API server refused an object this run needs as invalid: asking again cannot help, so the run fails now,
+     * releasing its node pools; cleanup then removes what it created, per spec.cleanup.
+     */
+    private void failOnRefusedObject(RunProgress progress, ApiErrors.Failure failure) {
+        LOG.warn(
+                "run {}: {} refused: {}",
+                progress.run().getMetadata().getName(),
+                failure.request(),
+                failure.serverMessage());
+        progress.fail("RejectedByApiServer", failure.invalidMessage());
+        endStall(progress, "RunEnded", "the run ended without waiting any longer");
+    }
+
+    /**
+     * A pass went through without a failed request: a stalled run goes on, and its message, which told why it
+     * waited, says so instead of describing a wait that is over.
+     */
+    private void goOnIfStalled(RunProgress progress, BenchmarkRun stored) {
+        Optional<Condition> stalled =
+                progress.condition(RunProgress.STALLED).filter(c -> Conditions.TRUE.equals(c.getStatus()));
+        if (stalled.isEmpty()) {
+            return;
+        }
+        // A run failing in this pass (spec.timeout) did not get past the failed request: it stopped waiting.
+        boolean failedNow = progress.phase() == Phase.Failed
+                && (stored.getStatus() == null || stored.getStatus().getPhase() != Phase.Failed);
+        if (failedNow) {
+            endStall(progress, "RunEnded", "the run ended while it waited");
+            return;
+        }
+        String waitedFor = stalled.get().getMessage();
+        String message = "Forbidden".equals(stalled.get().getReason())
+                ? "the operator has the rights this run needs again"
+                : "the API server completes the operator's requests again";
+        progress.condition(
+                RunProgress.STALLED,
+                false,
+                "Forbidden".equals(stalled.get().getReason()) ? "PermissionGranted" : "RequestsSucceed",
+                message);
+        if (!progress.isTerminal() && Objects.equals(progress.status().getMessage(), waitedFor)) {
+            progress.status().setMessage(message + "; the run goes on (" + progress.phase() + ")");
+        }
+    }
+
+    private static void endStall(RunProgress progress, String reason, String message) {
+        if (progress.condition(RunProgress.STALLED)
+                .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                .isPresent()) {
+            progress.condition(RunProgress.STALLED, false, reason, message);
+        }
+    }
+
+    /** Retries of a failing request back off with the time the run has been stalled, from 1 s to 30 s. */
+    private static Duration retryDelay(RunProgress progress) {
+        Duration stalledFor = progress.trueSince(RunProgress.STALLED)
+                .map(since -> Duration.between(since, progress.now()))
+                .orElse(Duration.ZERO);
+        if (stalledFor.compareTo(RETRY_MIN) < 0) {
+            return RETRY_MIN;
+        }
+        return stalledFor.compareTo(RETRY_MAX) > 0 ? RETRY_MAX : stalledFor;
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -169,7 +252,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     private boolean admit(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
         progress.moveTo(Phase.Pending, "Accepted", "the run is accepted and waits for its node pools");
-        // The API server checked the schema and CEL rules; the catalogue (the variant) only the operator knows.
+        // The API server checked the schema and CEL rules; the catalogue (the variant) and k6's thresholds only the
+        // operator knows: a spec breaking them fails here, before the run takes its pools or creates anything.
         List<Violation> violations = validator.validate(run.getSpec());
         if (!violations.isEmpty()) {
             progress.fail(
@@ -633,6 +717,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
     }
 
+    /**
+     * Creates or updates one of the run's objects (server-side apply). A failure carries what was asked and the
+     * object, so the reconciler can tell a refused object from a missing right or a passing failure
+     * ({@link ApiErrors}).
+     */
     private static void apply(KubernetesClient client, HasMetadata desired) {
         try {
             if (desired instanceof GenericKubernetesResource generic) {
@@ -649,10 +738,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         .serverSideApply();
             }
         } catch (KubernetesClientException e) {
-            throw new IllegalStateException(
-                    "cannot apply " + desired.getKind() + " "
-                            + desired.getMetadata().getName() + ": " + e.getMessage(),
-                    e);
+            throw new ApiErrors.RequestFailed(ApiErrors.describe("apply", desired), desired, e);
         }
     }
 

@@ -11,7 +11,13 @@ import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -159,5 +165,144 @@ class BenchmarkRunFailuresIT {
                     assertThat(first).isEqualTo(Phase.Failed);
                     assertThat(second.ordinal()).isGreaterThanOrEqualTo(Phase.Provisioning.ordinal());
                 });
+    }
+
+    @Test
+    void aRefusedCreateStallsTheRunAsForbiddenNamingTheRightAndItGoesOnOnceGranted() throws Exception {
+        KubernetesClient client = harness.client();
+        var role = client.rbac().roles().inNamespace(harness.namespace()).withName(harness.operatorRole());
+        List<PolicyRule> granted = role.get().getRules();
+        List<PolicyRule> withoutCreatingDeployments = granted.stream()
+                .map(rule -> rule.getResources().contains("deployments")
+                        ? new PolicyRuleBuilder(rule)
+                                .withVerbs(rule.getVerbs().stream()
+                                        .filter(verb -> !"create".equals(verb))
+                                        .toList())
+                                .build()
+                        : rule)
+                .toList();
+        role.edit(r -> new RoleBuilder(r).withRules(withoutCreatingDeployments).build());
+        harness.awaitOperatorRight("create", "deployments.apps", false);
+
+        harness.apply(OperatorHarness.example("refused", spec -> {})).requireSuccess();
+
+        BenchmarkRun stalled = await("run refused stalled on the missing right")
+                .atMost(OperatorHarness.WAIT)
+                .until(
+                        () -> harness.run("refused"),
+                        run -> run.getStatus() != null
+                                && Conditions.isTrue(run.getStatus().getConditions(), RunProgress.STALLED));
+        Condition forbidden = Conditions.find(stalled.getStatus().getConditions(), RunProgress.STALLED)
+                .orElseThrow();
+        assertThat(forbidden.getReason()).isEqualTo("Forbidden");
+        assertThat(forbidden.getMessage())
+                .contains("the right to create deployments", "API group \"apps\"", "Grant that right");
+        assertThat(stalled.getStatus().getPhase()).isEqualTo(Phase.Provisioning);
+        assertThat(stalled.getStatus().getMessage()).isEqualTo(forbidden.getMessage());
+        // Events are recorded right after the status is stored.
+        await("a Forbidden warning on run refused").atMost(OperatorHarness.WAIT).untilAsserted(() -> assertThat(
+                        client.v1()
+                                .events()
+                                .inNamespace(harness.namespace())
+                                .list()
+                                .getItems())
+                .anySatisfy(event -> {
+                    assertThat(event.getReason()).isEqualTo("Forbidden");
+                    assertThat(event.getType()).isEqualTo("Warning");
+                    assertThat(event.getInvolvedObject().getName()).isEqualTo("refused");
+                    assertThat(event.getMessage()).contains("create deployments");
+                }));
+        assertThat(deploymentsOf("refused")).isEmpty();
+
+        role.edit(r -> new RoleBuilder(r).withRules(granted).build());
+
+        await("the run goes on once the right is granted")
+                .atMost(OperatorHarness.WAIT)
+                .untilAsserted(() -> {
+                    BenchmarkRun run = harness.run("refused");
+                    assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.STALLED))
+                            .hasValueSatisfying(condition -> {
+                                assertThat(condition.getStatus()).isEqualTo(Conditions.FALSE);
+                                assertThat(condition.getReason()).isEqualTo("PermissionGranted");
+                            });
+                    assertThat(run.getStatus().getMessage()).doesNotContain("refused the operator");
+                    assertThat(deploymentsOf("refused"))
+                            .extracting(deployment -> deployment.getMetadata().getName())
+                            .containsExactlyInAnyOrder("refused-target", "refused-delay");
+                });
+    }
+
+    @Test
+    void anObjectTheApiServerRefusesFailsTheRunAtOnceAndTheNextRunGetsThePools() throws Exception {
+        // first holds the pools until it times out; invalid and next queue behind it, in that order.
+        harness.apply(OperatorHarness.example("first", spec -> spec.with("spec").put("timeout", "12s")))
+                .requireSuccess();
+        harness.awaitPhase("first", Phase.Provisioning);
+        // A node selector value that is no label value: the CRD has no rule on it, the Deployment's validation has.
+        harness.apply(OperatorHarness.example(
+                        "invalid", spec -> ((ObjectNode) spec.at("/spec/placement/target/nodeSelector"))
+                                .put("stackbench.dev/tier", "not valid!")))
+                .requireSuccess();
+        BenchmarkRun queued = harness.awaitPhase("invalid", Phase.Queued);
+        assertThat(queued.getStatus().getMessage()).contains("/first");
+        harness.apply(OperatorHarness.example("next", spec -> {})).requireSuccess();
+        harness.awaitPhase("next", Phase.Queued);
+
+        BenchmarkRun invalid = harness.awaitPhase("invalid", Phase.Failed);
+
+        Condition complete = Conditions.find(invalid.getStatus().getConditions(), Conditions.COMPLETE)
+                .orElseThrow();
+        assertThat(complete.getReason()).isEqualTo("RejectedByApiServer");
+        assertThat(complete.getMessage())
+                .contains(
+                        "the Deployment invalid-target",
+                        "spec.template.spec.nodeSelector",
+                        "not valid!",
+                        "It comes from spec.placement.target.nodeSelector");
+        assertThat(invalid.getStatus().getMessage()).isEqualTo(complete.getMessage());
+        assertThat(harness.run("first").getStatus().getPhase()).isEqualTo(Phase.Failed);
+
+        BenchmarkRun next = harness.awaitPhase("next", Phase.Provisioning);
+        assertThat(Conditions.isTrue(next.getStatus().getConditions(), RunProgress.POOLS_AVAILABLE))
+                .isTrue();
+        await("what the refused run created is deleted")
+                .atMost(OperatorHarness.WAIT)
+                .untilAsserted(() -> {
+                    assertThat(Conditions.find(
+                                    harness.run("invalid").getStatus().getConditions(), RunProgress.CLEANED_UP))
+                            .hasValueSatisfying(
+                                    cleaned -> assertThat(cleaned.getStatus()).isEqualTo(Conditions.TRUE));
+                    assertThat(deploymentsOf("invalid")).isEmpty();
+                    assertThat(harness.client()
+                                    .services()
+                                    .inNamespace(harness.namespace())
+                                    .withLabel(RunLabels.RUN, "invalid")
+                                    .list()
+                                    .getItems())
+                            .isEmpty();
+                    assertThat(harness.client()
+                                    .configMaps()
+                                    .inNamespace(harness.namespace())
+                                    .withLabel(RunLabels.RUN, "invalid")
+                                    .list()
+                                    .getItems())
+                            .isEmpty();
+                });
+        assertThat(harness.client().v1().events().inNamespace(harness.namespace()).list().getItems().stream()
+                        .filter(event ->
+                                "invalid".equals(event.getInvolvedObject().getName())
+                                        && "RejectedByApiServer".equals(event.getReason())))
+                .as("the refusal is reported once, not retried")
+                .hasSize(1);
+    }
+
+    private List<Deployment> deploymentsOf(String run) {
+        return harness.client()
+                .apps()
+                .deployments()
+                .inNamespace(harness.namespace())
+                .withLabel(RunLabels.RUN, run)
+                .list()
+                .getItems();
     }
 }

@@ -108,6 +108,22 @@ final class OperatorHarness implements AutoCloseable {
         return grant.serviceAccount();
     }
 
+    /**
+     * Waits until the API server's authorizer gives the operator a right in {@link #namespace()}, or no longer gives
+     * it, after a test changed {@link #operatorRole()}: role changes take effect moments after they are stored.
+     */
+    void awaitOperatorRight(String verb, String resource, boolean allowed) {
+        String user = "system:serviceaccount:" + operatorNamespace + ":" + grant.serviceAccount();
+        await("the operator " + (allowed ? "may " : "may not ") + verb + " " + resource)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> cluster.kubectl("auth", "can-i", verb, resource, "--namespace", namespace, "--as", user)
+                                .stdout()
+                                .strip()
+                                .startsWith("yes")
+                        == allowed);
+    }
+
     /** Where the operator's ServiceAccount and its leader-election Lease live. */
     String operatorNamespace() {
         return operatorNamespace;

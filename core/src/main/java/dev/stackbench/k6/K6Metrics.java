@@ -1,0 +1,145 @@
+package dev.stackbench.k6;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The metrics a threshold may name in a generated script: the ones k6 itself registers, and the ones the script
+ * stackbench generates defines ({@link K6Env#WINDOW_COMPLETIONS_METRIC}, the {@link LatencyBuckets} counters). Each
+ * has a type, and a type allows only some aggregations, as k6 checks when it starts.
+ */
+public final class K6Metrics {
+
+    /** k6's metric types and the aggregations a threshold may use on each. */
+    public enum Type {
+        COUNTER("counter", Set.of("count", "rate"), "count or rate"),
+        GAUGE("gauge", Set.of("value"), "value"),
+        RATE("rate", Set.of("rate"), "rate"),
+        TREND("trend", Set.of("avg", "min", "max", "med", "p"), "avg, min, max, med or p(N)");
+
+        private final String label;
+        private final Set<String> methods;
+        private final String described;
+
+        Type(String label, Set<String> methods, String described) {
+            this.label = label;
+            this.methods = methods;
+            this.described = described;
+        }
+
+        /** Whether a threshold may aggregate a metric of this type so (p for any p(N)). */
+        public boolean allows(String method) {
+            return methods.contains(method);
+        }
+
+        /** The aggregations allowed, e.g. "count or rate". */
+        public String aggregations() {
+            return described;
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
+    }
+
+    /** A threshold's key: a metric name and optional tag filters, e.g. http_req_duration{name:upstream}. */
+    public record MetricKey(String name, Map<String, String> tags) {}
+
+    private static final Map<String, Type> BUILT_IN = new LinkedHashMap<>();
+
+    static {
+        // What k6 registers for every test (k6 refuses a threshold on any other name it does not know).
+        for (String trend : List.of(
+                "http_req_duration",
+                "http_req_blocked",
+                "http_req_connecting",
+                "http_req_tls_handshaking",
+                "http_req_sending",
+                "http_req_waiting",
+                "http_req_receiving",
+                "iteration_duration",
+                "group_duration")) {
+            BUILT_IN.put(trend, Type.TREND);
+        }
+        BUILT_IN.put("http_req_failed", Type.RATE);
+        BUILT_IN.put("checks", Type.RATE);
+        for (String counter : List.of("http_reqs", "iterations", "dropped_iterations", "data_sent", "data_received")) {
+            BUILT_IN.put(counter, Type.COUNTER);
+        }
+        BUILT_IN.put("vus", Type.GAUGE);
+        BUILT_IN.put("vus_max", Type.GAUGE);
+        for (String websocket : List.of("ws_sessions", "ws_msgs_sent", "ws_msgs_received")) {
+            BUILT_IN.put(websocket, Type.COUNTER);
+        }
+        for (String websocket : List.of("ws_ping", "ws_session_duration", "ws_connecting")) {
+            BUILT_IN.put(websocket, Type.TREND);
+        }
+        BUILT_IN.put("grpc_req_duration", Type.TREND);
+        // What the generated script defines.
+        BUILT_IN.put(K6Env.WINDOW_COMPLETIONS_METRIC, Type.COUNTER);
+    }
+
+    private static final Pattern NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");
+    private static final Pattern KEY = Pattern.compile("^([^{}]*)(?:\\{([^{}]*)\\})?$");
+
+    private K6Metrics() {}
+
+    /** The type of a metric the generated script always has, or empty for a name it does not know. */
+    public static Optional<Type> type(String name) {
+        if (name.startsWith(LatencyBuckets.METRIC_PREFIX)) {
+            return LatencyBuckets.indexOf(name) >= 0 ? Optional.of(Type.COUNTER) : Optional.empty();
+        }
+        return Optional.ofNullable(BUILT_IN.get(name));
+    }
+
+    /** The names of the metrics every generated script has, for messages (the latency buckets left out). */
+    public static List<String> knownNames() {
+        return new ArrayList<>(BUILT_IN.keySet());
+    }
+
+    /**
+     * Reads a threshold's key; the problem, as a sentence naming what to change, when it is not a metric name with
+     * optional {@code {tag:value,...}} filters.
+     */
+    public static ParsedKey parseKey(String key) {
+        Matcher matcher = KEY.matcher(key == null ? "" : key.strip());
+        if (!matcher.matches()) {
+            return ParsedKey.problem("write a metric name, optionally with tag filters in one pair of braces, e.g."
+                    + " http_req_duration{name:upstream}");
+        }
+        String name = matcher.group(1).strip();
+        if (!NAME.matcher(name).matches()) {
+            return ParsedKey.problem(
+                    "'" + name + "' is not a metric name: use letters, digits and '_', e.g." + " http_req_duration");
+        }
+        Map<String, String> tags = new LinkedHashMap<>();
+        String filters = matcher.group(2);
+        if (filters != null && !filters.isBlank()) {
+            for (String filter : filters.split(",")) {
+                int colon = filter.indexOf(':');
+                String tag = colon < 0 ? "" : filter.substring(0, colon).strip();
+                String value = colon < 0 ? "" : filter.substring(colon + 1).strip();
+                if (tag.isEmpty() || value.isEmpty()) {
+                    return ParsedKey.problem("the tag filter '" + filter.strip() + "' is not tag:value: write e.g."
+                            + " " + name + "{name:upstream} or " + name + "{status:200}");
+                }
+                tags.put(tag, value);
+            }
+        }
+        return new ParsedKey(Optional.of(new MetricKey(name, tags)), Optional.empty());
+    }
+
+    /** A read key, or why it could not be read. */
+    public record ParsedKey(Optional<MetricKey> key, Optional<String> problem) {
+        static ParsedKey problem(String problem) {
+            return new ParsedKey(Optional.empty(), Optional.of(problem));
+        }
+    }
+}
