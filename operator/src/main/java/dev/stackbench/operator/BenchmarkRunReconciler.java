@@ -251,7 +251,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     // The phases
 
     private boolean admit(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
-        progress.moveTo(Phase.Pending, "Accepted", "the run is accepted and waits for its node pools");
+        progress.accepted();
         // The API server checked the schema and CEL rules; the catalogue (the variant) and k6's thresholds only the
         // operator knows: a spec breaking them fails here, before the run takes its pools or creates anything.
         List<Violation> violations = validator.validate(run.getSpec());
@@ -292,9 +292,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             progress.checkAgainIn(settings.pollInterval());
             return true;
         }
-        progress.condition(
-                RunProgress.POOLS_AVAILABLE, true, "PoolsAcquired", "no other run uses the node pools of this run");
-        progress.moveTo(Phase.Provisioning, "Provisioning", "creating the delay service, the target and the k6 script");
+        progress.poolsAcquired("no other run uses the node pools of this run");
         return false;
     }
 
@@ -422,11 +420,16 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         boolean started = "started".equals(stage) || "stopped".equals(stage) || "finished".equals(stage);
         if (!started) {
             // k6-operator waits for every runner; one that cannot be placed or pulled would hold the run silently.
-            TargetReadiness.startProblem(runnerPods).ifPresent(problem -> {
-                String message = "k6 runners of TestRun " + name + " cannot start: " + problem;
-                progress.condition(Conditions.LOAD_RUNNING, false, "RunnersNotStarted", message);
-                progress.status().setMessage(message);
-            });
+            // The message follows the runners, so a problem that went away does not outlive its cause.
+            Optional<String> problem = TargetReadiness.startProblem(runnerPods);
+            String message = problem.map(why -> "k6 runners of TestRun " + name + " cannot start: " + why)
+                    .orElse("waiting for the k6 runners of TestRun " + name + " to start");
+            progress.condition(
+                    Conditions.LOAD_RUNNING,
+                    false,
+                    problem.isPresent() ? "RunnersNotStarted" : "WaitingForRunners",
+                    message);
+            progress.status().setMessage(message);
             progress.checkAgainIn(settings.pollInterval());
             return true;
         }
@@ -490,10 +493,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         boolean delete = policy == CleanupPolicy.ALWAYS
                 || (policy == CleanupPolicy.ON_SUCCESS && progress.phase() == Phase.Succeeded);
         if (!delete) {
-            progress.condition(
-                    RunProgress.CLEANED_UP,
+            progress.cleanedUp(
                     false,
-                    "KeptByPolicy",
                     "kept the target, delay service,"
                             + " k6 script and TestRun (spec.cleanup " + policy.value() + "); deleting the BenchmarkRun"
                             + " deletes them");
@@ -534,10 +535,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 client.resource(object).delete();
             }
         }
-        progress.condition(
-                RunProgress.CLEANED_UP,
+        progress.cleanedUp(
                 true,
-                "Deleted",
                 "deleted the target, delay service, k6 script" + " and TestRun (spec.cleanup " + policy.value()
                         + "); the results stay in this status");
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Phase;
+import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
