@@ -25,6 +25,7 @@ import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Metrics;
 import dev.stackbench.k6.ThresholdCheck;
+import dev.stackbench.model.JvmSizing;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,7 +143,14 @@ public final class SpecValidator {
         checks.size("spec.target.image", target.getImage(), 0, 512);
         checks.range("spec.target.replicas", target.getReplicas(), 1, SpecRules.MAX_REPLICAS);
         resources(checks, "spec.target.resources", target.getResources());
-        checks.size("spec.target.jvmOptions", target.getJvmOptions(), 0, 4096);
+        if (checks.size("spec.target.jvmOptions", target.getJvmOptions(), 0, 4096)) {
+            try {
+                // Both modes pass the options as JAVA_TOOL_OPTIONS, where the JVM groups quoted words.
+                JvmSizing.split(target.getJvmOptions());
+            } catch (IllegalArgumentException e) {
+                checks.add("spec.target.jvmOptions", e.getMessage());
+            }
+        }
     }
 
     private static void resources(Checks checks, String path, ResourcesSpec resources) {

@@ -35,7 +35,10 @@ class BenchmarkRunValidationIT {
      * is created and fails at once.
      */
     static final List<String> CHECKED_BY_THE_OPERATOR = List.of(
-            "threshold-on-unknown-metric.yaml", "threshold-percentile-of-a-rate.yaml", "threshold-with-unit.yaml");
+            "jvm-options-unclosed-quote.yaml",
+            "threshold-on-unknown-metric.yaml",
+            "threshold-percentile-of-a-rate.yaml",
+            "threshold-with-unit.yaml");
 
     private static TestCluster cluster;
     private static String namespace;
