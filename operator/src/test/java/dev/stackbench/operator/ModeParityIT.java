@@ -80,6 +80,12 @@ class ModeParityIT {
                         "Complete=True/RunSucceeded",
                         "CleanedUp=True/Deleted");
         assertThat(summaryFields(localStatus)).isEqualTo(summaryFields(clusterStatus));
+        assertThat(localStatus.getSummary().getServer())
+                .as("both modes run the server-side check")
+                .isNotNull();
+        assertThat(clusterStatus.getSummary().getServer().getUnavailableReason())
+                .as("the cluster's unscrapable target gives the reason instead of figures")
+                .isNotBlank();
         assertThat(clusterStatus.getEnvironment().getJvmOptions())
                 .as("the JVM options both modes gave the target")
                 .isEqualTo(localStatus.getEnvironment().getJvmOptions());
