@@ -50,6 +50,9 @@ public class RunSummary {
     @JsonPropertyDescription("What the target process did during the measured window.")
     private TargetSummary target;
 
+    @JsonPropertyDescription("What the target itself counted in the measured window, compared with what k6 measured.")
+    private ServerSummary server;
+
     @JsonPropertyDescription("Throughput cap predicted by Little's law where the variant is thread-bound.")
     private Double littleLawRps;
 
@@ -228,6 +231,19 @@ public class RunSummary {
 
     public RunSummary withTarget(TargetSummary target) {
         this.target = target;
+        return this;
+    }
+
+    public ServerSummary getServer() {
+        return server;
+    }
+
+    public void setServer(ServerSummary server) {
+        this.server = server;
+    }
+
+    public RunSummary withServer(ServerSummary server) {
+        this.server = server;
         return this;
     }
 

@@ -10,24 +10,40 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Collects scrapes of the target during a run and summarises the measured window: peaks of gauges, and counters
- * (CPU time, GC pauses, CFS throttling) as the difference between the window's first and last scrape.
+ * (CPU time, GC pauses, CFS throttling) as the difference between the window's first and last scrape. It also keeps
+ * each scrape's request counters for the {@link ServerSideCheck}, which reads them around the window's edges, so feed
+ * it the scrapes before and after the window too.
  */
 public final class TargetMetrics {
 
     private record Throttling(Instant at, long periods, long throttledPeriods) {}
 
+    /** The instance name of scrapes added without one: a single target. */
+    public static final String SINGLE_INSTANCE = "target";
+
     private final List<TargetSample> samples = new ArrayList<>();
+    private final List<ServerRequests> serverRequests = new ArrayList<>();
     private final List<Throttling> throttling = new ArrayList<>();
 
-    /** Adds one scrape taken at {@code at}; returns its figures for plotting. */
-    public synchronized TargetSample add(Instant at, PrometheusScrape scrape) {
+    /** Adds one scrape of the single target instance, taken at {@code at}; returns its figures for plotting. */
+    public TargetSample add(Instant at, PrometheusScrape scrape) {
+        return add(at, SINGLE_INSTANCE, scrape);
+    }
+
+    public TargetSample add(Instant at, String prometheusText) {
+        return add(at, PrometheusTextParser.parse(prometheusText));
+    }
+
+    /** Adds one scrape of one of several target instances (pods), taken at {@code at}. */
+    public synchronized TargetSample add(Instant at, String instance, PrometheusScrape scrape) {
         TargetSample sample = TargetSample.of(at, scrape);
         samples.add(sample);
+        serverRequests.add(ServerRequests.of(at, instance, scrape));
         return sample;
     }
 
-    public synchronized TargetSample add(Instant at, String prometheusText) {
-        return add(at, PrometheusTextParser.parse(prometheusText));
+    public TargetSample add(Instant at, String instance, String prometheusText) {
+        return add(at, instance, PrometheusTextParser.parse(prometheusText));
     }
 
     /**
@@ -40,6 +56,11 @@ public final class TargetMetrics {
 
     public synchronized List<TargetSample> samples() {
         return List.copyOf(samples);
+    }
+
+    /** The request counters of every scrape, for {@link ServerSideCheck}. */
+    public synchronized List<ServerRequests> serverRequests() {
+        return List.copyOf(serverRequests);
     }
 
     /** Summary over every scrape. */

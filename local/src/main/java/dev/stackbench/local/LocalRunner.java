@@ -19,6 +19,7 @@ import dev.stackbench.report.GaugePoint;
 import dev.stackbench.report.ReportRun;
 import dev.stackbench.report.RequestTimeline;
 import dev.stackbench.results.ActuatorInfo;
+import dev.stackbench.results.ScrapeLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -335,13 +336,13 @@ public final class LocalRunner {
                     : Instant.ofEpochSecond(
                             measure.firstEpochSecond() + measure.points().size());
             List<MetricsSampler.Tick> ticks = sampler.ticks();
-            writeScrapes(files.scrapes(), ticks);
+            ScrapeLog.write(files.scrapes(), sampler.scrapes());
             List<MetricsSampler.Tick> inWindow = ticks.stream()
                     .filter(tick ->
                             !tick.at().isBefore(windowStart) && !tick.at().isAfter(windowEnd))
                     .toList();
-            RunObservation result =
-                    new RunObservation(exitCode, measure, inWindow, windowStart, windowEnd, threadPoolSize());
+            RunObservation result = new RunObservation(
+                    exitCode, measure, inWindow, windowStart, windowEnd, threadPoolSize(), sampler.scrapes());
             writeTimeline(files.timeline(), measure);
             writeMetrics(files.metrics(), result);
             return result;
@@ -678,20 +679,6 @@ public final class LocalRunner {
         } catch (IOException e) {
             throw new UncheckedIOException("could not write " + file + ": " + e.getMessage(), e);
         }
-    }
-
-    private static void writeScrapes(Path file, List<MetricsSampler.Tick> ticks) throws IOException {
-        StringBuilder text = new StringBuilder();
-        for (MetricsSampler.Tick tick : ticks) {
-            if (tick.scrape() != null) {
-                text.append("# scraped at ")
-                        .append(tick.at())
-                        .append('\n')
-                        .append(tick.scrape())
-                        .append('\n');
-            }
-        }
-        Files.writeString(file, text);
     }
 
     private static void writeTimeline(Path file, RequestTimeline timeline) throws IOException {

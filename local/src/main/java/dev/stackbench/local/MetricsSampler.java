@@ -1,5 +1,6 @@
 package dev.stackbench.local;
 
+import dev.stackbench.results.TimedScrape;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Once a second: reads the CPU time of the target and of k6 from /proc and scrapes the target's
  * /actuator/prometheus. The ticks are kept in memory (a scrape is a few kB) so that, once k6 has said when the
- * measured window started and ended, only the ticks inside it are aggregated.
+ * measured window started and ended, only the ticks inside it are aggregated. Closing it scrapes the target once
+ * more, after the load has stopped, so that the scrapes bracket the measured window's end.
  */
 public final class MetricsSampler implements AutoCloseable {
 
@@ -39,6 +41,7 @@ public final class MetricsSampler implements AutoCloseable {
         return thread;
     });
     private final List<Tick> ticks = Collections.synchronizedList(new ArrayList<>());
+    private final List<TimedScrape> scrapes = Collections.synchronizedList(new ArrayList<>());
     private volatile ProcessHandle loadGenerator;
     private volatile int failedScrapes;
     private double lastTargetCpu;
@@ -64,6 +67,13 @@ public final class MetricsSampler implements AutoCloseable {
     public List<Tick> ticks() {
         synchronized (ticks) {
             return List.copyOf(ticks);
+        }
+    }
+
+    /** Every answered scrape of the run, in order, the closing one included. */
+    public List<TimedScrape> scrapes() {
+        synchronized (scrapes) {
+            return List.copyOf(scrapes);
         }
     }
 
@@ -93,7 +103,11 @@ public final class MetricsSampler implements AutoCloseable {
         lastNanos = nanos;
         lastTargetCpu = targetCpu;
         lastLoadGeneratorCpu = k6Cpu;
-        ticks.add(new Tick(now, targetCores, k6Cores, scrape()));
+        String scrape = scrape();
+        ticks.add(new Tick(now, targetCores, k6Cores, scrape));
+        if (scrape != null) {
+            scrapes.add(new TimedScrape(now, scrape));
+        }
     }
 
     private String scrape() {
@@ -116,6 +130,11 @@ public final class MetricsSampler implements AutoCloseable {
         return null;
     }
 
+    /**
+     * Stops sampling, then, unless the run is being interrupted, scrapes the target a last time: it is still up, the
+     * load has stopped, so this scrape lies after the measured window and lets the server-side check read the
+     * target's request counters at the window's end. It is no tick: the CPU of a finished k6 cannot be read.
+     */
     @Override
     public void close() {
         scheduler.shutdownNow();
@@ -123,6 +142,13 @@ public final class MetricsSampler implements AutoCloseable {
             scheduler.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (!Thread.currentThread().isInterrupted() && !ProcessSupervisor.interrupted()) {
+            Instant now = Instant.now();
+            String scrape = scrape();
+            if (scrape != null) {
+                scrapes.add(new TimedScrape(now, scrape));
+            }
         }
     }
 }

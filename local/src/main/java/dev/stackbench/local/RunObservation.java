@@ -1,6 +1,7 @@
 package dev.stackbench.local;
 
 import dev.stackbench.report.RequestTimeline;
+import dev.stackbench.results.TimedScrape;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,6 +13,8 @@ import java.util.List;
  * @param measure per-second requests of the measured scenario, from k6's per-request output
  * @param ticks the once-a-second samples (CPU from /proc, Prometheus scrape) inside the measured window
  * @param poolThreads size of the variant's request thread pool as configured for this run
+ * @param runScrapes every answered scrape of the run, warmup and the one after the load included: the server-side
+ *     check reads the target's request counters in the scrapes just before and just after the window's edges
  */
 public record RunObservation(
         int k6ExitCode,
@@ -19,10 +22,12 @@ public record RunObservation(
         List<MetricsSampler.Tick> ticks,
         Instant windowStart,
         Instant windowEnd,
-        int poolThreads) {
+        int poolThreads,
+        List<TimedScrape> runScrapes) {
 
     public RunObservation {
         ticks = List.copyOf(ticks);
+        runScrapes = List.copyOf(runScrapes);
     }
 
     /** The Prometheus texts scraped inside the window, in order (failed scrapes left out). */

@@ -13,8 +13,10 @@ import dev.stackbench.k6.K6ScriptGenerator;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.results.ResultAggregator;
+import dev.stackbench.results.ServerSideCheck;
 import dev.stackbench.results.TargetMetrics;
 import dev.stackbench.results.TargetSample;
+import dev.stackbench.results.TimedScrape;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
 import java.nio.file.Files;
@@ -119,7 +121,13 @@ public final class StandardCoreBindings implements CoreBindings {
     @Override
     public RunSummary summarize(BenchmarkRunSpec spec, Variant variant, Path k6Summary, RunObservation observation) {
         RunnerSummary runner = K6SummaryParser.parseFile(k6Summary);
-        return ResultAggregator.aggregate(List.of(runner), spec, catalogue, targetSummary(observation));
+        TargetMetrics metrics = targetMetrics(observation);
+        RunSummary summary =
+                ResultAggregator.aggregate(List.of(runner), spec, catalogue, targetSummary(metrics, observation));
+        // The client window: k6 counts what completed within measuredSeconds of the measured scenario's start.
+        Instant windowEnd = observation.windowStart().plusNanos(Math.round(summary.getMeasuredSeconds() * 1e9));
+        ServerSideCheck.addTo(summary, metrics.serverRequests(), observation.windowStart(), windowEnd);
+        return summary;
     }
 
     @Override
@@ -128,12 +136,17 @@ public final class StandardCoreBindings implements CoreBindings {
         return Double.isNaN(threads) ? Optional.empty() : Optional.of(threads);
     }
 
-    /** The target figures of the measured window, from the same accumulator the operator feeds. */
-    static TargetSummary targetSummary(RunObservation observation) {
+    /** Every scrape of the run, in the same accumulator the operator feeds. */
+    static TargetMetrics targetMetrics(RunObservation observation) {
         TargetMetrics metrics = new TargetMetrics();
-        for (MetricsSampler.Tick tick : observation.scrapes()) {
-            metrics.add(tick.at(), tick.scrape());
+        for (TimedScrape scrape : observation.runScrapes()) {
+            metrics.add(scrape.at(), scrape.prometheusText());
         }
+        return metrics;
+    }
+
+    /** The target figures of the measured window. */
+    static TargetSummary targetSummary(TargetMetrics metrics, RunObservation observation) {
         TargetSummary summary = metrics.summary(observation.windowStart(), observation.windowEnd());
         if (summary.getAvgCpuCores() == null && !Double.isNaN(observation.averageTargetCores())) {
             // Measured from /proc when the target does not expose its CPU time.

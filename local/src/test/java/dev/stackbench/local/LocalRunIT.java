@@ -8,12 +8,17 @@ import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.LatencySummary;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.ServerAgreement;
+import dev.stackbench.api.ServerSummary;
 import dev.stackbench.cli.StackbenchCommand;
+import dev.stackbench.results.ScrapeLog;
+import dev.stackbench.results.TimedScrape;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -92,6 +97,14 @@ class LocalRunIT {
         assertThat(latency.getP95()).isLessThanOrEqualTo(latency.getP99());
         assertThat(latency.getP99()).isLessThanOrEqualTo(latency.getMax());
         assertThat(summary.getTarget().getPeakThreads()).isPositive();
+        // The target's own counters, read around the window's edges, see the same throughput as k6.
+        ServerSummary server = summary.getServer();
+        assertThat(server.getUnavailableReason()).isNull();
+        assertThat(server.getRequests()).isPositive();
+        assertThat(server.getRpsCheck())
+                .as("server %s requests/s, k6 %s", server.getRps(), summary.getRps())
+                .isEqualTo(ServerAgreement.AGREES);
+        assertThat(server.getP95BucketMs()).isNotNull();
         // The operator's life cycle and reasons (ModeParityIT compares the two modes side by side).
         assertThat(status.getConditions())
                 .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
@@ -121,6 +134,9 @@ class LocalRunIT {
                 "requests-per-second.csv")) {
             assertThat(runDir.resolve(file)).isNotEmptyFile();
         }
+        // The scrape file keeps every scrape, the last one taken after the load stopped, past the window's end.
+        List<TimedScrape> scrapes = ScrapeLog.read(runDir.resolve("prometheus-scrapes.txt"));
+        assertThat(scrapes.get(scrapes.size() - 1).at()).isAfterOrEqualTo(Instant.parse(server.getWindowEnd()));
         assertThat(Files.readString(results.resolve("report.html")))
                 .contains("data:image/png;base64,")
                 .contains("it-webflux-r2dbc");

@@ -444,12 +444,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         progress.loadRunning(runnerPods.size(), TargetService.url(run));
         Duration elapsed = Duration.between(Instant.parse(progress.status().getStartedAt()), progress.now());
         Duration warmup = Durations.parse(run.getSpec().getWorkload().getWarmup());
+        // From the start of load: the server-side check needs a scrape before the measured window too.
+        scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         if (elapsed.compareTo(warmup) < 0) {
             progress.warmingUp(run.getSpec().getWorkload().getWarmup());
             progress.checkAgainIn(warmup.minus(elapsed));
         } else {
             progress.measuring(run.getSpec().getWorkload().getDuration());
-            scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         }
         progress.checkAgainIn(settings.pollInterval());
         return true;
@@ -465,6 +466,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     .getLog();
             logs.add(new RunResults.RunnerLog(pod.getMetadata().getName(), log == null ? "" : log));
         }
+        // One scrape after the load stopped, so the window's end lies between two scrapes.
+        scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         TargetMetricsScraper.Outcome metrics = scraper.finish(run);
         RunSummary summary;
         try {
@@ -474,6 +477,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return true;
         }
         metrics.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
+        scraper.checkServerSide(run, summary);
         progress.status().setEnvironment(environment(run, context, metrics));
         progress.succeeded(summary, logs.size());
         return false;

@@ -8,6 +8,7 @@ import dev.stackbench.k6.K6SummaryException;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.results.ResultAggregator;
+import dev.stackbench.results.ServerSideCheck;
 import dev.stackbench.results.TargetMetrics;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,18 +47,23 @@ public final class CoreResults implements RunResults {
         return ResultAggregator.aggregate(runners, run.getSpec(), catalogue, target);
     }
 
-    /** The shared accumulator of target scrapes. */
+    /** The shared accumulator of target scrapes and the shared server-side check. */
     static TargetMetricsScraper.MetricsSummarizer newTargetMetrics() {
         TargetMetrics metrics = new TargetMetrics();
         return new TargetMetricsScraper.MetricsSummarizer() {
             @Override
-            public void add(String prometheusText, Instant at) {
-                metrics.add(at, prometheusText);
+            public void add(String pod, String prometheusText, Instant at) {
+                metrics.add(at, pod, prometheusText);
             }
 
             @Override
-            public Optional<TargetSummary> summary() {
-                return metrics.samples().isEmpty() ? Optional.empty() : Optional.of(metrics.summary());
+            public Optional<TargetSummary> summary(Instant from, Instant to) {
+                return metrics.samples().isEmpty() ? Optional.empty() : Optional.of(metrics.summary(from, to));
+            }
+
+            @Override
+            public void checkServerSide(RunSummary summary, Instant from, Instant to) {
+                ServerSideCheck.addTo(summary, metrics.serverRequests(), from, to);
             }
         };
     }

@@ -1,8 +1,11 @@
 package dev.stackbench.operator;
 
 import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.Durations;
+import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.TargetSummary;
 import dev.stackbench.results.ActuatorInfo;
+import dev.stackbench.results.ServerSideCheck;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
@@ -12,9 +15,11 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Reads the target's /actuator/prometheus during the measured window through the API server's pod proxy (no network
- * path from the operator to the pod is needed) and keeps what it saw per run, in memory: an operator restarted
- * mid-run reports the scrapes made after the restart only.
+ * Reads the target's /actuator/prometheus while load runs, and once more when it has stopped, through the API server's
+ * pod proxy (no network path from the operator to the pod is needed) and keeps what it saw per run, in memory: an
+ * operator restarted mid-run reports the scrapes made after the restart only. The target summary covers the measured
+ * window (status.startedAt + warmup, for the duration); the scrapes around it let the server-side check read the
+ * target's request counters at the window's edges.
  */
 public class TargetMetricsScraper {
 
@@ -25,11 +30,16 @@ public class TargetMetricsScraper {
             Optional<String> javaVersion,
             Optional<String> springBootVersion) {}
 
-    /** Turns timed Prometheus scrapes of one run into the target summary. */
+    /** Turns timed Prometheus scrapes of one run into the target summary and the server-side check. */
     public interface MetricsSummarizer {
-        void add(String prometheusText, Instant at);
+        /** One scrape of one target pod. */
+        void add(String pod, String prometheusText, Instant at);
 
-        Optional<TargetSummary> summary();
+        /** The target figures of the scrapes taken in [from, to]; empty when there are none at all. */
+        Optional<TargetSummary> summary(Instant from, Instant to);
+
+        /** Sets summary.server from the scrapes around [from, to] and warns where they disagree with k6. */
+        void checkServerSide(RunSummary summary, Instant from, Instant to);
     }
 
     private final KubernetesClient client;
@@ -63,7 +73,7 @@ public class TargetMetricsScraper {
                     scrapes.lastError = "the API server's pod proxy returned nothing for " + path;
                     continue;
                 }
-                scrapes.summarizer.add(text, now);
+                scrapes.summarizer.add(pod.getMetadata().getName(), text, now);
                 scrapes.succeeded++;
                 if (scrapes.info == null) {
                     String info =
@@ -100,11 +110,48 @@ public class TargetMetricsScraper {
                     Optional.empty(),
                     Optional.empty());
         }
+        Optional<Window> window = measuredWindow(run);
         return new Outcome(
-                scrapes.summarizer.summary(),
+                window.isPresent()
+                        ? scrapes.summarizer.summary(
+                                window.get().start(), window.get().end())
+                        : scrapes.summarizer.summary(Instant.MIN, Instant.MAX),
                 Optional.empty(),
                 Optional.ofNullable(scrapes.info).map(ActuatorInfo::javaVersion),
                 Optional.ofNullable(scrapes.info).map(ActuatorInfo::springBootVersion));
+    }
+
+    /**
+     * Compares the summary's client figures with the target's own request counters over the measured window and
+     * records the result in summary.server; says why when it cannot.
+     */
+    public void checkServerSide(BenchmarkRun run, RunSummary summary) {
+        RunScrapes scrapes = runs.get(run.getMetadata().getUid());
+        Optional<Window> window = measuredWindow(run);
+        if (scrapes == null || scrapes.succeeded == 0) {
+            ServerSideCheck.unavailable(
+                    summary,
+                    "the operator has no scrape of the target's /actuator/prometheus for this run"
+                            + (scrapes == null || scrapes.lastError == null ? "" : " (" + scrapes.lastError + ")"));
+        } else if (window.isEmpty()) {
+            ServerSideCheck.unavailable(summary, "the run has no status.startedAt, so the measured window is unknown");
+        } else {
+            scrapes.summarizer.checkServerSide(
+                    summary, window.get().start(), window.get().end());
+        }
+    }
+
+    /** The measured window as the operator knows it: from status.startedAt + warmup, for the duration. */
+    record Window(Instant start, Instant end) {}
+
+    static Optional<Window> measuredWindow(BenchmarkRun run) {
+        if (run.getStatus() == null || run.getStatus().getStartedAt() == null) {
+            return Optional.empty();
+        }
+        Instant start = Instant.parse(run.getStatus().getStartedAt())
+                .plus(Durations.parse(run.getSpec().getWorkload().getWarmup()));
+        return Optional.of(new Window(
+                start, start.plus(Durations.parse(run.getSpec().getWorkload().getDuration()))));
     }
 
     public void forget(BenchmarkRun run) {

@@ -149,6 +149,10 @@ class BenchmarkRunLoadIT {
         assertThat(run.getStatus().getEnvironment().getImages()).containsEntry("target", "stackbench/webflux-app:it");
         assertThat(summary.getWarnings())
                 .anySatisfy(warning -> assertThat(warning).startsWith("target metrics unavailable"));
+        // Without scrapes there are no server-side figures, only the reason.
+        assertThat(summary.getServer().getUnavailableReason())
+                .startsWith("the operator has no scrape of the target's /actuator/prometheus");
+        assertThat(summary.getServer().getRps()).isNull();
         assertThat(run.getStatus().getObservedGeneration())
                 .isEqualTo(run.getMetadata().getGeneration());
         assertThat(run.getStatus().getConditions())

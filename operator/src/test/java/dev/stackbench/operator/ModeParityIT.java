@@ -42,10 +42,11 @@ class ModeParityIT {
 
     /**
      * Summary fields only one mode can fill here, each for a reason of the environment: the kwok nodes of the test
-     * cluster run no containers, so the operator cannot scrape a target pod (its figures stay empty and it warns);
-     * warnings depend on what each machine saw (generator CPU, missed scrapes).
+     * cluster run no containers, so the operator cannot scrape a target pod (its figures stay empty and it warns, and
+     * its server-side check has no figures, only the reason); warnings depend on what each machine saw (generator
+     * CPU, missed scrapes).
      */
-    private static final List<String> ENVIRONMENT_SPECIFIC_SUMMARY_FIELDS = List.of("target", "warnings");
+    private static final List<String> ENVIRONMENT_SPECIFIC_SUMMARY_FIELDS = List.of("target", "server", "warnings");
 
     @TempDir
     Path dir;
@@ -79,6 +80,12 @@ class ModeParityIT {
                         "Complete=True/RunSucceeded",
                         "CleanedUp=True/Deleted");
         assertThat(summaryFields(localStatus)).isEqualTo(summaryFields(clusterStatus));
+        assertThat(localStatus.getSummary().getServer())
+                .as("both modes run the server-side check")
+                .isNotNull();
+        assertThat(clusterStatus.getSummary().getServer().getUnavailableReason())
+                .as("the cluster's unscrapable target gives the reason instead of figures")
+                .isNotBlank();
         assertThat(clusterStatus.getEnvironment().getJvmOptions())
                 .as("the JVM options both modes gave the target")
                 .isEqualTo(localStatus.getEnvironment().getJvmOptions());
