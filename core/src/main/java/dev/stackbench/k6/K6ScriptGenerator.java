@@ -454,6 +454,7 @@ public final class K6ScriptGenerator {
                     measuredSeconds: SUMMARY.measuredSeconds,
                     requestsPerIteration: SUMMARY.requestsPerIteration,
                     buckets: { minMs: BUCKETS.minMs, growth: BUCKETS.growth, count: BUCKETS.count },
+                    endedAtMs: Date.now(),
                     k6: data,
                   });
                   const outputs = { stdout: '\\n' + SUMMARY.begin + '\\n' + summary + '\\n' + SUMMARY.end + '\\n' };

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -133,7 +134,18 @@ public final class K6SummaryParser {
                 latency,
                 buckets,
                 thresholds,
-                root.path("k6"));
+                root.path("k6"),
+                loadStartedAt(root));
+    }
+
+    /** The summary's end time less k6's own test run duration: when the runner's scenarios started. */
+    private static Instant loadStartedAt(JsonNode root) {
+        JsonNode ended = root.get("endedAtMs");
+        JsonNode duration = root.path("k6").path("state").get("testRunDurationMs");
+        if (ended == null || !ended.isNumber() || duration == null || !duration.isNumber()) {
+            return null;
+        }
+        return Instant.ofEpochMilli(ended.asLong() - Math.round(duration.asDouble()));
     }
 
     private static long windowCompletions(JsonNode metrics) {

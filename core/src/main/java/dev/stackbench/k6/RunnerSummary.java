@@ -2,7 +2,9 @@ package dev.stackbench.k6;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stackbench.api.LatencySummary;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What one k6 runner measured in the measure scenario (warmup excluded).
@@ -13,6 +15,9 @@ import java.util.Map;
  *     did not record them, e.g. a custom module that never calls record)
  * @param thresholds per k6 threshold key (e.g. http_req_duration{scenario:measure}): expression -> passed
  * @param k6Summary the complete k6 handleSummary data, for anything not extracted here
+ * @param loadStartedAt when this runner's scenarios started (the summary's end time less k6's test run duration),
+ *     so the measured window is loadStartedAt + warmupSeconds for measuredSeconds; null for summaries that do not
+ *     say when they ended
  */
 public record RunnerSummary(
         String runnerId,
@@ -31,7 +36,13 @@ public record RunnerSummary(
         LatencySummary latencyMs,
         long[] latencyBuckets,
         Map<String, Map<String, Boolean>> thresholds,
-        JsonNode k6Summary) {
+        JsonNode k6Summary,
+        Instant loadStartedAt) {
+
+    /** The measured window of this runner, when the summary says when the load started. */
+    public Optional<Instant> measuredWindowStart() {
+        return Optional.ofNullable(loadStartedAt).map(start -> start.plusMillis(Math.round(warmupSeconds * 1000)));
+    }
 
     /** Completions per second inside the measured window; falls back to measured requests when not recorded. */
     public double requestsPerSecond() {

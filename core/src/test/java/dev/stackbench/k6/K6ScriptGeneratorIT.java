@@ -96,6 +96,7 @@ class K6ScriptGeneratorIT {
                     new K6ScriptGenerator().generate(spec).text());
             Path summaryFile = dir.resolve("summary.json");
 
+            java.time.Instant beforeK6 = java.time.Instant.now();
             K6Binary.Result result = K6Binary.run(
                     dir,
                     Map.of(
@@ -112,7 +113,15 @@ class K6ScriptGeneratorIT {
             RunnerSummary fromFile = K6SummaryParser.parseFile(summaryFile);
             Files.writeString(Path.of("target", "k6-tiny-run.stdout"), result.stdout());
 
+            java.time.Instant afterK6 = java.time.Instant.now();
             assertThat(fromFile.requests()).isEqualTo(fromStdout.requests());
+            // The summary says when the scenarios started: after k6 was launched, and at least the planned 5 s
+            // before it exited. The measured window, which local mode and the server-side check use, follows.
+            assertThat(fromStdout.loadStartedAt())
+                    .isAfterOrEqualTo(beforeK6)
+                    .isBeforeOrEqualTo(afterK6.minusSeconds(5));
+            assertThat(fromStdout.measuredWindowStart())
+                    .contains(fromStdout.loadStartedAt().plusSeconds(2));
             assertThat(fromStdout.runnerId()).isEqualTo("0");
             assertThat(fromStdout.variant()).isEqualTo("webflux-r2dbc");
             assertThat(fromStdout.measuredSeconds()).isEqualTo(3.0);

@@ -72,7 +72,8 @@ class ResultAggregatorTest {
                 latency,
                 buckets,
                 Map.of(),
-                JsonNodeFactory.instance.objectNode());
+                JsonNodeFactory.instance.objectNode(),
+                null);
     }
 
     @Test
@@ -179,7 +180,8 @@ class ResultAggregatorTest {
                 latency,
                 new long[LatencyBuckets.COUNT],
                 k6Verdicts,
-                JsonNodeFactory.instance.objectNode());
+                JsonNodeFactory.instance.objectNode(),
+                null);
     }
 
     @Test

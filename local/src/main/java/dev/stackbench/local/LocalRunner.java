@@ -10,6 +10,7 @@ import dev.stackbench.api.Quantities;
 import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.k6.K6Script;
+import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.model.AppWiring;
 import dev.stackbench.model.RunApps;
@@ -320,21 +321,31 @@ public final class LocalRunner {
                         "k6 exited with code " + exitCode + " and wrote no summary; last lines of " + files.k6Log()
                                 + ":\n" + ServiceProbe.tail(files.k6Log(), 25));
             }
-            observation = observe(exitCode, follower, sampler, loadStarted, warmup);
+            observation = observe(exitCode, follower, sampler, loadStarted, script);
             return exitCode;
         }
 
         /** The measured window as k6 saw it, and the target samples inside it. */
         private RunObservation observe(
-                int exitCode, K6CsvFollower follower, MetricsSampler sampler, Instant loadStarted, Duration warmup)
+                int exitCode, K6CsvFollower follower, MetricsSampler sampler, Instant loadStarted, K6Script script)
                 throws IOException {
             RequestTimeline measure = follower.timeline(core.measureScenario());
-            Instant windowStart =
-                    measure.isEmpty() ? loadStarted.plus(warmup) : Instant.ofEpochSecond(measure.firstEpochSecond());
-            Instant windowEnd = measure.isEmpty()
-                    ? Instant.now()
-                    : Instant.ofEpochSecond(
-                            measure.firstEpochSecond() + measure.points().size());
+            Instant windowStart;
+            Instant windowEnd;
+            Optional<Instant> measuredFrom = measuredWindowStart();
+            if (measuredFrom.isPresent()) {
+                // k6 says when its scenarios started, so the window is exact whatever the latency.
+                windowStart = measuredFrom.get();
+                windowEnd = windowStart.plus(script.measured());
+            } else if (measure.isEmpty()) {
+                windowStart = loadStarted.plus(script.warmup());
+                windowEnd = Instant.now();
+            } else {
+                // k6 stamps a request when it completes: an estimate that starts late when responses are slow.
+                windowStart = Instant.ofEpochSecond(measure.firstEpochSecond());
+                windowEnd = Instant.ofEpochSecond(
+                        measure.firstEpochSecond() + measure.points().size());
+            }
             List<MetricsSampler.Tick> ticks = sampler.ticks();
             ScrapeLog.write(files.scrapes(), sampler.scrapes());
             List<MetricsSampler.Tick> inWindow = ticks.stream()
@@ -346,6 +357,16 @@ public final class LocalRunner {
             writeTimeline(files.timeline(), measure);
             writeMetrics(files.metrics(), result);
             return result;
+        }
+
+        /** Where k6's summary puts the measured window, if it says when the load started. */
+        private Optional<Instant> measuredWindowStart() {
+            try {
+                return K6SummaryParser.parseFile(files.k6Summary()).measuredWindowStart();
+            } catch (RuntimeException e) {
+                // An unreadable summary fails the run when it is collected, with the reason.
+                return Optional.empty();
+            }
         }
 
         /** The k6 summary and the target samples into the status; the run succeeded. */

@@ -105,6 +105,11 @@ class LocalRunIT {
                 .as("server %s requests/s, k6 %s", server.getRps(), summary.getRps())
                 .isEqualTo(ServerAgreement.AGREES);
         assertThat(server.getP95BucketMs()).isNotNull();
+        // The window is where k6 says its measured scenario ran: exactly the spec's duration, whatever the latency.
+        assertThat(java.time.Duration.between(
+                        java.time.Instant.parse(server.getWindowStart()),
+                        java.time.Instant.parse(server.getWindowEnd())))
+                .isEqualTo(java.time.Duration.ofSeconds(5));
         // The operator's life cycle and reasons (ModeParityIT compares the two modes side by side).
         assertThat(status.getConditions())
                 .extracting(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason())
