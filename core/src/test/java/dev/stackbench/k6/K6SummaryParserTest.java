@@ -36,6 +36,26 @@ class K6SummaryParserTest {
     }
 
     @Test
+    void saysWhenTheLoadStartedByK6sOwnClock() throws IOException {
+        // Recorded from a real run whose script reports when its summary was written (endedAtMs 1795395290018)
+        // next to k6's testRunDurationMs (5009.64): the scenarios started 5010 ms before.
+        RunnerSummary summary = K6SummaryParser.parse(
+                Files.readString(Path.of("src", "test", "resources", "k6", "tiny-run-with-end.stdout")));
+
+        assertThat(summary.loadStartedAt()).isEqualTo(java.time.Instant.ofEpochMilli(1795395285008L));
+        assertThat(summary.measuredWindowStart())
+                .contains(java.time.Instant.ofEpochMilli(1795395285008L).plusSeconds(2));
+    }
+
+    @Test
+    void aSummaryThatDoesNotSayWhenItEndedHasNoStartTime() throws IOException {
+        RunnerSummary summary = K6SummaryParser.parse(capturedStdout());
+
+        assertThat(summary.loadStartedAt()).isNull();
+        assertThat(summary.measuredWindowStart()).isEmpty();
+    }
+
+    @Test
     void bucketsHoldTheK6Latencies() throws IOException {
         RunnerSummary summary = K6SummaryParser.parse(capturedStdout());
         int lowest = -1;

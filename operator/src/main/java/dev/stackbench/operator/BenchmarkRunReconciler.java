@@ -468,7 +468,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         // One scrape after the load stopped, so the window's end lies between two scrapes.
         scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
-        TargetMetricsScraper.Outcome metrics = scraper.finish(run);
+        // The operator saw the runners start at its last poll; their summaries say when they really did.
+        results.loadStartedAt(logs).ifPresent(start -> progress.status().setStartedAt(Conditions.format(start)));
+        String startedAt = progress.status().getStartedAt();
+        TargetMetricsScraper.Outcome metrics = scraper.finish(run, startedAt);
         RunSummary summary;
         try {
             summary = results.summarize(run, logs, metrics.summary().orElse(null));
@@ -477,7 +480,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return true;
         }
         metrics.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
-        scraper.checkServerSide(run, summary);
+        scraper.checkServerSide(run, startedAt, summary);
         progress.status().setEnvironment(environment(run, context, metrics));
         progress.succeeded(summary, logs.size());
         return false;

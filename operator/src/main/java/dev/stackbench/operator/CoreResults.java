@@ -47,6 +47,22 @@ public final class CoreResults implements RunResults {
         return ResultAggregator.aggregate(runners, run.getSpec(), catalogue, target);
     }
 
+    @Override
+    public Optional<Instant> loadStartedAt(List<RunnerLog> logs) {
+        return logs.stream()
+                .flatMap(log -> {
+                    try {
+                        return Optional.ofNullable(
+                                K6SummaryParser.parse(log.text()).loadStartedAt())
+                                .stream();
+                    } catch (K6SummaryException e) {
+                        // summarize names the unreadable log; here it only has no start time to give.
+                        return java.util.stream.Stream.empty();
+                    }
+                })
+                .min(Instant::compareTo);
+    }
+
     /** The shared accumulator of target scrapes and the shared server-side check. */
     static TargetMetricsScraper.MetricsSummarizer newTargetMetrics() {
         TargetMetrics metrics = new TargetMetrics();

@@ -19,4 +19,9 @@ public interface RunResults {
      * @throws IllegalArgumentException when a log holds no k6 summary; the message names the pod
      */
     RunSummary summarize(BenchmarkRun run, List<RunnerLog> logs, TargetSummary target);
+
+    /** When the earliest runner started its scenarios, by its own clock, if the logs say so. */
+    default java.util.Optional<java.time.Instant> loadStartedAt(List<RunnerLog> logs) {
+        return java.util.Optional.empty();
+    }
 }

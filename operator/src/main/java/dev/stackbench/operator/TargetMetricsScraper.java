@@ -93,7 +93,7 @@ public class TargetMetricsScraper {
     }
 
     /** The outcome of the run's scrapes; the run's state is kept until {@link #forget}. */
-    public Outcome finish(BenchmarkRun run) {
+    public Outcome finish(BenchmarkRun run, String startedAt) {
         RunScrapes scrapes = runs.get(run.getMetadata().getUid());
         if (scrapes == null) {
             return new Outcome(
@@ -110,7 +110,7 @@ public class TargetMetricsScraper {
                     Optional.empty(),
                     Optional.empty());
         }
-        Optional<Window> window = measuredWindow(run);
+        Optional<Window> window = measuredWindow(run, startedAt);
         return new Outcome(
                 window.isPresent()
                         ? scrapes.summarizer.summary(
@@ -125,9 +125,9 @@ public class TargetMetricsScraper {
      * Compares the summary's client figures with the target's own request counters over the measured window and
      * records the result in summary.server; says why when it cannot.
      */
-    public void checkServerSide(BenchmarkRun run, RunSummary summary) {
+    public void checkServerSide(BenchmarkRun run, String startedAt, RunSummary summary) {
         RunScrapes scrapes = runs.get(run.getMetadata().getUid());
-        Optional<Window> window = measuredWindow(run);
+        Optional<Window> window = measuredWindow(run, startedAt);
         if (scrapes == null || scrapes.succeeded == 0) {
             ServerSideCheck.unavailable(
                     summary,
@@ -141,14 +141,17 @@ public class TargetMetricsScraper {
         }
     }
 
-    /** The measured window as the operator knows it: from status.startedAt + warmup, for the duration. */
+    /**
+     * The measured window: from when the load started (status.startedAt, taken from the runners' own clocks once
+     * their summaries are read) plus the warmup, for the duration.
+     */
     record Window(Instant start, Instant end) {}
 
-    static Optional<Window> measuredWindow(BenchmarkRun run) {
-        if (run.getStatus() == null || run.getStatus().getStartedAt() == null) {
+    static Optional<Window> measuredWindow(BenchmarkRun run, String startedAt) {
+        if (startedAt == null) {
             return Optional.empty();
         }
-        Instant start = Instant.parse(run.getStatus().getStartedAt())
+        Instant start = Instant.parse(startedAt)
                 .plus(Durations.parse(run.getSpec().getWorkload().getWarmup()));
         return Optional.of(new Window(
                 start, start.plus(Durations.parse(run.getSpec().getWorkload().getDuration()))));

@@ -25,6 +25,22 @@ class CoreResultsTest {
     private static final Path RESOURCES = Path.of("..", "core", "src", "test", "resources");
 
     @Test
+    void theLoadStartedWhenTheEarliestRunnerSaysItDid() throws Exception {
+        String withEnd = Files.readString(RESOURCES.resolve("k6/tiny-run-with-end.stdout"));
+        String withoutEnd = Files.readString(RESOURCES.resolve("k6/tiny-run.stdout"));
+        CoreResults results = new CoreResults(ExampleRuns.catalogue());
+
+        assertThat(results.loadStartedAt(List.of(
+                        new RunResults.RunnerLog("run-k6-1", withoutEnd),
+                        new RunResults.RunnerLog("run-k6-2", "level=info msg=starting\n" + withEnd),
+                        new RunResults.RunnerLog("run-k6-3", "no summary at all"))))
+                .contains(Instant.ofEpochMilli(1795395285008L));
+        assertThat(results.loadStartedAt(List.of(new RunResults.RunnerLog("run-k6-1", withoutEnd))))
+                .as("runners whose summaries do not say when they ended leave the operator's own observation")
+                .isEmpty();
+    }
+
+    @Test
     void combinesTheSummariesOfEveryRunnerLogDespiteLogLinesAroundThem() throws Exception {
         String k6Output = Files.readString(RESOURCES.resolve("k6/tiny-run.stdout"));
         RunnerSummary oneRunner = K6SummaryParser.parse(k6Output);
@@ -95,8 +111,9 @@ class CoreResultsTest {
         for (TimedScrape scrape : ScrapeLog.read(RESOURCES.resolve("prometheus/mvc-jdbc-overloaded-scrapes.txt"))) {
             metrics.add("run-target-0", scrape.prometheusText(), scrape.at());
         }
-        TargetMetricsScraper.Window window =
-                TargetMetricsScraper.measuredWindow(run).orElseThrow();
+        TargetMetricsScraper.Window window = TargetMetricsScraper.measuredWindow(
+                        run, run.getStatus().getStartedAt())
+                .orElseThrow();
         RunSummary summary = new RunSummary()
                 .withRps(31.2)
                 .withLatencyMs(new LatencySummary().withP50(9423.8).withP95(9672.0));
@@ -124,8 +141,9 @@ class CoreResultsTest {
         for (TimedScrape scrape : ScrapeLog.read(RESOURCES.resolve("prometheus/mvc-jdbc-overloaded-scrapes.txt"))) {
             metrics.add("run-target-0", scrape.prometheusText(), scrape.at());
         }
-        TargetMetricsScraper.Window window =
-                TargetMetricsScraper.measuredWindow(run).orElseThrow();
+        TargetMetricsScraper.Window window = TargetMetricsScraper.measuredWindow(
+                        run, run.getStatus().getStartedAt())
+                .orElseThrow();
         RunSummary summary = new RunSummary().withRps(31.2);
 
         metrics.checkServerSide(summary, window.start(), window.end());
@@ -143,7 +161,9 @@ class CoreResultsTest {
         run.getStatus().setStartedAt("2026-11-23T00:03:25Z");
         RunSummary summary = new RunSummary().withRps(31.2);
 
-        new TargetMetricsScraper(null, CoreResults::newTargetMetrics).checkServerSide(run, summary);
+        new TargetMetricsScraper(null, CoreResults::newTargetMetrics)
+                .checkServerSide(
+                        run, run.getStatus() == null ? null : run.getStatus().getStartedAt(), summary);
 
         assertThat(summary.getServer().getUnavailableReason())
                 .contains("no scrape of the target's /actuator/prometheus");
