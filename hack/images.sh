@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Builds the four stackbench container images as tarballs with Jib (no Docker daemon needed):
+# Builds the four stackbench container images as tarballs with Jib (no Docker daemon needed), and the three
+# images k6-operator runs (hack/image-base/k6-images.sh):
 #
 #   operator/target/images/operator.tar                     stackbench/operator:<version>
 #   targets/mvc-app/target/images/mvc-app.tar               stackbench/mvc-app:<version>
 #   targets/webflux-app/target/images/webflux-app.tar       stackbench/webflux-app:<version>
 #   targets/delay-service/target/images/delay-service.tar   stackbench/delay-service:<version>
+#   operator/target/images/k6-operator.tar                  stackbench/k6-operator:<k6-operator version>
+#   operator/target/images/k6-starter.tar                   stackbench/k6-starter:<k6-operator version>
+#   operator/target/images/k6.tar                           stackbench/k6:<k6 version>
 #
 #   hack/images.sh                              build on a base image assembled offline (hack/image-base)
-#   hack/images.sh --base eclipse-temurin:25-jre  build on a registry base image instead
+#   hack/images.sh --base eclipse-temurin:25-jre  build on a registry base image instead, without the k6
+#                                               images (k6-operator then uses its own from ghcr.io and docker.io)
 #   hack/images.sh --kind [CLUSTER]             then load them into a kind cluster (default: stackbench)
 #
 # Extra arguments after `--` go to Maven (e.g. -- -o for offline).
@@ -29,14 +34,18 @@ while (( $# > 0 )); do
       if [[ -n "${2:-}" && "${2}" != -* ]]; then kind_cluster="$2"; shift; fi
       shift ;;
     --) shift; maven_args=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1'; see hack/images.sh --help" ;;
   esac
 done
 
+k6_images=true
 if [[ -z "$base" ]]; then
   base_tar="$("$STACKBENCH_ROOT/hack/image-base/build.sh")"
   base="tar://$base_tar"
+else
+  k6_images=false
+  maven_args=(-Dstackbench.k6-images.skip=true "${maven_args[@]}")
 fi
 
 start=$SECONDS
@@ -51,6 +60,12 @@ for module in "${IMAGE_MODULES[@]}"; do
   tar="$module/target/images/$(basename "$module").tar"
   [[ -f "$tar" ]] || die "expected $tar after the build, but it is missing"
   tars+=("$tar")
+done
+if [[ "$k6_images" == true ]]; then
+  for name in k6-operator k6-starter k6; do tars+=("operator/target/images/$name.tar"); done
+fi
+for tar in "${tars[@]}"; do
+  [[ -f "$tar" ]] || die "expected $tar after the build, but it is missing"
   log "$(printf '%-48s %s' "$tar" "$(du -h "$tar" | cut -f1)")"
 done
 log "images built in $((SECONDS - start))s"

@@ -12,6 +12,9 @@ export STACKBENCH_TOOLS
 # Pinned versions of everything hack/setup.sh installs.
 K6_VERSION="v1.8.1"
 export K6_VERSION
+# grafana/k6-operator, built from the source archive in ../shared/third-party/ (hack/install/k6-operator.sh).
+K6_OPERATOR_VERSION="v1.6.0"
+export K6_OPERATOR_VERSION
 
 MIN_JAVA=21
 

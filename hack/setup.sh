@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the build, the tests and the demo need into $STACKBENCH_TOOLS (default .tools/,
 # git-ignored). Idempotent: each tool is installed under a versioned directory and skipped when present,
-# so a second run only checks files. Only package registries are used (Go module proxy, Debian, Maven Central).
+# so a second run only checks files. Only package registries are used (Go module proxy, Debian, Maven Central),
+# plus k6-operator's source archive, which the Go module proxy does not serve (hack/install/k6-operator.sh).
 #
 #   hack/setup.sh            install everything
 #   hack/setup.sh k6 postgres  install only the named components (see hack/install/*.sh)

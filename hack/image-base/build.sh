@@ -22,9 +22,8 @@ JAVA_DIR="/opt/java/openjdk"
 select_jdk
 jdk="${STACKBENCH_IMAGE_JDK:-$JAVA_HOME}"
 [[ -x "$jdk/bin/jlink" ]] || die "no jlink in $jdk: point STACKBENCH_IMAGE_JDK at a full JDK (not a JRE)"
-for tool in dpkg-deb apt-get python3 sha256sum; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool is needed to build the base image; on Debian/Ubuntu: apt-get install dpkg apt python3 coreutils"
-done
+source "$HERE/debian.sh"
+require_image_tools
 
 packages=()
 while read -r line; do
@@ -34,7 +33,7 @@ done < "$HERE/packages.txt"
 modules="$(grep -v '^#' "$HERE/jre-modules.txt" | grep -v '^\s*$' | paste -sd, -)"
 jdk_version="$("$jdk/bin/java" -version 2>&1 | tr '\n' ' ')"
 
-key="$(cat "$HERE/packages.txt" "$HERE/jre-modules.txt" "$HERE/build.sh" "$HERE/write_image.py" \
+key="$(cat "$HERE/packages.txt" "$HERE/jre-modules.txt" "$HERE/build.sh" "$HERE/debian.sh" "$HERE/write_image.py" \
   <(printf '%s' "$jdk_version") | sha256sum | cut -c1-16)"
 out_dir="$STACKBENCH_TOOLS/image-base/$key"
 out_tar="$out_dir/base-image.tar"
@@ -46,50 +45,15 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 rootfs="$work/rootfs"
-mkdir -p "$rootfs" "$work/debs"
-# apt-get download drops privileges to _apt, which must be able to write there.
-chmod 755 "$work" "$work/debs"
-
-# Debian's package index must be present for apt-get download; refresh it only when it is missing.
-if ! apt-cache show "${packages[0]}" >/dev/null 2>&1; then
-  if [[ "$(id -u)" == 0 ]]; then
-    apt-get update -qq || die "apt-get update failed; the base image needs Debian's package registry"
-  else
-    die "the apt package lists are empty; run 'sudo apt-get update' once, then re-run hack/images.sh"
-  fi
-fi
-# As root, apt drops to the _apt user, which cannot write into our private temp dir.
-[[ "$(id -u)" == 0 ]] && sandbox_as_root=1 || sandbox_as_root=""
-log "downloading ${packages[*]} from the Debian package registry"
-(cd "$work/debs" && apt-get download -qq ${sandbox_as_root:+-o APT::Sandbox::User=root} "${packages[@]}") \
-  || die "apt-get download ${packages[*]} failed; check that the Debian package registry is reachable"
-versions=()
-for deb in "$work"/debs/*.deb; do
-  dpkg-deb -x "$deb" "$rootfs"
-  versions+=("$(dpkg-deb -f "$deb" Package)=$(dpkg-deb -f "$deb" Version)")
-done
-
-# Documentation and translations are dead weight in a container; the licences (copyright files) stay.
-find "$rootfs/usr/share/doc" -type f ! -name copyright -delete 2>/dev/null || true
-rm -rf "$rootfs/usr/share/man" "$rootfs/usr/share/info" "$rootfs/usr/share/locale" "$rootfs/usr/share/lintian"
+unpack_debian_packages "$rootfs" "$work" "${packages[@]}"
+read -ra versions <<< "$DEBIAN_VERSIONS"
 
 log "linking a Java runtime from $jdk"
 mkdir -p "$rootfs/opt/java"
 "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
   --output "$rootfs$JAVA_DIR" || die "jlink failed; check that $jdk is a complete JDK"
 
-# Users: root for the system files, 65532 (nonroot) to run as. Nothing else from the build machine.
-mkdir -p "$rootfs/etc" "$rootfs/tmp" "$rootfs/home/nonroot"
-chmod 1777 "$rootfs/tmp"
-cat > "$rootfs/etc/passwd" <<'EOF'
-root:x:0:0:root:/root:/sbin/nologin
-nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin
-EOF
-cat > "$rootfs/etc/group" <<'EOF'
-root:x:0:
-nonroot:x:65532:
-EOF
-chmod 644 "$rootfs/etc/passwd" "$rootfs/etc/group"
+add_image_users "$rootfs"
 
 mkdir -p "$out_dir"
 python3 "$HERE/write_image.py" "$rootfs" "$out_tar" "$BASE_IMAGE_NAME:$key" \

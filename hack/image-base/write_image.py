@@ -6,6 +6,7 @@ Written in Python rather than with GNU tar because file ownership has to be set 
 system, the non-root user for its home) and the build may itself run as a non-root user.
 
     write_image.py ROOTFS OUTPUT_TAR IMAGE_NAME --env K=V ... --user 65532:65532 --workdir DIR --label K=V ...
+                   [--entrypoint ARG ...] [--created-by TEXT]
 """
 import argparse
 import hashlib
@@ -54,6 +55,10 @@ def main():
     parser.add_argument("--workdir", default="/")
     parser.add_argument("--owned-by-user", action="append", default=[],
                         help="paths (relative to the root) owned by the image user instead of root")
+    parser.add_argument("--entrypoint", action="append", default=[],
+                        help="one argument of the image's entrypoint per option, in order (none: a base image)")
+    parser.add_argument("--created-by", default="hack/image-base/build.sh (Debian packages + jlink runtime)",
+                        help="what built the layer, recorded in the image history")
     args = parser.parse_args()
 
     uid, gid = (int(part) for part in args.user.split(":"))
@@ -67,19 +72,22 @@ def main():
                 digest.update(chunk)
         diff_id = digest.hexdigest()
 
+        container_config = {
+            "Env": args.env,
+            "User": args.user,
+            "WorkingDir": args.workdir,
+            "Labels": dict(label.split("=", 1) for label in args.label),
+        }
+        if args.entrypoint:
+            container_config["Entrypoint"] = args.entrypoint
         config = {
             "architecture": "amd64",
             "os": "linux",
             "created": "1970-01-01T00:00:00Z",
-            "config": {
-                "Env": args.env,
-                "User": args.user,
-                "WorkingDir": args.workdir,
-                "Labels": dict(label.split("=", 1) for label in args.label),
-            },
+            "config": container_config,
             "rootfs": {"type": "layers", "diff_ids": ["sha256:" + diff_id]},
             "history": [{"created": "1970-01-01T00:00:00Z",
-                         "created_by": "hack/image-base/build.sh (Debian packages + jlink runtime)"}],
+                         "created_by": args.created_by}],
         }
         config_bytes = json.dumps(config, indent=2, sort_keys=True).encode()
         config_name = hashlib.sha256(config_bytes).hexdigest() + ".json"

@@ -78,6 +78,10 @@ public final class K6TestRun {
                         Map.of("name", RunLabels.scriptConfigMapName(run), "file", K6ScriptConfigMap.SCRIPT_KEY)));
         spec.put("runner", runner);
         spec.put("initializer", initializer);
+        // The starter un-pauses the runners with `sh -c "curl ..."`; k6-operator's default is a public image.
+        if (settings.k6StarterImage() != null) {
+            spec.put("starter", Map.of("image", settings.k6StarterImage()));
+        }
 
         return new GenericKubernetesResourceBuilder()
                 .withApiVersion(API_VERSION)

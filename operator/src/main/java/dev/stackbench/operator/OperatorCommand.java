@@ -73,6 +73,13 @@ public final class OperatorCommand implements Runnable {
     String k6Image;
 
     @Option(
+            names = "--k6-starter-image",
+            defaultValue = "${env:STACKBENCH_K6_STARTER_IMAGE}",
+            description = "Image of the k6-operator starter, which needs sh and curl (default:"
+                    + " $STACKBENCH_K6_STARTER_IMAGE, else k6-operator's default).")
+    String k6StarterImage;
+
+    @Option(
             names = "--default-database-host",
             defaultValue = OperatorSettings.DEFAULT_DATABASE_HOST,
             description = "PostgreSQL host for runs without spec.backend.database (default: ${DEFAULT-VALUE}).")
@@ -98,6 +105,7 @@ public final class OperatorCommand implements Runnable {
                 defaultDatabaseHost,
                 defaultDatabaseSecret,
                 k6Image == null || k6Image.isBlank() ? null : k6Image,
+                k6StarterImage == null || k6StarterImage.isBlank() ? null : k6StarterImage,
                 defaults.pollInterval(),
                 defaults.targetReadyLimit());
         VariantCatalogue catalogue =

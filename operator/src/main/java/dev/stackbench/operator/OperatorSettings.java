@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param imageTag tag appended to the catalogue images (stackbench/mvc-app -> stackbench/mvc-app:TAG)
  * @param defaultDatabaseHost PostgreSQL host for runs without spec.backend.database (the chart's database)
  * @param defaultDatabaseSecret Secret (in the run's namespace) with username/password for that database
- * @param k6Image runner image for the TestRun; null leaves k6-operator's default
+ * @param k6Image runner and initializer image for the TestRun; null leaves k6-operator's default
+ * @param k6StarterImage starter image for the TestRun (sh and curl); null leaves k6-operator's default
  * @param pollInterval how often a run waiting on elapsed time (warmup, duration, queue, timeout) is looked at again
  * @param targetReadyLimit the longest a target may take to become Ready, capped further by half the run's timeout
  */
@@ -19,6 +20,7 @@ public record OperatorSettings(
         String defaultDatabaseHost,
         String defaultDatabaseSecret,
         String k6Image,
+        String k6StarterImage,
         Duration pollInterval,
         Duration targetReadyLimit) {
 
@@ -40,17 +42,25 @@ public record OperatorSettings(
                 DEFAULT_DATABASE_HOST,
                 DEFAULT_DATABASE_SECRET,
                 null,
+                null,
                 Duration.ofSeconds(5),
                 Duration.ofMinutes(5));
     }
 
     public OperatorSettings withPollInterval(Duration interval) {
         return new OperatorSettings(
-                imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, interval, targetReadyLimit);
+                imageTag,
+                defaultDatabaseHost,
+                defaultDatabaseSecret,
+                k6Image,
+                k6StarterImage,
+                interval,
+                targetReadyLimit);
     }
 
     public OperatorSettings withTargetReadyLimit(Duration limit) {
-        return new OperatorSettings(imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, pollInterval, limit);
+        return new OperatorSettings(
+                imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, k6StarterImage, pollInterval, limit);
     }
 
     /** The images are built with the operator's own version (hack/images.sh), so that is the matching tag. */

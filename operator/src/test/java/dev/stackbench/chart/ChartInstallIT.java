@@ -89,7 +89,7 @@ class ChartInstallIT {
                 .contains("helm test sb -n " + namespace)
                 .contains("kubectl apply -n " + namespace + " -f examples/webflux-r2dbc.yaml")
                 .contains("kubectl get benchmarkruns")
-                .contains("--set k6-operator.enabled=true");
+                .contains("--set k6.installOperator=true");
 
         Deployment operator = cluster.client()
                 .apps()

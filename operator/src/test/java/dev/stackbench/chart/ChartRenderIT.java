@@ -72,7 +72,7 @@ class ChartRenderIT {
                                 "--set",
                                 "postgresql.enabled=true",
                                 "--set",
-                                "k6-operator.enabled=true",
+                                "k6.installOperator=true",
                                 "--set",
                                 "kube-prometheus-stack.enabled=true")),
                 Arguments.of(
@@ -145,6 +145,98 @@ class ChartRenderIT {
                     .as("Pod Security restricted + resources (%s)", name)
                     .isEmpty();
         }
+    }
+
+    /**
+     * k6-operator's real chart (packaged by hack/setup.sh from its source): the controller, its RBAC and the
+     * TestRun CRD come with the release, in the release namespace, on the image hack/images.sh builds; the
+     * operator hands the runner and starter images to every TestRun.
+     */
+    @Test
+    void installOperatorBringsTheRealK6OperatorControllerRbacAndTestRunCrd() {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "k6.installOperator=true"));
+
+        CommandResult validation = kubeconform.validate(manifests.yaml());
+        assertThat(validation.succeeded())
+                .as("kubeconform:\n%s", validation.describe())
+                .isTrue();
+
+        JsonNode crd = manifests.get("CustomResourceDefinition", "testruns.k6.io");
+        assertThat(crd.path("spec").path("names").path("kind").asText()).isEqualTo("TestRun");
+        List<String> versions = new ArrayList<>();
+        crd.path("spec")
+                .path("versions")
+                .forEach(version -> versions.add(version.path("name").asText()));
+        assertThat(versions).contains("v1alpha1");
+
+        Deployment controller = Manifests.as(
+                manifests.get("Deployment", RELEASE + "-k6-operator-controller-manager"), Deployment.class);
+        assertThat(controller.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+        Container manager =
+                controller.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(manager.getImage()).isEqualTo("docker.io/stackbench/k6-operator:v1.6.0");
+        assertThat(manager.getCommand()).containsExactly("/manager");
+        assertThat(RestrictedPodSecurity.violations(
+                        controller.getSpec().getTemplate().getSpec()))
+                .as("k6-operator's controller meets Pod Security restricted")
+                .isEmpty();
+        assertThat(manifests.find("Namespace", NAMESPACE))
+                .as("the release namespace is helm's, not a second owner's")
+                .isEmpty();
+
+        String serviceAccount = controller.getSpec().getTemplate().getSpec().getServiceAccountName();
+        JsonNode binding = manifests.ofKind("ClusterRoleBinding").stream()
+                .filter(b -> b.path("subjects").findValuesAsText("name").contains(serviceAccount))
+                .filter(b -> b.path("roleRef").path("name").asText().endsWith("manager-role"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no ClusterRoleBinding for " + serviceAccount));
+        JsonNode role = manifests.get(
+                "ClusterRole", binding.path("roleRef").path("name").asText());
+        assertThat(rules(role))
+                .as("k6-operator may run TestRuns: it reads them and creates their Jobs")
+                .contains("k6.io/testruns: create,delete,get,list,patch,update,watch")
+                .contains("k6.io/testruns/status: get,patch,update")
+                .contains("batch/jobs: create,delete,get,list,patch,update,watch");
+
+        assertThat(env(operatorDeployment(manifests)))
+                .containsEntry("STACKBENCH_K6_IMAGE", "stackbench/k6:v1.8.1")
+                .containsEntry("STACKBENCH_K6_STARTER_IMAGE", "stackbench/k6-starter:v1.6.0");
+    }
+
+    @Test
+    void k6OperatorImageAndTheK6ImagesFollowTheValues() {
+        Manifests manifests = chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of(
+                        "--set", "k6.installOperator=true",
+                        "--set", "k6-operator.manager.image.registry=ghcr.io",
+                        "--set", "k6-operator.manager.image.repository=grafana/k6-operator",
+                        "--set", "k6-operator.manager.image.tag=controller-v1.6.0",
+                        "--set", "k6.runnerImage=grafana/k6:1.8.1",
+                        "--set", "k6.starterImage=ghcr.io/grafana/k6-operator:latest-starter"));
+
+        Deployment controller = Manifests.as(
+                manifests.get("Deployment", RELEASE + "-k6-operator-controller-manager"), Deployment.class);
+        assertThat(controller
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage())
+                .isEqualTo("ghcr.io/grafana/k6-operator:controller-v1.6.0");
+        assertThat(env(operatorDeployment(manifests)))
+                .containsEntry("STACKBENCH_K6_IMAGE", "grafana/k6:1.8.1")
+                .containsEntry("STACKBENCH_K6_STARTER_IMAGE", "ghcr.io/grafana/k6-operator:latest-starter");
+    }
+
+    @Test
+    void withoutInstallOperatorNothingOfK6OperatorIsRendered() {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of());
+
+        assertThat(manifests.kinds()).noneMatch(object -> object.contains("k6-operator"));
+        assertThat(manifests.find("CustomResourceDefinition", "testruns.k6.io")).isEmpty();
     }
 
     @Test

@@ -17,10 +17,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The four image tarballs Jib built in this build (profile `images`, on by default in hack/test.sh): each is a
- * `docker load` / `kind load image-archive` tarball whose layers are all present and readable, runs as a
- * non-root user, starts the right Java main class, and carries none of the build machine's credentials. Sizes
- * are written to operator/target/image-sizes.txt.
+ * The image tarballs this build made (profile `images`, on by default in hack/test.sh): the four Jib built and
+ * the three k6-operator runs. Each is a `docker load` / `kind load image-archive` tarball whose layers are all
+ * present and readable, runs as a non-root user, starts the right program (a Java main class, the k6-operator
+ * controller, curl, k6), and carries none of the build machine's credentials. Sizes are written to
+ * operator/target/image-sizes.txt.
  */
 class ImageTarsIT {
 
@@ -44,18 +45,98 @@ class ImageTarsIT {
     })
     void imageTarIsLoadableNonRootAndClean(
             String relativeTar, String repository, String mainClass, boolean servesOnAllInterfaces) throws IOException {
+        requireImagesBuilt();
+        if (!relativeTar.startsWith("operator/")) {
+            // A build of some modules only (-pl operator) builds no target images; the full build builds all.
+            assumeTrue(
+                    Files.exists(ProjectTools.repositoryRoot().resolve(relativeTar)),
+                    relativeTar + " was not built by this build (only the full build, "
+                            + "hack/test.sh, or hack/images.sh builds every image)");
+        }
+        Image image = inspect(relativeTar, repository);
+
+        List<String> entrypoint = texts(image.config().path("Entrypoint"));
+        assertThat(entrypoint).first().isEqualTo("java");
+        if (mainClass != null) {
+            assertThat(entrypoint).last().isEqualTo(mainClass);
+            assertThat(texts(image.config().path("Cmd"))).isEmpty();
+        }
+        List<String> env = texts(image.config().path("Env"));
+        assertThat(env).anyMatch(e -> e.startsWith("PATH=") && e.contains("java"));
+        if (servesOnAllInterfaces) {
+            assertThat(env).contains("BIND_ADDRESS=0.0.0.0");
+        }
+        if (mainClass != null) {
+            // The operator module cannot see local mode; its image must not carry it either.
+            List<String> localModeFiles = image.files().stream()
+                    .filter(file -> LOCAL_MODE_PATH.matcher(file.path()).find())
+                    .map(LayerFile::path)
+                    .toList();
+            assertThat(localModeFiles)
+                    .as("local-mode files inside %s", relativeTar)
+                    .isEmpty();
+        }
+    }
+
+    /**
+     * The images k6-operator runs, built offline by hack/image-base/k6-images.sh next to operator.tar: the
+     * controller, the starter (k6-operator runs it as {@code sh -c "curl ..."}) and the k6 runner, whose
+     * initializer script also needs sh, mkdir, dirname, cat and grep. Each command is an executable file.
+     */
+    @ParameterizedTest(name = "{1}")
+    @CsvSource({
+        "operator/target/images/k6-operator.tar, stackbench/k6-operator, /manager, manager",
+        "operator/target/images/k6-starter.tar, stackbench/k6-starter, /usr/bin/curl, usr/bin/curl bin/sh",
+        "operator/target/images/k6.tar, stackbench/k6, /usr/bin/k6,"
+                + " usr/bin/k6 bin/sh bin/mkdir usr/bin/dirname bin/cat bin/grep"
+    })
+    void k6OperatorImageTarIsLoadableNonRootAndClean(
+            String relativeTar, String repository, String entrypoint, String commands) throws IOException {
+        requireImagesBuilt();
+        Image image = inspect(relativeTar, repository);
+
+        assertThat(texts(image.config().path("Entrypoint"))).containsExactly(entrypoint);
+        for (String command : commands.split(" ")) {
+            LayerFile file = image.file(command);
+            assertThat(file).as("%s in %s", command, relativeTar).isNotNull();
+            // A symbolic link (bin/sh -> dash) points at an executable the same listing checks.
+            assertThat(file.mode())
+                    .as("%s in %s is executable", command, relativeTar)
+                    .matches("[-l]rwx.*");
+        }
+        if (repository.equals("stackbench/k6-starter")) {
+            // Debian's curl is linked against libcurl: the package's libraries came with it.
+            assertThat(image.files()).as("libcurl in %s", relativeTar).anyMatch(file -> file.path()
+                    .matches(".*/libcurl\\.so\\.4.*"));
+        }
+        assertThat(texts(image.config().path("Env"))).anyMatch(e -> e.startsWith("PATH=") && e.contains("/usr/bin"));
+    }
+
+    private static void requireImagesBuilt() {
         assumeTrue(
                 Boolean.getBoolean("stackbench.images.built"),
                 "images are built only with the images profile "
                         + "(hack/test.sh, or mvn -Pimages); hack/images.sh builds them on their own");
-        Path tar = ProjectTools.repositoryRoot().resolve(relativeTar);
-        if (!relativeTar.startsWith("operator/")) {
-            // A build of some modules only (-pl operator) builds no target images; the full build builds all.
-            assumeTrue(
-                    Files.exists(tar),
-                    relativeTar + " was not built by this build (only the full build, "
-                            + "hack/test.sh, or hack/images.sh builds every image)");
+    }
+
+    /** One file of an image layer as GNU tar -tv lists it. */
+    record LayerFile(String mode, String path) {}
+
+    record Image(JsonNode config, List<LayerFile> files) {
+        LayerFile file(String path) {
+            return files.stream()
+                    .filter(f -> f.path().equals(path) || f.path().startsWith(path + " -> "))
+                    .findFirst()
+                    .orElse(null);
         }
+    }
+
+    /**
+     * The checks every image passes: a loadable tarball (manifest.json, every layer present and readable), a
+     * non-root user and no credential files. Records the image's size.
+     */
+    private static Image inspect(String relativeTar, String repository) throws IOException {
+        Path tar = ProjectTools.repositoryRoot().resolve(relativeTar);
         assertThat(tar).as("%s was not built: run hack/images.sh", tar).exists();
 
         List<String> entries = lines(tar("-tf", tar.toString()));
@@ -68,44 +149,30 @@ class ImageTarsIT {
                 .path("config");
         String user = config.path("User").asText();
         assertThat(user).as("image user").isNotEmpty().doesNotStartWith("0").isNotEqualTo("root");
-        List<String> entrypoint = texts(config.path("Entrypoint"));
-        assertThat(entrypoint).first().isEqualTo("java");
-        if (mainClass != null) {
-            assertThat(entrypoint).last().isEqualTo(mainClass);
-            assertThat(texts(config.path("Cmd"))).isEmpty();
-        }
-        List<String> env = texts(config.path("Env"));
-        assertThat(env).anyMatch(e -> e.startsWith("PATH=") && e.contains("java"));
-        if (servesOnAllInterfaces) {
-            assertThat(env).contains("BIND_ADDRESS=0.0.0.0");
-        }
 
         List<String> layers = texts(manifest.path("Layers"));
         assertThat(layers).isNotEmpty();
         List<String> leaks = new ArrayList<>();
-        List<String> localModeFiles = new ArrayList<>();
+        List<LayerFile> files = new ArrayList<>();
         long uncompressed = 0;
         for (String layer : layers) {
             assertThat(entries).as("layer %s listed in manifest.json", layer).contains(layer);
-            // Listing every file proves the layer decompresses; GNU tar -tv prints "mode owner size date time name".
-            for (String file : lines(shell("tar -xOf \"$0\" \"$1\" | tar -tvz", tar.toString(), layer))) {
+            // Listing every file proves the layer reads (Jib's are gzipped, the Debian-based ones plain tar:
+            // gzip -dcf passes those through); GNU tar -tv prints "mode owner size date time name".
+            for (String file : lines(shell("tar -xOf \"$0\" \"$1\" | gzip -dcf | tar -tv", tar.toString(), layer))) {
                 String[] fields = file.trim().split("\\s+", 6);
                 uncompressed += Long.parseLong(fields[2]);
-                if (SECRET_PATH.matcher(fields[5].toLowerCase(Locale.ROOT)).find()) {
-                    leaks.add(layer + ": " + fields[5]);
-                }
-                if (LOCAL_MODE_PATH.matcher(fields[5]).find()) {
-                    localModeFiles.add(layer + ": " + fields[5]);
+                String path = fields[5].startsWith("./") ? fields[5].substring(2) : fields[5];
+                files.add(new LayerFile(fields[0], path));
+                if (SECRET_PATH.matcher(path.toLowerCase(Locale.ROOT)).find()) {
+                    leaks.add(layer + ": " + path);
                 }
             }
         }
         assertThat(leaks).as("credential files inside %s", tar).isEmpty();
-        if (mainClass != null) {
-            // The operator module cannot see local mode; its image must not carry it either.
-            assertThat(localModeFiles).as("local-mode files inside %s", tar).isEmpty();
-        }
 
         recordSize(repository, Files.size(tar), uncompressed, layers.size());
+        return new Image(config, files);
     }
 
     private static String tar(String... arguments) {

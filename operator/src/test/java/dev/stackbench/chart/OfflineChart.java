@@ -13,17 +13,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A copy of charts/stackbench that helm can lint, render and install with no network. The chart's optional
- * dependencies (Bitnami PostgreSQL, k6-operator, kube-prometheus-stack) cannot be downloaded here, and helm
- * refuses a chart whose declared dependencies are missing from charts/ even when they are switched off. So the
- * copy gets an empty chart of the same name and version for each: helm's dependency check passes, the
- * dependencies render nothing, and what is tested is the stackbench side of every switch. Users get the real
- * dependencies with `helm dependency build`.
+ * A copy of charts/stackbench that helm can lint, render and install with no network, helm refusing a chart
+ * whose declared dependencies are missing from charts/ even when they are switched off.
+ *
+ * <p>k6-operator is the real chart: hack/setup.sh (hack/install/k6-operator.sh) packages it from k6-operator's
+ * source archive, and its .tgz is copied into the copy's charts/, where helm takes a packaged dependency as it
+ * would after `helm dependency build`. Copying is simpler than pointing a temporary helm repository cache at the
+ * local chart repository: helm would still resolve the download URL against the public repository's address.
+ *
+ * <p>Bitnami PostgreSQL and kube-prometheus-stack cannot be downloaded here, so each gets an empty chart of the
+ * same name and version: helm's dependency check passes, they render nothing, and what is tested is the
+ * stackbench side of their switches. Users get the real ones with `helm dependency build`.
  */
 final class OfflineChart implements AutoCloseable {
 
     static final Duration HELM_TIMEOUT = Duration.ofMinutes(5);
     private static final YAMLMapper YAML = new YAMLMapper();
+    private static final String K6_OPERATOR = "k6-operator";
 
     private final Path helm;
     private final Path workspace;
@@ -84,6 +90,10 @@ final class OfflineChart implements AutoCloseable {
         JsonNode metadata = YAML.readTree(chart.resolve("Chart.yaml").toFile());
         for (JsonNode dependency : metadata.path("dependencies")) {
             String name = dependency.path("name").asText();
+            if (K6_OPERATOR.equals(name)) {
+                addPackagedK6Operator(chart, dependency.path("version").asText());
+                continue;
+            }
             Path standIn = chart.resolve("charts").resolve(name);
             Files.createDirectories(standIn);
             Files.writeString(
@@ -91,6 +101,26 @@ final class OfflineChart implements AutoCloseable {
                     "apiVersion: v2\nname: " + name + "\nversion: "
                             + dependency.path("version").asText() + "\ndescription: empty offline stand-in\n");
         }
+    }
+
+    /** The k6-operator chart hack/setup.sh packaged, checked to be the version charts/stackbench declares. */
+    private static void addPackagedK6Operator(Path chart, String version) throws IOException {
+        Path packaged = ProjectTools.toolSetting("STACKBENCH_K6_OPERATOR_CHART")
+                .map(Path::of)
+                .orElseThrow(() -> new IllegalStateException("the k6-operator chart is not packaged "
+                        + "(STACKBENCH_K6_OPERATOR_CHART is not set): run hack/setup.sh k6-operator"));
+        if (!Files.isRegularFile(packaged)) {
+            throw new IllegalStateException("the packaged k6-operator chart is missing at " + packaged
+                    + " (STACKBENCH_K6_OPERATOR_CHART): run hack/setup.sh k6-operator");
+        }
+        String expected = K6_OPERATOR + "-" + version + ".tgz";
+        if (!packaged.getFileName().toString().equals(expected)) {
+            throw new IllegalStateException("charts/stackbench/Chart.yaml wants k6-operator " + version
+                    + " but hack/setup.sh packaged " + packaged.getFileName() + ": make the dependency version"
+                    + " in Chart.yaml and K6_OPERATOR_VERSION in hack/lib.sh agree, then re-run hack/setup.sh");
+        }
+        Files.createDirectories(chart.resolve("charts"));
+        Files.copy(packaged, chart.resolve("charts").resolve(expected));
     }
 
     private static void copyTree(Path from, Path to) throws IOException {

@@ -73,6 +73,7 @@ class OperatorUnderChartRbacIT {
                 "postgres.databases.svc",
                 "stackbench-database",
                 null,
+                null,
                 Duration.ofMillis(500),
                 OperatorSettings.defaults().targetReadyLimit());
 

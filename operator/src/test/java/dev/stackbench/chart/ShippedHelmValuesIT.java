@@ -27,10 +27,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * guides' code blocks, read from those files so that a change to them is tested as it is. Each set of values must
  * pass the chart's values.schema.json (helm template enforces it) and render manifests kubeconform accepts.
  *
- * <p>The chart's dependencies are {@link OfflineChart}'s empty stand-ins, since they cannot be fetched offline:
- * {@code postgresql.enabled=true} and {@code k6-operator.enabled=true} render stackbench's side of those switches
- * (e.g. the default database host), and values below {@code postgresql.} or {@code k6-operator.} are checked
- * only against stackbench's own schema, not the dependency charts'.
+ * <p>k6-operator is its real chart ({@link OfflineChart}), so {@code k6.installOperator=true} renders it and values
+ * below {@code k6-operator.} meet its own schema too. PostgreSQL and kube-prometheus-stack are empty stand-ins,
+ * since they cannot be fetched offline: {@code postgresql.enabled=true} renders stackbench's side of that switch
+ * (e.g. the default database host), and values below {@code postgresql.} are checked only against stackbench's
+ * own schema, not the dependency chart's.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShippedHelmValuesIT {

@@ -45,6 +45,12 @@ final class ExampleRuns {
 
     static OperatorSettings settings() {
         return new OperatorSettings(
-                "1.2.3", "postgres.db.svc", "postgres-credentials", null, Duration.ofSeconds(1), Duration.ofMinutes(1));
+                "1.2.3",
+                "postgres.db.svc",
+                "postgres-credentials",
+                null,
+                null,
+                Duration.ofSeconds(1),
+                Duration.ofMinutes(1));
     }
 }

@@ -63,6 +63,30 @@ class K6TestRunTest {
     }
 
     @Test
+    void runsTheConfiguredImagesForRunnerInitializerAndStarterAndLeavesK6OperatorsDefaultsOtherwise() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        OperatorSettings defaults = ExampleRuns.settings();
+        OperatorSettings local = new OperatorSettings(
+                defaults.imageTag(),
+                defaults.defaultDatabaseHost(),
+                defaults.defaultDatabaseSecret(),
+                "stackbench/k6:v1.8.1",
+                "stackbench/k6-starter:v1.6.0",
+                defaults.pollInterval(),
+                defaults.targetReadyLimit());
+
+        Map<String, Object> spec = spec(new K6TestRun(local).desired(run));
+        assertThat(map(spec.get("runner"))).containsEntry("image", "stackbench/k6:v1.8.1");
+        assertThat(map(spec.get("initializer"))).containsEntry("image", "stackbench/k6:v1.8.1");
+        assertThat(map(spec.get("starter"))).containsEntry("image", "stackbench/k6-starter:v1.6.0");
+
+        Map<String, Object> unset = spec(new K6TestRun(defaults).desired(run));
+        assertThat(map(unset.get("runner"))).doesNotContainKey("image");
+        assertThat(map(unset.get("initializer"))).doesNotContainKey("image");
+        assertThat(unset).doesNotContainKey("starter");
+    }
+
+    @Test
     void givesEveryRunnerItsResourcesAsRequestsAndLimits() {
         BenchmarkRun defaulted = ExampleRuns.webfluxR2dbc();
         BenchmarkRun sized = ExampleRuns.webfluxR2dbc();

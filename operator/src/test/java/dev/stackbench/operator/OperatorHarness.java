@@ -67,6 +67,7 @@ final class OperatorHarness implements AutoCloseable {
                 "stackbench-postgresql",
                 DATABASE_SECRET,
                 null,
+                null,
                 Duration.ofMillis(500),
                 OperatorSettings.defaults().targetReadyLimit());
         startOperator();
