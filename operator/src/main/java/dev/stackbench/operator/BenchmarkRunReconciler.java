@@ -315,8 +315,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     private boolean provision(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
-        // Once load has been handed to k6-operator, provisioning is done: readiness is not judged again.
+        // Once load has been handed to k6-operator, provisioning is done: readiness is not judged again. The
+        // status says so even when the informer has not seen the new TestRun yet.
         if (progress.reached(Phase.WarmingUp)
+                || progress.condition(Conditions.LOAD_RUNNING).isPresent()
                 || secondary(context, GenericKubernetesResource.class, RunLabels.testRunName(run))
                         .isPresent()) {
             return false;
