@@ -3,11 +3,10 @@ package dev.stackbench.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Observed state of a run. The phase only moves forward ({@link #advancePhase}); conditions follow Kubernetes
+ * Observed state of a run. The phase only moves forward ({@link dev.stackbench.lifecycle.RunProgress} moves it); conditions follow Kubernetes
  * conventions ({@link Conditions}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -136,27 +135,5 @@ public class BenchmarkRunStatus {
     public BenchmarkRunStatus withEnvironment(RunEnvironment environment) {
         this.environment = environment;
         return this;
-    }
-
-    /**
-     * Moves the phase forward to {@code next}; a move backward or out of a terminal phase is ignored, so an event
-     * handled late never rewinds the run.
-     *
-     * @return whether the phase changed
-     */
-    public boolean advancePhase(Phase next) {
-        if (next == phase || !Phase.canMove(phase, next)) {
-            return false;
-        }
-        phase = next;
-        return true;
-    }
-
-    /** The conditions list, created when missing, for {@link Conditions}. */
-    public List<Condition> conditionsForUpdate() {
-        if (conditions == null) {
-            conditions = new ArrayList<>();
-        }
-        return conditions;
     }
 }

@@ -51,7 +51,7 @@ class ReportRowsTest {
         summary.addWarning(LocalRunner.loadGeneratorAlarm(900, 0.1, 0.1));
         summary.addWarning("the requested rate 120/s is above the Little's-law cap");
         BenchmarkRunStatus status = new BenchmarkRunStatus();
-        status.advancePhase(Phase.Succeeded);
+        status.setPhase(Phase.Succeeded);
         status.setSummary(summary);
         run.setStatus(status);
 
@@ -71,7 +71,7 @@ class ReportRowsTest {
     void aFailedRunWithoutSummaryStillGetsARowThatSaysWhy() {
         BenchmarkRun run = run();
         BenchmarkRunStatus status = new BenchmarkRunStatus();
-        status.advancePhase(Phase.Failed);
+        status.setPhase(Phase.Failed);
         status.setMessage("could not start PostgreSQL");
         run.setStatus(status);
 
