@@ -44,6 +44,11 @@ public final class RunProgress {
     public static final String INVALID_SPEC = "InvalidSpec";
     public static final String TIMED_OUT = "TimedOut";
     public static final String TARGET_NOT_READY = "TargetNotReady";
+    /** The target (or the delay service) ran out of its memory limit; a cluster-only reason: local processes have none. */
+    public static final String TARGET_OOM_KILLED = "TargetOOMKilled";
+    /** The target restarted while load ran, so its figures would mix two processes. */
+    public static final String TARGET_RESTARTED = "TargetRestarted";
+
     public static final String LOAD_GENERATOR_FAILED = "LoadGeneratorFailed";
     public static final String RESULTS_UNREADABLE = "ResultsUnreadable";
     public static final String INTERRUPTED = "Interrupted";

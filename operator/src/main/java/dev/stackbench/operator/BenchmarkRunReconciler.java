@@ -350,6 +350,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             progress.targetReady();
             return false;
         }
+        Optional<String> oomKilled = TargetReadiness.oomKilled(pods(context, run, RunLabels.ROLE_TARGET))
+                .or(() -> TargetReadiness.oomKilled(pods(context, run, RunLabels.ROLE_DELAY_SERVICE)));
+        if (oomKilled.isPresent()) {
+            progress.condition(Conditions.TARGET_READY, false, RunProgress.TARGET_OOM_KILLED, oomKilled.get());
+            progress.fail(RunProgress.TARGET_OOM_KILLED, oomKilled.get());
+            return true;
+        }
         String problem = !targetReady
                 ? TargetReadiness.problem(
                         "target " + RunLabels.targetName(run), pods(context, run, RunLabels.ROLE_TARGET))
@@ -407,6 +414,17 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .withLabel(RunLabels.K6_TEST_RUN, name)
                 .list()
                 .getItems();
+        // A target that restarted under load (OOMKilled, crashed) measured two processes: nothing it reports counts.
+        Optional<String> targetRestart = TargetReadiness.oomKilled(pods(context, run, RunLabels.ROLE_TARGET))
+                .or(() -> TargetReadiness.restarted(pods(context, run, RunLabels.ROLE_TARGET))
+                        .map(why -> "target " + why + " while load ran; its figures would mix two processes"));
+        if (targetRestart.isPresent()) {
+            String reason = targetRestart.get().contains(TargetReadiness.OOM_KILLED)
+                    ? RunProgress.TARGET_OOM_KILLED
+                    : RunProgress.TARGET_RESTARTED;
+            progress.fail(reason, targetRestart.get());
+            return true;
+        }
         Optional<String> runnerFailure = RunnerHealth.failure(runnerJobs, runnerPods);
         if (runnerFailure.isPresent()) {
             progress.loadGeneratorFailed("RunnerFailed", runnerFailure.get());

@@ -10,6 +10,8 @@ import java.util.Optional;
 /** Whether a Deployment is ready for load, and if not, the problem of its pods in words a user can act on. */
 public final class TargetReadiness {
 
+    static final String OOM_KILLED = "OOMKilled";
+
     private TargetReadiness() {}
 
     public static boolean isReady(Deployment deployment) {
@@ -51,6 +53,74 @@ public final class TargetReadiness {
                 .findFirst();
     }
 
+    /**
+     * A container of these pods that the kernel killed for exceeding its memory limit (now or before a restart). Such
+     * a target never becomes fit for load with the same settings, so a run fails at once instead of waiting.
+     */
+    public static Optional<String> oomKilled(List<Pod> pods) {
+        for (Pod pod : RunnerHealth.sorted(pods)) {
+            if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+                continue;
+            }
+            for (ContainerStatus container : pod.getStatus().getContainerStatuses()) {
+                if (OOM_KILLED.equals(terminationReason(container).orElse(null))) {
+                    return Optional.of("pod " + pod.getMetadata().getName() + " container " + container.getName()
+                            + " was OOMKilled: it used more memory than its limit"
+                            + memoryLimit(pod, container.getName())
+                                    .map(l -> " (" + l + ")")
+                                    .orElse("")
+                            + "; raise spec.target.resources.memory or lower the heap in spec.target.jvmOptions");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A container of these pods that has restarted, with why it ended: a target restarted while load ran has lost
+     * its warm state and its counters, so the run's figures would mix two processes.
+     */
+    public static Optional<String> restarted(List<Pod> pods) {
+        for (Pod pod : RunnerHealth.sorted(pods)) {
+            if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+                continue;
+            }
+            for (ContainerStatus container : pod.getStatus().getContainerStatuses()) {
+                if (container.getRestartCount() != null && container.getRestartCount() > 0) {
+                    return Optional.of("pod " + pod.getMetadata().getName() + " container " + container.getName()
+                            + " restarted " + container.getRestartCount() + " time(s)"
+                            + terminationReason(container)
+                                    .map(r -> " (last ended: " + r + ")")
+                                    .orElse(""));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> terminationReason(ContainerStatus container) {
+        if (container.getState() != null && container.getState().getTerminated() != null) {
+            return Optional.ofNullable(container.getState().getTerminated().getReason());
+        }
+        if (container.getLastState() != null && container.getLastState().getTerminated() != null) {
+            return Optional.ofNullable(container.getLastState().getTerminated().getReason());
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> memoryLimit(Pod pod, String containerName) {
+        return pod.getSpec() == null
+                ? Optional.empty()
+                : pod.getSpec().getContainers().stream()
+                        .filter(c -> containerName.equals(c.getName()))
+                        .map(c -> c.getResources() == null || c.getResources().getLimits() == null
+                                ? null
+                                : c.getResources().getLimits().get("memory"))
+                        .filter(java.util.Objects::nonNull)
+                        .map(Object::toString)
+                        .findFirst();
+    }
+
     private static Optional<String> podProblem(Pod pod) {
         Optional<String> start = startProblem(pod);
         if (start.isPresent()) {
@@ -87,11 +157,17 @@ public final class TargetReadiness {
                             + container.getState().getWaiting().getReason() + " "
                             + Optional.ofNullable(
                                             container.getState().getWaiting().getMessage())
+                                    .orElse("")
+                            + terminationReason(container)
+                                    .map(r -> " (last ended: " + r + ")")
                                     .orElse(""));
                 }
                 if (container.getState() != null && container.getState().getTerminated() != null) {
                     return Optional.of(name + " container " + container.getName() + " exited with code "
-                            + container.getState().getTerminated().getExitCode());
+                            + container.getState().getTerminated().getExitCode()
+                            + terminationReason(container)
+                                    .map(r -> " (" + r + ")")
+                                    .orElse(""));
                 }
             }
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.List;
@@ -118,6 +119,67 @@ class TargetReadinessTest {
                 .isEqualTo("target t: pod t-1 is not Ready:"
                         + " its readiness probe on /actuator/health fails, or its node node-a stopped reporting"
                         + " (kubectl describe pod t-1; kubectl get node node-a)");
+    }
+
+    @Test
+    void aContainerKilledForItsMemoryLimitIsNamedWithTheLimitAndWhatToChange() {
+        // What a kubelet reports while the OOMKilled container waits to be restarted.
+        Pod pod = pod("t-1", "node-a")
+                .editSpec()
+                .addNewContainer()
+                .withName("app")
+                .withNewResources()
+                .addToLimits("memory", new Quantity("160Mi"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .editStatus()
+                .addNewContainerStatus()
+                .withName("app")
+                .withRestartCount(1)
+                .withNewState()
+                .withNewWaiting()
+                .withReason("CrashLoopBackOff")
+                .withMessage("back-off 10s restarting failed container")
+                .endWaiting()
+                .endState()
+                .withNewLastState()
+                .withNewTerminated()
+                .withExitCode(137)
+                .withReason("OOMKilled")
+                .endTerminated()
+                .endLastState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
+
+        assertThat(TargetReadiness.oomKilled(List.of(pod)))
+                .contains("pod t-1 container app was OOMKilled: it used more memory than its limit (160Mi);"
+                        + " raise spec.target.resources.memory or lower the heap in spec.target.jvmOptions");
+        assertThat(TargetReadiness.problem("target t", List.of(pod)))
+                .isEqualTo("target t: pod t-1 container app is waiting: CrashLoopBackOff back-off 10s restarting"
+                        + " failed container (last ended: OOMKilled)");
+        assertThat(TargetReadiness.restarted(List.of(pod)))
+                .contains("pod t-1 container app restarted 1 time(s) (last ended: OOMKilled)");
+    }
+
+    @Test
+    void aContainerThatNeverEndedIsNeitherOomKilledNorRestarted() {
+        Pod pod = pod("t-1", "node-a")
+                .editStatus()
+                .addNewContainerStatus()
+                .withName("app")
+                .withRestartCount(0)
+                .withNewState()
+                .withNewRunning()
+                .endRunning()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
+
+        assertThat(TargetReadiness.oomKilled(List.of(pod))).isEmpty();
+        assertThat(TargetReadiness.restarted(List.of(pod))).isEmpty();
     }
 
     private static PodBuilder pod(String name, String node) {
