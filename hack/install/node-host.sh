@@ -2,12 +2,14 @@
 # kube-proxy runs iptables, iptables-save, iptables-restore and conntrack to program Services, and
 # the CNI bridge and portmap plugins run iptables for masquerading and host ports. They must match
 # the host's kernel and netfilter setup, so they come from the host's packages, not the tools
-# directory.
+# directory. nft (nftables) lets teardown remove the nftables tables iptables-nft created, and shows them in the
+# host-state check (hack/cluster/host-state.sh).
 #
 # Unlike the other install scripts this one changes the host (apt-get install), so it only does so
 # as root, which real nodes need anyway. Without root it never fails setup: the kwok-only cluster
 # needs none of this, and a note says what real nodes would need.
-NODE_HOST_COMMANDS=(iptables iptables-save iptables-restore conntrack)
+NODE_HOST_COMMANDS=(iptables iptables-save iptables-restore conntrack nft)
+NODE_HOST_PACKAGES=(iptables conntrack nftables)
 
 # Prints the commands from NODE_HOST_COMMANDS that are not installed. A non-root PATH often lacks the
 # sbin directories where Debian puts them, and kube-proxy (root) will find them there.
@@ -24,18 +26,18 @@ install_node_host() {
   missing="$(node_host_missing)"
   [[ -z "$missing" ]] && return 0
   if [[ "$(id -u)" != 0 ]]; then
-    log "note: real worker nodes need root and the host packages iptables and conntrack (missing here: $missing); the kwok cluster does not"
+    log "note: real worker nodes need root and the host packages ${NODE_HOST_PACKAGES[*]} (missing here: $missing); the kwok cluster does not"
     return 0
   fi
   command -v apt-get >/dev/null 2>&1 \
-    || die "real worker nodes need $missing on the host; install your distribution's iptables and conntrack packages and re-run hack/setup.sh"
-  log "installing iptables and conntrack on the host (missing: $missing)..."
+    || die "real worker nodes need $missing on the host; install your distribution's ${NODE_HOST_PACKAGES[*]} packages and re-run hack/setup.sh"
+  log "installing ${NODE_HOST_PACKAGES[*]} on the host (missing: $missing)..."
   # An empty package index (fresh container) knows no packages; refresh it only then.
-  if ! apt-cache show iptables conntrack >/dev/null 2>&1; then
-    apt-get update -qq || die "apt-get update failed; iptables and conntrack come from the Debian package registry, which must be reachable"
+  if ! apt-cache show "${NODE_HOST_PACKAGES[@]}" >/dev/null 2>&1; then
+    apt-get update -qq || die "apt-get update failed; ${NODE_HOST_PACKAGES[*]} come from the Debian package registry, which must be reachable"
   fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends iptables conntrack >/dev/null \
-    || die "apt-get install iptables conntrack failed; see the apt output above"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${NODE_HOST_PACKAGES[@]}" >/dev/null \
+    || die "apt-get install ${NODE_HOST_PACKAGES[*]} failed; see the apt output above"
   missing="$(node_host_missing)"
-  [[ -z "$missing" ]] || die "iptables and conntrack are installed but $missing still cannot be found on PATH or in /usr/sbin, /sbin"
+  [[ -z "$missing" ]] || die "${NODE_HOST_PACKAGES[*]} are installed but $missing still cannot be found on PATH or in /usr/sbin, /sbin"
 }
