@@ -48,6 +48,7 @@ public final class K6TestRun {
         runner.put("resources", Map.of("requests", limits, "limits", limits));
         runner.put("nodeSelector", placement.getNodeSelector());
         runner.put("tolerations", placement.getTolerations());
+        restricted(runner);
         runner.put(
                 "env",
                 List.of(
@@ -66,6 +67,7 @@ public final class K6TestRun {
         }
         initializer.put("nodeSelector", placement.getNodeSelector());
         initializer.put("tolerations", placement.getTolerations());
+        restricted(initializer);
 
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("parallelism", run.getSpec().getWorkload().getParallelism());
@@ -79,9 +81,12 @@ public final class K6TestRun {
         spec.put("runner", runner);
         spec.put("initializer", initializer);
         // The starter un-pauses the runners with `sh -c "curl ..."`; k6-operator's default is a public image.
+        Map<String, Object> starter = new LinkedHashMap<>();
         if (settings.k6StarterImage() != null) {
-            spec.put("starter", Map.of("image", settings.k6StarterImage()));
+            starter.put("image", settings.k6StarterImage());
         }
+        restricted(starter);
+        spec.put("starter", starter);
 
         return new GenericKubernetesResourceBuilder()
                 .withApiVersion(API_VERSION)
@@ -95,6 +100,12 @@ public final class K6TestRun {
                 // Through JSON so tolerations become plain maps, as the generic resource holds them.
                 .addToAdditionalProperties("spec", Serialization.unmarshal(Serialization.asJson(spec), Map.class))
                 .build();
+    }
+
+    /** Pod Security "restricted" for one of the pods k6-operator creates (it copies these fields as they are). */
+    private static void restricted(Map<String, Object> pod) {
+        pod.put("securityContext", RestrictedPods.podAsMap());
+        pod.put("containerSecurityContext", RestrictedPods.containerAsMap());
     }
 
     /** The TestRun's status.stage, null before k6-operator wrote one. */

@@ -83,7 +83,22 @@ class K6TestRunTest {
         Map<String, Object> unset = spec(new K6TestRun(defaults).desired(run));
         assertThat(map(unset.get("runner"))).doesNotContainKey("image");
         assertThat(map(unset.get("initializer"))).doesNotContainKey("image");
-        assertThat(unset).doesNotContainKey("starter");
+        assertThat(map(unset.get("starter"))).doesNotContainKey("image");
+    }
+
+    @Test
+    void everyPodK6OperatorCreatesMeetsPodSecurityRestricted() {
+        Map<String, Object> spec = spec(new K6TestRun(ExampleRuns.settings()).desired(ExampleRuns.webfluxR2dbc()));
+        for (String pod : List.of("runner", "initializer", "starter")) {
+            assertThat(map(map(spec.get(pod)).get("securityContext")))
+                    .as(pod)
+                    .containsEntry("runAsNonRoot", true)
+                    .containsEntry("seccompProfile", Map.of("type", "RuntimeDefault"));
+            assertThat(map(map(spec.get(pod)).get("containerSecurityContext")))
+                    .as(pod)
+                    .containsEntry("allowPrivilegeEscalation", false)
+                    .containsEntry("capabilities", Map.of("drop", List.of("ALL")));
+        }
     }
 
     @Test

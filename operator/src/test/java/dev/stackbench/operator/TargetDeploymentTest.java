@@ -44,6 +44,11 @@ class TargetDeploymentTest {
         assertThat(container.getPorts())
                 .extracting(port -> port.getContainerPort())
                 .containsExactly(8080, 8081);
+        // Pod Security "restricted", so runs work in namespaces that enforce it.
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
     }
 
     @Test
