@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the four stackbench container images as tarballs with Jib (no Docker daemon needed), and the three
-# images k6-operator runs (hack/image-base/k6-images.sh):
+# Builds the four stackbench container images as tarballs with Jib (no Docker daemon needed), the three
+# images k6-operator runs (hack/image-base/k6-images.sh) and the three a real-node test cluster runs besides
+# (hack/image-base/node-images.sh; check them with hack/image-base/test-node-images.sh):
 #
 #   operator/target/images/operator.tar                     stackbench/operator:<version>
 #   targets/mvc-app/target/images/mvc-app.tar               stackbench/mvc-app:<version>
@@ -9,10 +10,14 @@
 #   operator/target/images/k6-operator.tar                  stackbench/k6-operator:<k6-operator version>
 #   operator/target/images/k6-starter.tar                   stackbench/k6-starter:<k6-operator version>
 #   operator/target/images/k6.tar                           stackbench/k6:<k6 version>
+#   operator/target/images/pause.tar                        stackbench/pause:catatonit-<catatonit version>
+#   operator/target/images/postgres.tar                     stackbench/postgres:<PostgreSQL 15 version>
+#   operator/target/images/busybox.tar                      stackbench/busybox:<busybox version>
 #
 #   hack/images.sh                              build on a base image assembled offline (hack/image-base)
-#   hack/images.sh --base eclipse-temurin:25-jre  build on a registry base image instead, without the k6
-#                                               images (k6-operator then uses its own from ghcr.io and docker.io)
+#   hack/images.sh --base eclipse-temurin:25-jre  build on a registry base image instead, without the k6 and
+#                                               node images (k6-operator then uses its own from ghcr.io and
+#                                               docker.io, a cluster its own pause, postgres and busybox)
 #   hack/images.sh --kind [CLUSTER]             then load them into a kind cluster (default: stackbench)
 #
 # Extra arguments after `--` go to Maven (e.g. -- -o for offline).
@@ -34,18 +39,19 @@ while (( $# > 0 )); do
       if [[ -n "${2:-}" && "${2}" != -* ]]; then kind_cluster="$2"; shift; fi
       shift ;;
     --) shift; maven_args=("$@"); break ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1'; see hack/images.sh --help" ;;
   esac
 done
 
-k6_images=true
+# Built only with the offline base: with a registry, the upstream images of k6-operator and the cluster are used.
+offline_images=true
 if [[ -z "$base" ]]; then
   base_tar="$("$STACKBENCH_ROOT/hack/image-base/build.sh")"
   base="tar://$base_tar"
 else
-  k6_images=false
-  maven_args=(-Dstackbench.k6-images.skip=true "${maven_args[@]}")
+  offline_images=false
+  maven_args=(-Dstackbench.k6-images.skip=true -Dstackbench.node-images.skip=true "${maven_args[@]}")
 fi
 
 start=$SECONDS
@@ -61,8 +67,8 @@ for module in "${IMAGE_MODULES[@]}"; do
   [[ -f "$tar" ]] || die "expected $tar after the build, but it is missing"
   tars+=("$tar")
 done
-if [[ "$k6_images" == true ]]; then
-  for name in k6-operator k6-starter k6; do tars+=("operator/target/images/$name.tar"); done
+if [[ "$offline_images" == true ]]; then
+  for name in k6-operator k6-starter k6 pause postgres busybox; do tars+=("operator/target/images/$name.tar"); done
 fi
 for tar in "${tars[@]}"; do
   [[ -f "$tar" ]] || die "expected $tar after the build, but it is missing"

@@ -17,11 +17,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The image tarballs this build made (profile `images`, on by default in hack/test.sh): the four Jib built and
- * the three k6-operator runs. Each is a `docker load` / `kind load image-archive` tarball whose layers are all
- * present and readable, runs as a non-root user, starts the right program (a Java main class, the k6-operator
- * controller, curl, k6), and carries none of the build machine's credentials. Sizes are written to
- * operator/target/image-sizes.txt.
+ * The image tarballs this build made (profile `images`, on by default in hack/test.sh): the four Jib built, the
+ * three k6-operator runs and the three of a real-node test cluster. Each is a `docker load` / `kind load
+ * image-archive` tarball whose layers are all present and readable, runs as a non-root user, starts the right
+ * program (a Java main class, the k6-operator controller, curl, k6, catatonit, the PostgreSQL entrypoint), and
+ * carries none of the build machine's credentials. Sizes are written to operator/target/image-sizes.txt.
  */
 class ImageTarsIT {
 
@@ -110,6 +110,48 @@ class ImageTarsIT {
                     .matches(".*/libcurl\\.so\\.4.*"));
         }
         assertThat(texts(image.config().path("Env"))).anyMatch(e -> e.startsWith("PATH=") && e.contains("/usr/bin"));
+    }
+
+    /**
+     * The images a real-node test cluster runs besides stackbench's, built offline from Debian packages by
+     * hack/image-base/node-images.sh: the pod sandbox (catatonit in pause mode, as user 65535 like the upstream
+     * pause image), PostgreSQL behind its own entrypoint (dash, the C.UTF-8 locale; neither Debian's Perl
+     * wrappers nor LLVM), and static busybox for the chart's test pod, with a wget wrapper that takes -T. No
+     * entrypoint for busybox: the test pod names its command. hack/image-base/test-node-images.sh runs them.
+     */
+    @ParameterizedTest(name = "{1}")
+    @CsvSource({
+        "operator/target/images/pause.tar, stackbench/pause, /usr/bin/catatonit -P, 65535:65535, usr/bin/catatonit",
+        "operator/target/images/postgres.tar, stackbench/postgres, /usr/local/bin/postgres-entrypoint, 65532:65532,"
+                + " usr/local/bin/postgres-entrypoint bin/sh usr/lib/postgresql/15/bin/postgres"
+                + " usr/lib/postgresql/15/bin/initdb usr/lib/postgresql/15/bin/pg_ctl usr/lib/postgresql/15/bin/psql"
+                + " usr/lib/postgresql/15/bin/pg_isready",
+        "operator/target/images/busybox.tar, stackbench/busybox, , 65532:65532,"
+                + " bin/busybox bin/sh usr/bin/wget usr/local/bin/wget"
+    })
+    void nodeImageTarIsLoadableNonRootAndClean(
+            String relativeTar, String repository, String entrypoint, String user, String commands) throws IOException {
+        requireImagesBuilt();
+        Image image = inspect(relativeTar, repository);
+
+        assertThat(texts(image.config().path("Entrypoint")))
+                .containsExactlyElementsOf(entrypoint == null ? List.of() : List.of(entrypoint.split(" ")));
+        assertThat(image.config().path("User").asText()).isEqualTo(user);
+        for (String command : commands.split(" ")) {
+            LayerFile file = image.file(command);
+            assertThat(file).as("%s in %s", command, relativeTar).isNotNull();
+            assertThat(file.mode())
+                    .as("%s in %s is executable", command, relativeTar)
+                    .matches("[-l]rwx.*");
+        }
+        if (repository.equals("stackbench/postgres")) {
+            assertThat(texts(image.config().path("Env"))).contains("PGDATA=/var/lib/postgresql/data", "LANG=C.UTF-8");
+            assertThat(image.file("usr/lib/locale/C.utf8/LC_CTYPE"))
+                    .as("C.UTF-8 locale")
+                    .isNotNull();
+            assertThat(image.files()).as("Perl or LLVM in %s", relativeTar).noneMatch(file -> file.path()
+                    .matches("usr/bin/perl.*|.*/libLLVM.*|.*/llvmjit.*"));
+        }
     }
 
     private static void requireImagesBuilt() {
