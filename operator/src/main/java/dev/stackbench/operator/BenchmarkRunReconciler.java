@@ -414,10 +414,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .withLabel(RunLabels.K6_TEST_RUN, name)
                 .list()
                 .getItems();
-        // A target that restarted under load (OOMKilled, crashed) measured two processes: nothing it reports counts.
-        Optional<String> targetRestart = TargetReadiness.oomKilled(pods(context, run, RunLabels.ROLE_TARGET))
-                .or(() -> TargetReadiness.restarted(pods(context, run, RunLabels.ROLE_TARGET))
-                        .map(why -> "target " + why + " while load ran; its figures would mix two processes"));
+        // A target that restarted once it was Ready (OOMKilled, crashed) measured two processes: nothing it reports
+        // counts. A start that failed before it was Ready (e.g. while the database came up) does not matter.
+        Instant ready = progress.trueSince(Conditions.TARGET_READY).orElse(startOf(progress));
+        Optional<String> targetRestart = TargetReadiness.restarted(pods(context, run, RunLabels.ROLE_TARGET), ready)
+                .map(why -> "target " + why + " after it was Ready; its figures would mix two processes");
         if (targetRestart.isPresent()) {
             String reason = targetRestart.get().contains(TargetReadiness.OOM_KILLED)
                     ? RunProgress.TARGET_OOM_KILLED

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -77,16 +78,18 @@ public final class TargetReadiness {
     }
 
     /**
-     * A container of these pods that has restarted, with why it ended: a target restarted while load ran has lost
-     * its warm state and its counters, so the run's figures would mix two processes.
+     * A container of these pods that ended after {@code since} (and was restarted), with why it ended: a target
+     * restarted while load ran has lost its warm state and its counters, so the run's figures would mix two
+     * processes. Restarts before {@code since} (a start that failed once, e.g. while the database came up) count
+     * for nothing.
      */
-    public static Optional<String> restarted(List<Pod> pods) {
+    public static Optional<String> restarted(List<Pod> pods, Instant since) {
         for (Pod pod : RunnerHealth.sorted(pods)) {
             if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
                 continue;
             }
             for (ContainerStatus container : pod.getStatus().getContainerStatuses()) {
-                if (container.getRestartCount() != null && container.getRestartCount() > 0) {
+                if (endedAfter(container, since)) {
                     return Optional.of("pod " + pod.getMetadata().getName() + " container " + container.getName()
                             + " restarted " + container.getRestartCount() + " time(s)"
                             + terminationReason(container)
@@ -96,6 +99,18 @@ public final class TargetReadiness {
             }
         }
         return Optional.empty();
+    }
+
+    private static boolean endedAfter(ContainerStatus container, Instant since) {
+        String finishedAt =
+                container.getLastState() == null || container.getLastState().getTerminated() == null
+                        ? null
+                        : container.getLastState().getTerminated().getFinishedAt();
+        if (container.getRestartCount() == null || container.getRestartCount() == 0) {
+            return false;
+        }
+        // Without a time the kubelet gave, a restart is taken as recent: better a failed run than mixed figures.
+        return finishedAt == null || !Instant.parse(finishedAt).isBefore(since);
     }
 
     private static Optional<String> terminationReason(ContainerStatus container) {

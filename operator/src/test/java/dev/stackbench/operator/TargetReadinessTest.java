@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -147,6 +148,7 @@ class TargetReadinessTest {
                 .withNewTerminated()
                 .withExitCode(137)
                 .withReason("OOMKilled")
+                .withFinishedAt("2026-01-01T10:00:05Z")
                 .endTerminated()
                 .endLastState()
                 .endContainerStatus()
@@ -159,8 +161,12 @@ class TargetReadinessTest {
         assertThat(TargetReadiness.problem("target t", List.of(pod)))
                 .isEqualTo("target t: pod t-1 container app is waiting: CrashLoopBackOff back-off 10s restarting"
                         + " failed container (last ended: OOMKilled)");
-        assertThat(TargetReadiness.restarted(List.of(pod)))
+        assertThat(TargetReadiness.restarted(List.of(pod), Instant.parse("2026-01-01T10:00:00Z")))
+                .as("ended after the instant")
                 .contains("pod t-1 container app restarted 1 time(s) (last ended: OOMKilled)");
+        assertThat(TargetReadiness.restarted(List.of(pod), Instant.parse("2026-01-01T10:00:06Z")))
+                .as("ended before the instant")
+                .isEmpty();
     }
 
     @Test
@@ -179,7 +185,7 @@ class TargetReadinessTest {
                 .build();
 
         assertThat(TargetReadiness.oomKilled(List.of(pod))).isEmpty();
-        assertThat(TargetReadiness.restarted(List.of(pod))).isEmpty();
+        assertThat(TargetReadiness.restarted(List.of(pod), Instant.EPOCH)).isEmpty();
     }
 
     private static PodBuilder pod(String name, String node) {
