@@ -13,10 +13,16 @@
 # garbage collection, and kwok moves pods through their lifecycle (hack/cluster/kwok/README.md).
 # k6-operator's TestRun CRD is installed from --third-party-crds so TestRuns meet its real schema.
 #
-#   hack/cluster.sh up     [--dir DIR] [--third-party-crds DIR] [--owner-pid PID]
+# With --real-nodes the same four pools are real nodes instead (system, target, backend, loadgen: no second
+# loadgen node): a kubelet and a containerd each, real containers, pods on a bridge in 198.18.0.0/16, kube-proxy
+# and a cluster DNS; the target node's pods get a CPU of their own (hack/cluster/real-nodes.sh). Needs root.
+# The API server then listens on 198.18.0.1, the bridge's address, so pods can reach it.
+#
+#   hack/cluster.sh up     [--dir DIR] [--third-party-crds DIR] [--owner-pid PID] [--real-nodes]
 #   hack/cluster.sh status [--dir DIR]
 #   hack/cluster.sh env    [--dir DIR]      prints `export KUBECONFIG=...`; use with eval
-#   hack/cluster.sh down   [--dir DIR]      stops every process `up` started and removes DIR
+#   hack/cluster.sh load-images [--dir DIR] TAR...   imports image tarballs into every real node
+#   hack/cluster.sh down   [--dir DIR]      stops every process `up` started, undoes its changes, removes DIR
 #
 # DIR (default ${TMPDIR:-/tmp}/stackbench-cluster) holds the kubeconfig, certificates, etcd data,
 # component logs (DIR/logs) and the pod log files kwok serves (DIR/pod-logs). With --owner-pid,
@@ -24,6 +30,7 @@
 # Needs the tools from hack/setup.sh (etcd kube kwok), openssl and curl.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cluster/real-nodes.sh"
 
 MARKER=".stackbench-cluster"
 NODE_ANNOTATION="kwok.x-k8s.io/node=fake"
@@ -40,6 +47,10 @@ SERVICE_CIDR="198.19.0.0/16"
 NODE_LEASE_SECONDS=40
 NODE_MONITOR_GRACE="3m"
 POD_CIDR="127.244.0.0/16"
+# The API server's address: loopback, or the real nodes' bridge (pods must reach it).
+API_ADDRESS="127.0.0.1"
+# A command prefix for every cluster process (real nodes pin them to CPU 0).
+PIN=()
 
 usage() {
   sed -n '/^#   hack\/cluster.sh/s/^#   //p' "${BASH_SOURCE[0]}" >&2
@@ -56,6 +67,8 @@ parse_args() {
   DIR="${TMPDIR:-/tmp}/stackbench-cluster"
   THIRD_PARTY_CRDS="$STACKBENCH_ROOT/../shared/third-party-crds"
   OWNER_PID=""
+  REAL_NODES_WANTED=0
+  IMAGE_TARS=()
   while (( $# > 0 )); do
     case "$1" in
       --dir) DIR="${2:?--dir needs a directory}"; shift 2 ;;
@@ -64,8 +77,12 @@ parse_args() {
       --third-party-crds=*) THIRD_PARTY_CRDS="${1#*=}"; shift ;;
       --owner-pid) OWNER_PID="${2:?--owner-pid needs a process id}"; shift 2 ;;
       --owner-pid=*) OWNER_PID="${1#*=}"; shift ;;
+      --real-nodes) REAL_NODES_WANTED=1; shift ;;
       -h|--help) usage ;;
-      *) die "unknown argument '$1'; run hack/cluster.sh --help" ;;
+      -*) die "unknown argument '$1'; run hack/cluster.sh --help" ;;
+      *)
+        [[ "$COMMAND" == load-images ]] || die "unexpected argument '$1'; run hack/cluster.sh --help"
+        IMAGE_TARS+=("$1"); shift ;;
     esac
   done
   mkdir -p "$(dirname "$DIR")"
@@ -78,7 +95,7 @@ load_tools() {
   # hack/setup.sh records where it put the tools; explicit environment variables win.
   local env_file="$STACKBENCH_TOOLS/env.sh" saved
   if [[ -f "$env_file" ]]; then
-    saved="$(export -p | grep -E '^declare -x STACKBENCH_(ETCD|KUBE_BIN|KUBECTL|KWOK)=' || true)"
+    saved="$(export -p | grep -E '^declare -x STACKBENCH_(ETCD|KUBE_BIN|KUBECTL|KWOK|CONTAINERD_BIN|CNI_BIN|COREDNS)=' || true)"
     # shellcheck source=/dev/null
     source "$env_file"
     eval "$saved"
@@ -98,6 +115,7 @@ load_tools() {
   command -v openssl >/dev/null 2>&1 || die "openssl is needed to create the cluster's certificates: apt-get install openssl"
   command -v curl >/dev/null 2>&1 || die "curl is needed to probe the cluster's health endpoints: apt-get install curl"
   command -v setsid >/dev/null 2>&1 || die "setsid (util-linux) is needed to detach the cluster processes"
+  (( ! REAL_NODES_WANTED )) || real_nodes_load_tools
 }
 
 kubectl_admin() { "$STACKBENCH_KUBECTL" --kubeconfig "$DIR/kubeconfig" "$@"; }
@@ -110,7 +128,8 @@ port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 pick_ports() {
   local name port chosen=" "
-  for name in ETCD_CLIENT_PORT ETCD_PEER_PORT APISERVER_PORT CONTROLLER_MANAGER_PORT SCHEDULER_PORT KWOK_PORT; do
+  for name in ETCD_CLIENT_PORT ETCD_PEER_PORT APISERVER_PORT CONTROLLER_MANAGER_PORT SCHEDULER_PORT KWOK_PORT \
+      KUBE_PROXY_HEALTH_PORT KUBE_PROXY_METRICS_PORT; do
     while :; do
       # Below the usual ephemeral range (32768+) so outgoing connections do not collide.
       port=$(( 20000 + RANDOM % 12000 ))
@@ -157,7 +176,7 @@ create_pki() {
   # The leaf certificates are independent of each other: made in parallel, they cost one RSA key.
   new_cert apiserver "/CN=kube-apiserver" \
     "extendedKeyUsage=serverAuth
-subjectAltName=IP:127.0.0.1,IP:198.19.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local" &
+subjectAltName=IP:127.0.0.1,IP:198.19.0.1,IP:198.18.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local" &
   pids+=($!)
   # One serving certificate for the controller manager's and the scheduler's health endpoints.
   new_cert components "/CN=stackbench-test-cluster-components" \
@@ -195,7 +214,7 @@ kind: Config
 clusters:
 - name: stackbench
   cluster:
-    server: https://127.0.0.1:$APISERVER_PORT
+    server: https://$API_ADDRESS:$APISERVER_PORT
     certificate-authority-data: $(base64 -w0 < "$pki/ca.crt")
 users:
 - name: $2
@@ -219,7 +238,7 @@ EOF
 # the end of the calling process does not take it down), logging to DIR/logs/NAME.log.
 start() {
   local name="$1"; shift
-  setsid "$@" > "$DIR/logs/$name.log" 2>&1 < /dev/null &
+  setsid "${PIN[@]}" "$@" > "$DIR/logs/$name.log" 2>&1 < /dev/null &
   echo "$name $!" >> "$DIR/pids"
 }
 
@@ -275,7 +294,7 @@ start_apiserver() {
   local pki="$DIR/pki"
   start kube-apiserver "$STACKBENCH_KUBE_BIN/kube-apiserver" \
     --etcd-servers "http://127.0.0.1:$ETCD_CLIENT_PORT" \
-    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
+    --bind-address "$API_ADDRESS" --advertise-address "$API_ADDRESS" --secure-port "$APISERVER_PORT" \
     --tls-cert-file "$pki/apiserver.crt" --tls-private-key-file "$pki/apiserver.key" \
     --client-ca-file "$pki/ca.crt" \
     --authorization-mode Node,RBAC \
@@ -374,13 +393,14 @@ EOF
 write_env_file() {
   cat > "$DIR/cluster.env" <<EOF
 KUBECONFIG=$DIR/kubeconfig
-STACKBENCH_CLUSTER_API_URL=https://127.0.0.1:$APISERVER_PORT
+STACKBENCH_CLUSTER_API_URL=https://$API_ADDRESS:$APISERVER_PORT
 STACKBENCH_CLUSTER_POD_LOGS=$DIR/pod-logs
 STACKBENCH_CLUSTER_LOGS=$DIR/logs
 STACKBENCH_CLUSTER_ETCD_URL=http://127.0.0.1:$ETCD_CLIENT_PORT
 STACKBENCH_CLUSTER_KWOK_PORT=$KWOK_PORT
 STACKBENCH_CLUSTER_CONTROLLER_MANAGER_PORT=$CONTROLLER_MANAGER_PORT
 STACKBENCH_CLUSTER_SCHEDULER_PORT=$SCHEDULER_PORT
+STACKBENCH_CLUSTER_REAL_NODES=$REAL_NODES_WANTED
 EOF
 }
 
@@ -408,12 +428,26 @@ cmd_up() {
   trap 'exit 130' INT TERM
 
   pick_ports
+  if (( REAL_NODES_WANTED )); then
+    # The pause image every pod's sandbox runs; built offline (cached) before anything on the machine changes.
+    "$STACKBENCH_ROOT/hack/image-base/node-images.sh" "$DIR/images" > "$DIR/logs/node-images.log" 2>&1 \
+      || fail_with_log node-images "building the node images (hack/image-base/node-images.sh) failed"
+    REAL_PAUSE_TAR="$DIR/images/pause.tar"
+    REAL_PAUSE_IMAGE="$(image_reference "$REAL_PAUSE_TAR")"
+    real_host_begin
+    real_network_up
+    real_cgroups_up
+    API_ADDRESS="$REAL_HOST_IP"
+    PIN=(taskset -c 0)
+  fi
   create_pki
+  (( ! REAL_NODES_WANTED )) || real_pki
   write_kubeconfig "$DIR/kubeconfig" admin
   write_kubeconfig "$DIR/kubeconfigs/controller-manager.kubeconfig" controller-manager
   write_kubeconfig "$DIR/kubeconfigs/scheduler.kubeconfig" scheduler
   write_kubeconfig "$DIR/kubeconfigs/kwok.kubeconfig" kwok
   write_env_file
+  (( ! REAL_NODES_WANTED )) || echo "real nodes: hack/cluster.sh down --dir $DIR also undoes the machine changes in $DIR/host/changes" >> "$DIR/$MARKER"
 
   if [[ -n "$OWNER_PID" ]]; then
     start owner-watch "$BASH" "${BASH_SOURCE[0]}" _watch --dir "$DIR" --owner-pid "$OWNER_PID"
@@ -422,24 +456,34 @@ cmd_up() {
   start_apiserver
   wait_until etcd 30 "etcd on 127.0.0.1:$ETCD_CLIENT_PORT" \
     curl -sf --max-time 2 "http://127.0.0.1:$ETCD_CLIENT_PORT/health"
-  wait_until kube-apiserver 90 "kube-apiserver on 127.0.0.1:$APISERVER_PORT to be ready" \
-    healthy "https://127.0.0.1:$APISERVER_PORT/readyz"
+  wait_until kube-apiserver 90 "kube-apiserver on $API_ADDRESS:$APISERVER_PORT to be ready" \
+    healthy "https://$API_ADDRESS:$APISERVER_PORT/readyz"
   start_controller_manager
   start_scheduler
 
-  # kwok watches Logs/ClusterLogs objects, so their CRDs must exist before it starts.
-  { nodes_manifest; cat "$KWOK_DATA/crd/bases/kwok.x-k8s.io_logs.yaml"; echo "---";
-    cat "$KWOK_DATA/crd/bases/kwok.x-k8s.io_clusterlogs.yaml"; echo "---"; cat "$testruns"; } \
-    | kubectl_admin apply --server-side --field-manager stackbench-test-cluster -f - > "$DIR/logs/apply.log" 2>&1 \
-    || fail_with_log apply "installing the nodes and CRDs failed"
-  # kubectl wait fails at once (instead of waiting) while a new CRD has no conditions yet.
-  wait_until kube-apiserver 60 "the CRDs to be Established" \
-    kubectl_admin wait --for condition=Established --timeout 5s \
-    crd/logs.kwok.x-k8s.io crd/clusterlogs.kwok.x-k8s.io crd/testruns.k6.io
-  start_kwok
-
-  wait_until kwok 60 "kwok to make every node Ready" \
-    kubectl_admin wait --for condition=Ready --timeout 1s node --all
+  if (( REAL_NODES_WANTED )); then
+    # k6-operator's TestRun CRD comes with k6-operator (its chart owns it), as on any cluster.
+    real_api_objects | kubectl_admin apply --server-side --field-manager stackbench-test-cluster -f - \
+      > "$DIR/logs/apply.log" 2>&1 || fail_with_log apply "creating the cluster DNS Service and its RBAC failed"
+  else
+    # kwok watches Logs/ClusterLogs objects, so their CRDs must exist before it starts.
+    { nodes_manifest; cat "$KWOK_DATA/crd/bases/kwok.x-k8s.io_logs.yaml"; echo "---";
+      cat "$KWOK_DATA/crd/bases/kwok.x-k8s.io_clusterlogs.yaml"; echo "---"; cat "$testruns"; } \
+      | kubectl_admin apply --server-side --field-manager stackbench-test-cluster -f - > "$DIR/logs/apply.log" 2>&1 \
+      || fail_with_log apply "installing the nodes and CRDs failed"
+    # kubectl wait fails at once (instead of waiting) while a new CRD has no conditions yet.
+    wait_until kube-apiserver 60 "the CRDs to be Established" \
+      kubectl_admin wait --for condition=Established --timeout 5s \
+      crd/logs.kwok.x-k8s.io crd/clusterlogs.kwok.x-k8s.io crd/testruns.k6.io
+  fi
+  if (( REAL_NODES_WANTED )); then
+    real_nodes_start
+    real_nodes_wait
+  else
+    start_kwok
+    wait_until kwok 60 "kwok to make every node Ready" \
+      kubectl_admin wait --for condition=Ready --timeout 1s node --all
+  fi
   wait_until kube-controller-manager 60 "the default ServiceAccount (created by kube-controller-manager)" \
     kubectl_admin get serviceaccount default --namespace default
   wait_until kube-scheduler 60 "kube-scheduler to be healthy" \
@@ -448,7 +492,7 @@ cmd_up() {
     healthy "https://127.0.0.1:$CONTROLLER_MANAGER_PORT/healthz"
   UP_COMPLETE=1
   trap - INT TERM
-  log "test cluster up in $((SECONDS - began))s: API https://127.0.0.1:$APISERVER_PORT, kubeconfig $DIR/kubeconfig"
+  log "test cluster up in $((SECONDS - began))s$( (( REAL_NODES_WANTED )) && echo ' with real nodes'): API https://$API_ADDRESS:$APISERVER_PORT, kubeconfig $DIR/kubeconfig"
   log "use it with: eval \"\$(hack/cluster.sh env --dir $DIR)\"; stop it with: hack/cluster.sh down --dir $DIR"
 }
 
@@ -477,6 +521,13 @@ cmd_down_quiet() {
       sleep 0.2
     fi
   done
+  real_nodes_teardown
+  # Never delete through a mount that is still there (a pod's hostPath, a container's root filesystem).
+  if awk -v d="$DIR/" 'index($5, d) == 1 { found = 1 } END { exit !found }' /proc/self/mountinfo; then
+    log "mounts under $DIR are still there; not removing it. Unmount them, then run hack/cluster.sh down --dir $DIR again:"
+    awk -v d="$DIR/" 'index($5, d) == 1 { print "  " $5 }' /proc/self/mountinfo >&2
+    return 1
+  fi
   rm -rf "$DIR"
 }
 
@@ -509,6 +560,32 @@ cmd_status() {
   return "$failed"
 }
 
+cmd_load_images() {
+  [[ -f "$DIR/$MARKER" ]] || die "no test cluster at $DIR: start one with hack/cluster.sh up --real-nodes --dir $DIR"
+  # shellcheck source=/dev/null
+  source "$DIR/cluster.env"
+  (( STACKBENCH_CLUSTER_REAL_NODES )) || die "the test cluster at $DIR has kwok nodes, which run no images: start it with --real-nodes"
+  (( ${#IMAGE_TARS[@]} > 0 )) || die "name the image tarballs to import, e.g. hack/cluster.sh load-images --dir $DIR operator/target/images/*.tar"
+  REAL_NODES_WANTED=1
+  load_tools
+  local began=$SECONDS
+  real_import_images "${IMAGE_TARS[@]}"
+  log "imported ${#IMAGE_TARS[@]} image(s) into ${#REAL_NODES[@]} nodes in $((SECONDS - began))s"
+}
+
+# image_reference TAR: the first name a `docker save` tarball gives its image, as containerd names it.
+image_reference() {
+  python3 - "$1" <<'PY' || die "cannot read the image name from $1"
+import json, sys, tarfile
+with tarfile.open(sys.argv[1]) as tar:
+    tag = json.load(tar.extractfile("manifest.json"))[0]["RepoTags"][0]
+first = tag.split("/")[0]
+if "/" not in tag or ("." not in first and ":" not in first and first != "localhost"):
+    tag = "docker.io/" + (tag if "/" in tag else "library/" + tag)
+print(tag)
+PY
+}
+
 cmd_env() {
   [[ -f "$DIR/$MARKER" ]] || die "no test cluster at $DIR: start one with hack/cluster.sh up --dir $DIR"
   printf "export KUBECONFIG='%s'\n" "$DIR/kubeconfig"
@@ -528,6 +605,7 @@ case "$COMMAND" in
   down) cmd_down ;;
   status) cmd_status ;;
   env) cmd_env ;;
+  load-images) cmd_load_images ;;
   _watch) cmd_watch ;;
   *) usage ;;
 esac

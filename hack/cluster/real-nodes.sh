@@ -1,0 +1,607 @@
+# Real worker nodes for the test cluster (hack/cluster.sh up --real-nodes): one kubelet and one containerd per
+# node, pods in network namespaces on one bridge, one kube-proxy and a cluster DNS. Sourced by hack/cluster.sh
+# after lib.sh; uses its DIR, start, wait_until, new_cert, write_kubeconfig and kubectl_admin.
+#
+# Layout on this machine (nothing is routed anywhere else: pods have no default route, nothing masquerades and
+# the DNS server has no upstream):
+#
+#   bridge stackbench0       198.18.0.1/16   the control plane's address (API server, cluster DNS)
+#   node NAME (index i)      198.18.0.1i     kubelet, its own containerd, pods in 198.18.i.0/24 (gateway 198.18.i.1)
+#   Services                 198.19.0.0/16   kube-proxy (iptables mode), DNS at 198.19.0.10
+#
+# CPUs: the target node's pods get the last CPU to themselves (a cpuset cgroup parent) and it advertises one CPU;
+# every other node's pods, and the cluster's own processes, share CPU 0, and those nodes advertise the machine's CPUs
+# (as kind's nodes do), so a run's default sizes (2 CPUs for the delay service and each k6 runner) fit.
+#
+# Every change to the machine outside DIR is recorded in DIR/host/ before it is made, and undone by
+# real_nodes_teardown, which also runs after a failed start: sysctls, the bridge, the node cgroups, mounts,
+# network namespaces, iptables chains, kubelet's /var/log/containers links.
+
+REAL_BRIDGE="stackbench0"
+REAL_HOST_IP="198.18.0.1"
+REAL_POD_RANGE="198.18.0.0/16"
+REAL_DNS_IP="198.19.0.10"
+REAL_CLUSTER_DOMAIN="cluster.local"
+# Only one real-node cluster may run at a time (the bridge and the addresses are fixed); this file names its DIR.
+REAL_LOCK="/run/stackbench-real-nodes"
+# name pool index; the target node gets the last CPU, the others CPU 0.
+REAL_NODES=(
+  "stackbench-system-0 system 1"
+  "stackbench-target-0 target 2"
+  "stackbench-backend-0 backend 3"
+  "stackbench-loadgen-0 loadgen 4"
+)
+# Kernel settings kubelet and kube-proxy change, and the forwarding the pod network needs: saved at start, restored
+# at teardown.
+REAL_SYSCTLS=(
+  net.ipv4.ip_forward
+  net.bridge.bridge-nf-call-iptables
+  net.bridge.bridge-nf-call-ip6tables
+  net.ipv4.conf.all.route_localnet
+  vm.overcommit_memory
+  vm.panic_on_oom
+  kernel.panic
+  kernel.panic_on_oops
+  kernel.keys.root_maxkeys
+  kernel.keys.root_maxbytes
+)
+# The v1 cgroup hierarchies kubelet creates pod cgroups in (hybrid cgroup v1 on this machine).
+REAL_CGROUP_CONTROLLERS=(cpu cpuacct cpuset memory devices freezer blkio pids systemd hugetlb net_cls net_prio perf_event)
+
+real_node_ip() { printf '198.18.0.1%s' "$1"; }
+
+real_node_dir() { printf '%s/nodes/%s' "$DIR" "$1"; }
+
+# The CPUs of a pool's nodes: the target pool gets the last CPU, everything else CPU 0.
+real_node_cpus() {
+  local pool="$1" last
+  last=$(( $(nproc) - 1 ))
+  if [[ "$pool" == target ]]; then printf '%s' "$last"; else printf '0'; fi
+}
+
+real_nodes_load_tools() {
+  local missing=() c
+  [[ "$(id -u)" == 0 ]] || die "real nodes need root (network namespaces, cgroups, a bridge, iptables): run hack/cluster.sh up --real-nodes as root"
+  for c in kubelet kube-proxy; do
+    [[ -x "${STACKBENCH_KUBE_BIN:-}/$c" ]] || missing+=("kube ($c)")
+  done
+  for c in containerd containerd-shim-runc-v2 ctr runc; do
+    [[ -x "${STACKBENCH_CONTAINERD_BIN:-}/$c" ]] || { missing+=(containerd); break; }
+  done
+  for c in bridge host-local loopback portmap; do
+    [[ -x "${STACKBENCH_CNI_BIN:-}/$c" ]] || { missing+=(cni-plugins); break; }
+  done
+  [[ -x "${STACKBENCH_COREDNS:-}" ]] || missing+=(coredns)
+  if (( ${#missing[@]} > 0 )); then
+    die "missing real-node tools (${missing[*]}): run hack/setup.sh (or hack/setup.sh kube containerd cni-plugins coredns) first"
+  fi
+  for c in ip iptables iptables-save ip6tables conntrack taskset mountpoint; do
+    command -v "$c" >/dev/null 2>&1 \
+      || die "$c is needed for real nodes: run hack/setup.sh as root (it installs iptables and conntrack), or apt-get install iproute2 iptables conntrack util-linux"
+  done
+  [[ -d /sys/fs/cgroup/cpuset ]] \
+    || die "real nodes need the cgroup v1 cpuset hierarchy at /sys/fs/cgroup/cpuset (this machine has hybrid cgroup v1)"
+  (( $(nproc) >= 2 )) || die "real nodes need at least 2 CPUs: one for the target pool, one for everything else"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The record of host changes
+
+real_record() { printf '%s\n' "$*" >> "$DIR/host/changes"; }
+
+real_host_begin() {
+  mkdir -p "$DIR/host"
+  if [[ -e "$REAL_LOCK" ]]; then
+    local other
+    other="$(cat "$REAL_LOCK" 2>/dev/null || true)"
+    if [[ -n "$other" && -f "$other/$MARKER" ]]; then
+      die "a real-node test cluster already runs at $other (one at a time: they share the bridge $REAL_BRIDGE and 198.18.0.0/16); stop it with: hack/cluster.sh down --dir $other"
+    fi
+    die "$REAL_LOCK names a real-node cluster at '${other:-?}' that no longer exists; remove the file if you are sure nothing of it is left ('hack/cluster.sh down --dir ${other:-DIR}' cleans up what it recorded)"
+  fi
+  ip link show "$REAL_BRIDGE" >/dev/null 2>&1 \
+    && die "the network bridge $REAL_BRIDGE already exists but no real-node cluster claims it: remove it with 'ip link delete $REAL_BRIDGE' if it is a leftover"
+  printf '%s\n' "$DIR" > "$REAL_LOCK"
+  : > "$DIR/host/changes"
+  real_record "lock $REAL_LOCK"
+  # What existed before, so teardown removes only what the cluster added.
+  ls -1 /var/run/netns 2>/dev/null | sort > "$DIR/host/netns-before" || true
+  # iptables-nft creates the nftables tables kube-proxy and kubelet write into; those that are new go at teardown.
+  if command -v nft >/dev/null 2>&1; then
+    nft list tables 2>/dev/null | sort > "$DIR/host/nft-tables-before" || true
+  fi
+  [[ -d /var/run/netns ]] || real_record "dir /var/run/netns"
+  [[ -d /var/log/containers ]] || real_record "dir /var/log/containers"
+  [[ -d /var/log/pods ]] || real_record "dir /var/log/pods"
+  [[ -d /run/containerd ]] || real_record "dir /run/containerd"
+  # Fixed paths kubelet and the CNI library use whatever their configuration says: the device plugin socket, and
+  # the cache of each pod's network setup (its entries stay when teardown kills pods without a CNI DEL).
+  [[ -d /var/lib/kubelet ]] || real_record "dir /var/lib/kubelet"
+  [[ -d /var/lib/cni ]] || real_record "dir /var/lib/cni"
+  ls -1 /var/lib/cni/results 2>/dev/null | sort > "$DIR/host/cni-results-before" || true
+  local s value
+  for s in "${REAL_SYSCTLS[@]}"; do
+    value="$(sysctl -n "$s" 2>/dev/null)" || continue
+    real_record "sysctl $s $value"
+  done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Network
+
+real_network_up() {
+  log "creating bridge $REAL_BRIDGE ($REAL_HOST_IP/16) for the nodes and their pods"
+  real_record "bridge $REAL_BRIDGE"
+  ip link add "$REAL_BRIDGE" type bridge || die "cannot create the bridge $REAL_BRIDGE"
+  ip addr add "$REAL_HOST_IP/16" dev "$REAL_BRIDGE"
+  local line name pool index
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    ip addr add "$(real_node_ip "$index")/32" dev "$REAL_BRIDGE"
+    # The gateway of the node's pod subnet. Set here rather than by the CNI bridge plugin, which refuses a bridge
+    # that already has an address of another subnet.
+    ip addr add "198.18.$index.1/24" dev "$REAL_BRIDGE"
+  done
+  ip link set "$REAL_BRIDGE" up
+  # Pods on different nodes reach each other and Services through this machine's routing; bridged traffic must
+  # pass iptables so that a Service answer between two pods on one node is un-NATed.
+  sysctl -qw net.ipv4.ip_forward=1
+  sysctl -qw net.bridge.bridge-nf-call-iptables=1 2>/dev/null || true
+}
+
+real_cni_config() {
+  local name="$1" index="$2" node_dir
+  node_dir="$(real_node_dir "$name")"
+  mkdir -p "$node_dir/cni/conf" "$node_dir/cni/ipam"
+  # No default route and no masquerading: a pod can reach 198.18.0.0/15 (pods, nodes, Services) and nothing else,
+  # through its subnet's gateway on the bridge (real_network_up).
+  cat > "$node_dir/cni/conf/10-stackbench.conflist" <<EOF
+{
+  "cniVersion": "1.0.0",
+  "name": "stackbench",
+  "plugins": [
+    {
+      "type": "bridge",
+      "bridge": "$REAL_BRIDGE",
+      "isGateway": false,
+      "ipMasq": false,
+      "hairpinMode": true,
+      "ipam": {
+        "type": "host-local",
+        "dataDir": "$node_dir/cni/ipam",
+        "ranges": [[{"subnet": "198.18.$index.0/24", "gateway": "198.18.$index.1"}]],
+        "routes": [{"dst": "198.18.0.0/15"}]
+      }
+    },
+    {"type": "portmap", "capabilities": {"portMappings": true}}
+  ]
+}
+EOF
+}
+
+# ---------------------------------------------------------------------------------------------
+# cgroups: each node's pods live under /stackbench-NAME in every v1 hierarchy, confined to the node's CPUs.
+
+real_cgroups_up() {
+  local line name pool index cpus controller base level mems
+  mems="$(cat /sys/fs/cgroup/cpuset/cpuset.mems)"
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    cpus="$(real_node_cpus "$pool")"
+    for controller in "${REAL_CGROUP_CONTROLLERS[@]}"; do
+      base="/sys/fs/cgroup/$controller"
+      [[ -d "$base" ]] || continue
+      real_record "cgroup $base/$name"
+      for level in "$name" "$name/kubepods" "$name/kubepods/burstable" "$name/kubepods/besteffort"; do
+        mkdir -p "$base/$level"
+        if [[ "$controller" == cpuset ]]; then
+          # A cpuset child is unusable until both are set; children made later (pods) copy their parent's.
+          echo "$cpus" > "$base/$level/cpuset.cpus"
+          echo "$mems" > "$base/$level/cpuset.mems"
+          echo 1 > "$base/$level/cgroup.clone_children"
+        fi
+      done
+    done
+  done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Certificates and configuration
+
+real_pki() {
+  local line name pool index pids=() pid
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    # The Node authorizer confines each kubelet to its own node and pods.
+    new_cert "kubelet-$name" "/O=system:nodes/CN=system:node:$name" "extendedKeyUsage=clientAuth" &
+    pids+=($!)
+    new_cert "kubelet-serving-$name" "/CN=$name" "extendedKeyUsage=serverAuth
+subjectAltName=IP:$(real_node_ip "$index"),DNS:$name" &
+    pids+=($!)
+  done
+  new_cert kube-proxy "/CN=system:kube-proxy" "extendedKeyUsage=clientAuth" &
+  pids+=($!)
+  new_cert coredns "/CN=stackbench:coredns" "extendedKeyUsage=clientAuth" &
+  pids+=($!)
+  for pid in "${pids[@]}"; do
+    wait "$pid" || die "creating the nodes' certificates with openssl failed"
+  done
+  chmod 600 "$DIR/pki"/*.key
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    write_kubeconfig "$DIR/kubeconfigs/kubelet-$name.kubeconfig" "kubelet-$name"
+  done
+  write_kubeconfig "$DIR/kubeconfigs/kube-proxy.kubeconfig" kube-proxy
+  write_kubeconfig "$DIR/kubeconfigs/coredns.kubeconfig" coredns
+}
+
+real_containerd_config() {
+  local name="$1" node_dir
+  node_dir="$(real_node_dir "$name")"
+  mkdir -p "$node_dir/containerd"
+  cat > "$node_dir/containerd/config.toml" <<EOF
+version = 2
+root = "$node_dir/containerd/root"
+state = "$node_dir/containerd/state"
+disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshotter.v1.btrfs",
+  "io.containerd.snapshotter.v1.devmapper", "io.containerd.snapshotter.v1.zfs", "io.containerd.tracing.processor.v1.otlp",
+  "io.containerd.internal.v1.tracing"]
+
+[grpc]
+  address = "$node_dir/containerd/containerd.sock"
+
+[plugins."io.containerd.internal.v1.opt"]
+  path = "$node_dir/containerd/opt"
+
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "$REAL_PAUSE_IMAGE"
+  # Without CAP_SYS_RESOURCE (as here) runc cannot lower a process's OOM score below containerd's own.
+  restrict_oom_score_adj = true
+  disable_apparmor = true
+  stream_server_address = "127.0.0.1"
+  stream_server_port = "0"
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        BinaryName = "$STACKBENCH_CONTAINERD_BIN/runc"
+        Root = "$node_dir/runc"
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "$STACKBENCH_CNI_BIN"
+    conf_dir = "$node_dir/cni/conf"
+EOF
+}
+
+real_kubelet_config() {
+  local name="$1" pool="$2" index="$3" node_dir ip reserved taints=""
+  node_dir="$(real_node_dir "$name")"
+  ip="$(real_node_ip "$index")"
+  # The target node advertises the one CPU its pods have to themselves, so a target that asks for more is refused
+  # with the scheduler's reason. The other nodes share CPU 0 and, like kind's nodes, advertise the machine's CPUs.
+  reserved=0
+  [[ "$pool" == target ]] && reserved=$(( $(nproc) - 1 ))
+  if [[ "$pool" != system ]]; then
+    taints="registerWithTaints:
+- key: stackbench.dev/pool
+  value: $pool
+  effect: NoSchedule"
+  fi
+  mkdir -p "$node_dir/kubelet" "$node_dir/pod-logs"
+  cat > "$node_dir/kubelet.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+address: $ip
+port: 10250
+readOnlyPort: 0
+healthzBindAddress: $ip
+healthzPort: 10248
+authentication:
+  anonymous: {enabled: false}
+  webhook: {enabled: true}
+  x509: {clientCAFile: $DIR/pki/ca.crt}
+authorization: {mode: Webhook}
+tlsCertFile: $DIR/pki/kubelet-serving-$name.crt
+tlsPrivateKeyFile: $DIR/pki/kubelet-serving-$name.key
+containerRuntimeEndpoint: unix://$node_dir/containerd/containerd.sock
+cgroupDriver: cgroupfs
+cgroupRoot: /$name
+failCgroupV1: false
+failSwapOn: false
+# Pods resolve names through the cluster DNS only; this machine's resolv.conf is not theirs.
+resolvConf: ""
+clusterDNS: [$REAL_DNS_IP]
+clusterDomain: $REAL_CLUSTER_DOMAIN
+podLogsDir: $node_dir/pod-logs
+systemReserved: {cpu: "$reserved"}
+# The images are imported, never pulled: image garbage collection would delete them for good.
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+evictionHard: {memory.available: 200Mi, nodefs.available: 2%, imagefs.available: 2%, nodefs.inodesFree: 2%}
+maxPods: 40
+$taints
+EOF
+}
+
+real_kube_proxy_config() {
+  cat > "$DIR/kube-proxy.yaml" <<EOF
+apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clientConnection: {kubeconfig: $DIR/kubeconfigs/kube-proxy.kubeconfig}
+hostnameOverride: ${REAL_NODES[0]%% *}
+mode: iptables
+clusterCIDR: $REAL_POD_RANGE
+bindAddress: $REAL_HOST_IP
+healthzBindAddress: 127.0.0.1:$KUBE_PROXY_HEALTH_PORT
+metricsBindAddress: 127.0.0.1:$KUBE_PROXY_METRICS_PORT
+nodePortAddresses: ["$REAL_POD_RANGE"]
+# Leave the machine's conntrack limits and localhost routing alone.
+conntrack: {maxPerCore: 0, min: 0}
+iptables: {localhostNodePorts: false}
+EOF
+}
+
+real_coredns_config() {
+  mkdir -p "$DIR/coredns"
+  # Cluster names only, no upstream: a query for any other name gets no answer from outside this machine.
+  cat > "$DIR/coredns/Corefile" <<EOF
+$REAL_CLUSTER_DOMAIN:53 in-addr.arpa:53 {
+    bind $REAL_HOST_IP
+    errors
+    kubernetes $REAL_CLUSTER_DOMAIN in-addr.arpa {
+        kubeconfig $DIR/kubeconfigs/coredns.kubeconfig stackbench
+    }
+    cache 10
+}
+.:53 {
+    bind $REAL_HOST_IP
+    errors
+}
+EOF
+}
+
+# Objects the real nodes need in the API: RBAC for the DNS server and the kube-dns Service, whose one endpoint is
+# the DNS server on the bridge.
+real_api_objects() {
+  cat <<EOF
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: stackbench:coredns
+rules:
+- apiGroups: [""]
+  resources: [endpoints, services, pods, namespaces]
+  verbs: [list, watch]
+- apiGroups: [discovery.k8s.io]
+  resources: [endpointslices]
+  verbs: [list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: stackbench:coredns
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "stackbench:coredns"}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: "stackbench:coredns"}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: kube-dns
+  namespace: kube-system
+  labels: {k8s-app: kube-dns}
+spec:
+  clusterIP: $REAL_DNS_IP
+  ports:
+  - {name: dns, port: 53, protocol: UDP, targetPort: 53}
+  - {name: dns-tcp, port: 53, protocol: TCP, targetPort: 53}
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: kube-dns-bridge
+  namespace: kube-system
+  labels:
+    kubernetes.io/service-name: kube-dns
+    endpointslice.kubernetes.io/managed-by: stackbench-test-cluster
+addressType: IPv4
+endpoints:
+- addresses: ["$REAL_HOST_IP"]
+  conditions: {ready: true}
+ports:
+- {name: dns, port: 53, protocol: UDP}
+- {name: dns-tcp, port: 53, protocol: TCP}
+EOF
+}
+
+# ---------------------------------------------------------------------------------------------
+# Processes
+
+real_nodes_start() {
+  local line name pool index node_dir cpus
+  # Container registries are never contacted: every image is imported. A pull that containerd attempts anyway
+  # goes to a proxy address where nothing listens and fails at once.
+  local no_pull=(env HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 "NO_PROXY=127.0.0.1,$REAL_POD_RANGE"
+    "PATH=$STACKBENCH_CONTAINERD_BIN:$STACKBENCH_CNI_BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    node_dir="$(real_node_dir "$name")"
+    real_cni_config "$name" "$index"
+    real_containerd_config "$name"
+    real_kubelet_config "$name" "$pool" "$index"
+    start "containerd-$name" "${no_pull[@]}" "$STACKBENCH_CONTAINERD_BIN/containerd" \
+      --config "$node_dir/containerd/config.toml"
+  done
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    node_dir="$(real_node_dir "$name")"
+    wait_until "containerd-$name" 60 "containerd of $name" \
+      "$STACKBENCH_CONTAINERD_BIN/ctr" --address "$node_dir/containerd/containerd.sock" version
+  done
+  # The node images: the pod sandbox, and PostgreSQL and busybox for the database (hack/cluster/postgresql.yaml)
+  # and the chart's `helm test` pod.
+  real_import_images "$REAL_PAUSE_TAR" "$DIR/images/postgres.tar" "$DIR/images/busybox.tar"
+  real_tag_major "$DIR/images/postgres.tar"
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    node_dir="$(real_node_dir "$name")"
+    start "kubelet-$name" "$STACKBENCH_KUBE_BIN/kubelet" \
+      --config "$node_dir/kubelet.yaml" \
+      --kubeconfig "$DIR/kubeconfigs/kubelet-$name.kubeconfig" \
+      --root-dir "$node_dir/kubelet" \
+      --cert-dir "$node_dir/kubelet/pki" \
+      --hostname-override "$name" \
+      --node-ip "$(real_node_ip "$index")" \
+      --node-labels "stackbench.dev/pool=$pool,stackbench.dev/real-node=true"
+  done
+  real_kube_proxy_config
+  start kube-proxy "$STACKBENCH_KUBE_BIN/kube-proxy" --config "$DIR/kube-proxy.yaml"
+  real_coredns_config
+  start coredns "$STACKBENCH_COREDNS" -conf "$DIR/coredns/Corefile"
+}
+
+# real_import_images TAR...: imports image tarballs into every node's containerd, nodes in parallel.
+real_import_images() {
+  local line name pool index node_dir pids=() pid tar
+  for tar in "$@"; do
+    [[ -f "$tar" ]] || die "no image tarball at $tar"
+  done
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    node_dir="$(real_node_dir "$name")"
+    (
+      for tar in "$@"; do
+        "$STACKBENCH_CONTAINERD_BIN/ctr" --address "$node_dir/containerd/containerd.sock" -n k8s.io \
+          images import --no-unpack=false "$tar" >> "$DIR/logs/images-$name.log" 2>&1 \
+          || { log "importing $tar into $name failed; see $DIR/logs/images-$name.log"; exit 1; }
+      done
+    ) &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" || die "importing images into the nodes failed"
+  done
+}
+
+# real_tag_major TAR: also names the image by its major version (stackbench/postgres:15.20 as
+# stackbench/postgres:15), the tag manifests use so that they survive a Debian point release.
+real_tag_major() {
+  local reference major line name pool index
+  reference="$(image_reference "$1")"
+  major="${reference%:*}:$(cut -d. -f1 <<< "${reference##*:}")"
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    "$STACKBENCH_CONTAINERD_BIN/ctr" --address "$(real_node_dir "$name")/containerd/containerd.sock" -n k8s.io \
+      images tag --force "$reference" "$major" >> "$DIR/logs/images-$name.log" 2>&1 \
+      || die "tagging $reference as $major on $name failed; see $DIR/logs/images-$name.log"
+  done
+}
+
+real_nodes_wait() {
+  local line name pool index
+  for line in "${REAL_NODES[@]}"; do
+    read -r name pool index <<< "$line"
+    wait_until "kubelet-$name" 120 "node $name to be Ready" \
+      kubectl_admin wait --for condition=Ready --timeout 1s "node/$name"
+  done
+  wait_until coredns 30 "the cluster DNS on $REAL_HOST_IP:53" \
+    bash -c "exec 3<>/dev/tcp/$REAL_HOST_IP/53"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Teardown: after the processes listed in DIR/pids are stopped. Safe to run twice and after a partial start.
+
+real_nodes_teardown() {
+  [[ -f "$DIR/host/changes" ]] || return 0
+  local kind a b pid mount netns
+  if [[ -z "${STACKBENCH_KUBE_BIN:-}" && -f "$STACKBENCH_TOOLS/env.sh" ]]; then
+    # shellcheck source=/dev/null
+    source "$STACKBENCH_TOOLS/env.sh"
+  fi
+  # 1. Whatever still runs in the nodes' cgroups (containers, their shims' children) is killed.
+  while read -r kind a b; do
+    [[ "$kind" == cgroup && "$a" == /sys/fs/cgroup/pids/* ]] || continue
+    [[ -d "$a" ]] || continue
+    while read -r pid; do
+      [[ -n "$pid" ]] && kill -KILL "$pid" 2>/dev/null || true
+    done < <(find "$a" -name cgroup.procs -exec cat {} + 2>/dev/null)
+  done < "$DIR/host/changes"
+  # 2. containerd's shims (their command lines name the node's containerd socket under DIR).
+  for pid in $(pgrep -f "containerd-shim-runc-v2 .*-address $DIR/" 2>/dev/null); do
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  sleep 0.5
+  # 3. Mounts under DIR (container root filesystems, pod volumes), deepest first.
+  while read -r mount; do
+    umount -l "$mount" 2>/dev/null || true
+  done < <(awk -v d="$DIR/" 'index($5, d) == 1 { print $5 }' /proc/self/mountinfo | sort -r)
+  # 4. Network namespaces the pods had (containerd names them cni-...), with their veth pairs.
+  if [[ -d /var/run/netns ]]; then
+    for netns in $(ls -1 /var/run/netns 2>/dev/null | sort | comm -13 "$DIR/host/netns-before" - 2>/dev/null); do
+      umount -l "/var/run/netns/$netns" 2>/dev/null || true
+      rm -f "/var/run/netns/$netns"
+    done
+  fi
+  # 5. iptables chains of kube-proxy, kubelet and the CNI plugins.
+  if [[ -x "${STACKBENCH_KUBE_BIN:-}/kube-proxy" ]]; then
+    "$STACKBENCH_KUBE_BIN/kube-proxy" --cleanup > "$DIR/logs/kube-proxy-cleanup.log" 2>&1 || true
+  fi
+  real_remove_chains iptables
+  real_remove_chains ip6tables
+  if command -v nft >/dev/null 2>&1 && [[ -f "$DIR/host/nft-tables-before" ]]; then
+    local table
+    while read -r table; do
+      [[ -n "$table" ]] && nft delete "$table" 2>/dev/null || true
+    done < <(nft list tables 2>/dev/null | sort | comm -13 "$DIR/host/nft-tables-before" - | sed 's/^table //; s/^/table /')
+  fi
+  # 6. kubelet's links to the containers' logs, and the CNI library's cache entries of the pods.
+  find /var/log/containers /var/log/pods -maxdepth 1 -lname "$DIR/*" -delete 2>/dev/null || true
+  if [[ -d /var/lib/cni/results && -f "$DIR/host/cni-results-before" ]]; then
+    local entry
+    for entry in $(ls -1 /var/lib/cni/results | sort | comm -13 "$DIR/host/cni-results-before" -); do
+      rm -f "/var/lib/cni/results/$entry"
+    done
+  fi
+  # 7. The recorded changes, newest first.
+  local changes
+  mapfile -t changes < "$DIR/host/changes"
+  local i
+  for (( i = ${#changes[@]} - 1; i >= 0; i-- )); do
+    read -r kind a b <<< "${changes[$i]}"
+    case "$kind" in
+      sysctl) sysctl -qw "$a=$b" 2>/dev/null || log "could not restore sysctl $a to $b" ;;
+      bridge) ip link delete "$a" 2>/dev/null || true ;;
+      cgroup)
+        # Depth first: a cgroup directory can only go once its children are gone.
+        if [[ -d "$a" ]]; then
+          find "$a" -depth -type d -exec rmdir {} \; 2>/dev/null || log "could not remove cgroup $a (processes left in it?)"
+        fi ;;
+      dir) rm -rf "$a" ;;
+      lock) rm -f "$a" ;;
+    esac
+  done
+  rm -f "$DIR/host/changes"
+}
+
+# real_remove_chains iptables|ip6tables: removes every rule that jumps to a KUBE-* or CNI-* chain, then the chains.
+real_remove_chains() {
+  local cmd="$1" table rule chain
+  command -v "$cmd" >/dev/null 2>&1 || return 0
+  for table in filter nat mangle raw; do
+    "$cmd" -t "$table" -S >/dev/null 2>&1 || continue
+    # (2>/dev/null: iptables-nft warns on every call once any legacy table exists.)
+    while read -r rule; do
+      # "-A CHAIN ... -j KUBE-X" becomes "-D CHAIN ... -j KUBE-X"
+      eval "$cmd -t $table -D ${rule#-A }" 2>/dev/null || true
+    done < <("$cmd" -t "$table" -S 2>/dev/null | grep -E '^-A ' | grep -E -- '-j (KUBE|CNI)-' | grep -Ev '^-A (KUBE|CNI)-')
+    while read -r chain; do
+      "$cmd" -t "$table" -F "$chain" 2>/dev/null || true
+    done < <("$cmd" -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^(KUBE|CNI)-/ { print $2 }')
+    while read -r chain; do
+      "$cmd" -t "$table" -X "$chain" 2>/dev/null || true
+    done < <("$cmd" -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^(KUBE|CNI)-/ { print $2 }')
+  done
+}
