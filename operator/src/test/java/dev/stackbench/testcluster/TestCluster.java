@@ -38,6 +38,10 @@ import java.util.function.Function;
  *
  * <p>Use {@link #shared()} for one cluster per test JVM (stopped by a shutdown hook), or {@link #start()} and
  * {@link #close()} for a private one. Either way the cluster also stops if the JVM is killed.
+ *
+ * <p>{@link #startWithRealNodes()} starts the same control plane with real nodes instead of kwok's (kubelets,
+ * containerd, real containers; {@code hack/cluster.sh up --real-nodes}, root only): one node per pool, named like
+ * the fake ones, with {@link #LOADGEN_NODES}' first node only. Images get into it with {@link #loadImages}.
  */
 public final class TestCluster implements AutoCloseable {
 
@@ -52,7 +56,11 @@ public final class TestCluster implements AutoCloseable {
     public static final String RUN_DURATION_ANNOTATION = "kwok.stackbench.dev/run-duration";
 
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
-    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
+    /** Real nodes: containerd, kubelets, and on a cold machine the node images built from Debian packages. */
+    private static final Duration REAL_NODES_START_TIMEOUT = Duration.ofMinutes(10);
+
+    private static final Duration IMAGE_IMPORT_TIMEOUT = Duration.ofMinutes(10);
+    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration KUBECTL_TIMEOUT = Duration.ofMinutes(2);
 
     private static TestCluster shared;
@@ -89,6 +97,23 @@ public final class TestCluster implements AutoCloseable {
 
     /** Starts a cluster of its own; the caller closes it. Takes seconds once hack/setup.sh built the tools. */
     public static TestCluster start() {
+        return start(false);
+    }
+
+    /**
+     * Starts a cluster of its own with real nodes; the caller closes it. Needs root (a bridge, network namespaces,
+     * cgroups) and the node tools of hack/setup.sh.
+     */
+    public static TestCluster startWithRealNodes() {
+        return start(true);
+    }
+
+    /** Whether this process may start real nodes: they need root. */
+    public static boolean canStartRealNodes() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static TestCluster start(boolean realNodes) {
         Path root = ProjectTools.repositoryRoot();
         Path kubectl = ProjectTools.requireExecutable("STACKBENCH_KUBECTL", "kubectl for the test cluster");
         Path directory;
@@ -106,7 +131,11 @@ public final class TestCluster implements AutoCloseable {
                 "--owner-pid",
                 Long.toString(ProcessHandle.current().pid())));
         thirdPartyCrds().ifPresent(dir -> command.addAll(List.of("--third-party-crds", dir)));
-        CommandResult result = CommandResult.run(command, null, START_TIMEOUT, root);
+        if (realNodes) {
+            command.add("--real-nodes");
+        }
+        CommandResult result =
+                CommandResult.run(command, null, realNodes ? REAL_NODES_START_TIMEOUT : START_TIMEOUT, root);
         if (!result.succeeded()) {
             // cluster.sh removes what it started; a start refused before that leaves the empty directory.
             deleteQuietly(directory);
@@ -129,6 +158,30 @@ public final class TestCluster implements AutoCloseable {
             return Optional.of(property);
         }
         return ProjectTools.toolSetting("STACKBENCH_THIRD_PARTY_CRDS");
+    }
+
+    /** Whether the nodes are real (kubelets running containers) rather than kwok's. */
+    public boolean hasRealNodes() {
+        return "1".equals(settings.get("STACKBENCH_CLUSTER_REAL_NODES"));
+    }
+
+    /** Imports image tarballs ({@code docker save} format, e.g. Jib's) into every real node's containerd. */
+    public void loadImages(List<Path> tars) {
+        if (!hasRealNodes()) {
+            throw new IllegalStateException("kwok's nodes run no images: start the cluster with startWithRealNodes()");
+        }
+        List<String> command = new ArrayList<>(List.of(
+                "bash",
+                repositoryRoot.resolve("hack/cluster.sh").toString(),
+                "load-images",
+                "--dir",
+                directory.toString()));
+        tars.forEach(tar -> command.add(tar.toString()));
+        CommandResult result = CommandResult.run(command, null, IMAGE_IMPORT_TIMEOUT, repositoryRoot);
+        if (!result.succeeded()) {
+            throw new IllegalStateException("importing images into the nodes failed:\n" + result.describe());
+        }
+        System.err.print(result.stderr());
     }
 
     /** An administrator client (group system:masters). Owned by the cluster: do not close it. */

@@ -1,0 +1,624 @@
+package dev.stackbench.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Durations;
+import dev.stackbench.api.Phase;
+import dev.stackbench.operator.K6TestRun;
+import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.ProjectTools;
+import dev.stackbench.testcluster.TestCluster;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The whole cluster path on real pods: the test cluster with real nodes (kubelets, containerd, runc, CNI bridge,
+ * kube-proxy, CoreDNS), the images as built, the chart installed with helm together with the real k6-operator, and
+ * BenchmarkRuns applied with kubectl. No stand-in anywhere. The release namespace enforces Pod Security
+ * "restricted", so every pod the chart, the operator and k6-operator create must meet it.
+ *
+ * <p>Figures this class measures (cold start of the nodes, orchestration overhead, the operator's memory, the
+ * demo pair's results) are written to target/e2e/real-nodes.properties, never asserted beyond what defines
+ * success (rates that follow the offered load or the Little's-law cap).
+ *
+ * <p>Needs root (a bridge, network namespaces, cgroups): elsewhere it is skipped, except under CI, where a skip
+ * would hide that the cluster path was never run.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RealNodesE2E {
+
+    private static final String NAMESPACE = "stackbench";
+    private static final String RELEASE = "sb";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+
+    private final Map<String, String> measured = new LinkedHashMap<>();
+    private Path root;
+    private String hostStateBefore;
+    private TestCluster cluster;
+    private OfflineChart chart;
+
+    @BeforeAll
+    void start() {
+        boolean ci = "true".equals(System.getenv("CI"));
+        if (!TestCluster.canStartRealNodes()) {
+            if (ci) {
+                fail("the real-node E2E tests need root (a bridge, network namespaces, cgroups); CI must run them");
+            }
+            Assumptions.abort("real nodes need root: run hack/test.sh as root to include the E2E tests");
+        }
+        root = ProjectTools.repositoryRoot();
+        List<Path> images = imageTars();
+        hostStateBefore = hostState();
+        Instant began = Instant.now();
+        cluster = TestCluster.startWithRealNodes();
+        measured.put("nodes.coldStartSeconds", seconds(began));
+        Instant importing = Instant.now();
+        cluster.loadImages(images);
+        measured.put("images.importSeconds", seconds(importing));
+        measured.put("images.count", Integer.toString(images.size()));
+
+        cluster.kubectl("create", "namespace", NAMESPACE).requireSuccess();
+        cluster.kubectl(
+                        "label",
+                        "namespace",
+                        NAMESPACE,
+                        "pod-security.kubernetes.io/enforce=restricted",
+                        "pod-security.kubernetes.io/enforce-version=latest")
+                .requireSuccess();
+        chart = OfflineChart.create();
+        Instant installing = Instant.now();
+        String busybox = imageReference(cluster.directory().resolve("images/busybox.tar"));
+        chart.helm(
+                        "install",
+                        RELEASE,
+                        "chart",
+                        "--kubeconfig",
+                        cluster.kubeconfig().toString(),
+                        "--namespace",
+                        NAMESPACE,
+                        "--wait",
+                        "--timeout",
+                        "5m",
+                        "--set",
+                        "k6.installOperator=true",
+                        "--set",
+                        "test.image.repository=" + repository(busybox),
+                        "--set",
+                        "test.image.tag=" + tag(busybox))
+                .requireSuccess();
+        measured.put("helm.installSeconds", seconds(installing));
+        deployDatabase();
+    }
+
+    @AfterAll
+    void stop() throws IOException {
+        if (chart != null) {
+            chart.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (!measured.isEmpty() && root != null) {
+            Path file = root.resolve("operator/target/e2e/real-nodes.properties");
+            Files.createDirectories(file.getParent());
+            StringBuilder text = new StringBuilder("# measured by RealNodesE2E; load average at the end: "
+                    + Files.readString(Path.of("/proc/loadavg")).trim() + "\n");
+            measured.forEach(
+                    (key, value) -> text.append(key).append('=').append(value).append('\n'));
+            Files.writeString(file, text);
+            System.err.print(text);
+        }
+        if (hostStateBefore != null) {
+            // Everything the real nodes changed on this machine is undone: no process, mount, bridge, network
+            // namespace, iptables rule, nftables table, cgroup or kernel setting is left behind.
+            assertThat(hostState()).isEqualTo(hostStateBefore);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void helmTestPassesAndEveryChartPodRunsOnTheSystemNode() {
+        CommandResult test =
+                chart.helm("test", RELEASE, "--kubeconfig", cluster.kubeconfig().toString(), "--namespace", NAMESPACE);
+        assertThat(test.succeeded()).as(test.describe()).isTrue();
+        assertThat(test.stdout()).containsPattern("Phase:\\s+Succeeded");
+        List<Pod> pods = client().pods().inNamespace(NAMESPACE).list().getItems();
+        assertThat(pods)
+                .filteredOn(p -> !p.getMetadata().getName().startsWith("stackbench-postgresql"))
+                .isNotEmpty()
+                .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).isEqualTo(TestCluster.SYSTEM_NODE));
+        measured.put("operator.memoryBytes", Long.toString(operatorMemoryBytes()));
+    }
+
+    @Test
+    @Order(2)
+    void theExampleRunSucceedsOnRealPodsInItsPoolsWithItsCpuLimitInTheCgroup() {
+        Path example = root.resolve("examples/webflux-r2dbc.yaml");
+        BenchmarkRun declared = BenchmarkRuns.readOne(example);
+        Instant applied = Instant.now();
+        cluster.kubectl("apply", "-n", NAMESPACE, "-f", example.toString()).requireSuccess();
+
+        Observed observed = follow("webflux-r2dbc", run -> false);
+
+        BenchmarkRun run = observed.last();
+        assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
+        Duration loadTime = Durations.parse(declared.getSpec().getWorkload().getWarmup())
+                .plus(Durations.parse(declared.getSpec().getWorkload().getDuration()));
+        measured.put(
+                "example.overheadSeconds",
+                String.format(
+                        Locale.ROOT,
+                        "%.1f",
+                        Duration.between(applied, observed.succeededAt())
+                                        .minus(loadTime)
+                                        .toMillis()
+                                / 1000.0));
+
+        assertThat(observed.nodesByRole())
+                .containsEntry("target", Set.of(TestCluster.TARGET_NODE))
+                .containsEntry("delay-service", Set.of(TestCluster.BACKEND_NODE))
+                .containsEntry("runner", Set.of(TestCluster.LOADGEN_NODES.get(0)))
+                .containsEntry("initializer", Set.of(TestCluster.LOADGEN_NODES.get(0)));
+        // cpu: "1" is a CFS quota of one period per period, in the pod's cgroup on the target node.
+        assertThat(observed.targetCpuQuota())
+                .as("cpu.cfs_quota_us/cpu.cfs_period_us")
+                .isEqualTo("100000/100000");
+
+        var summary = run.getStatus().getSummary();
+        assertThat(summary.getRps()).isBetween(27.0, 33.0);
+        assertThat(summary.getErrorRate()).isZero();
+        assertThat(summary.getTarget().getPeakThreads()).isPositive();
+
+        CommandResult table =
+                cluster.kubectl("get", "benchmarkruns", "-n", NAMESPACE).requireSuccess();
+        List<String> lines = table.stdout().lines().toList();
+        Map<String, String> row = columns(
+                lines.get(0),
+                lines.stream()
+                        .filter(l -> l.startsWith("webflux-r2dbc "))
+                        .findFirst()
+                        .orElseThrow());
+        assertThat(row).containsKeys("RPS", "P95(ms)", "ERRORS", "THREADS");
+        assertThat(List.of(row.get("RPS"), row.get("P95(ms)"), row.get("ERRORS"), row.get("THREADS")))
+                .as(table.stdout())
+                .allSatisfy(value -> assertThat(value).isNotBlank().isNotEqualTo("<none>"));
+        measured.put("example.rps", row.get("RPS"));
+        measured.put("example.p95Ms", row.get("P95(ms)"));
+        measured.put("example.threads", row.get("THREADS"));
+        measured.put("example.kubectlGet", lines.get(0) + " | " + String.join(" ", row.values()));
+    }
+
+    @Test
+    @Order(3)
+    void theDemoPairGivesTheSameShapeAsLocalMode() {
+        for (String file : List.of("examples/demo/1-mvc-jdbc.yaml", "examples/demo/2-webflux-r2dbc.yaml")) {
+            cluster.kubectl("apply", "-n", NAMESPACE, "-f", root.resolve(file).toString())
+                    .requireSuccess();
+        }
+        BenchmarkRun mvc = follow("demo-mvc-jdbc", run -> false).last();
+        BenchmarkRun webflux = follow("demo-webflux-r2dbc", run -> false).last();
+        assertThat(mvc.getStatus().getPhase()).as(describe(mvc)).isEqualTo(Phase.Succeeded);
+        assertThat(webflux.getStatus().getPhase()).as(describe(webflux)).isEqualTo(Phase.Succeeded);
+
+        // Little's law: 10 Tomcat threads each holding a request for the 300 ms upstream call serve 33.3 per second.
+        double cap = 10 / 0.3;
+        double mvcRps = mvc.getStatus().getSummary().getRps();
+        double webfluxRps = webflux.getStatus().getSummary().getRps();
+        record("demo.mvc-jdbc", mvc);
+        record("demo.webflux-r2dbc", webflux);
+        assertThat(mvcRps).as("mvc-jdbc within 10 %% of its cap %.1f", cap).isBetween(cap * 0.9, cap * 1.1);
+        assertThat(webfluxRps).as("webflux-r2dbc follows the offered 60/s").isBetween(54.0, 66.0);
+    }
+
+    @Test
+    @Order(4)
+    void aTargetBeyondItsMemoryLimitIsOomKilledAndTheRunFailsSayingSo() {
+        apply(variantRun("oom", "{cpu: \"1\", memory: 256Mi}", "-Xms512m -Xmx512m -XX:+AlwaysPreTouch", "10s", "30s"));
+        BenchmarkRun run = follow("oom", r -> false).last();
+        assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Failed);
+        assertThat(run.getStatus().getMessage()).contains("OOMKilled").contains("256Mi");
+        assertThat(run.getStatus().getConditions())
+                .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("TargetOOMKilled"));
+    }
+
+    @Test
+    @Order(5)
+    void aRunnerPodKilledMidRunFailsTheRun() {
+        apply(variantRun("runner-kill", "{cpu: \"1\", memory: 1Gi}", "", "5s", "60s"));
+        List<String> killed = new ArrayList<>();
+        BenchmarkRun run = follow("runner-kill", current -> {
+                    if (!killed.isEmpty()
+                            || current.getStatus() == null
+                            || current.getStatus().getStartedAt() == null) {
+                        return false;
+                    }
+                    Optional<Pod> runner = runnerPods("runner-kill").stream()
+                            .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                            .findFirst();
+                    if (runner.isEmpty()
+                            || Duration.between(
+                                                    Instant.parse(
+                                                            current.getStatus().getStartedAt()),
+                                                    Instant.now())
+                                            .toSeconds()
+                                    < 15) {
+                        return false;
+                    }
+                    String name = runner.get().getMetadata().getName();
+                    cluster.kubectl("delete", "pod", "-n", NAMESPACE, name, "--wait=false")
+                            .requireSuccess();
+                    killed.add(name);
+                    return false;
+                })
+                .last();
+        assertThat(killed).as("a runner pod was deleted while load ran").hasSize(1);
+        assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Failed);
+        assertThat(run.getStatus().getMessage()).containsIgnoringCase("runner");
+        measured.put("runnerKill.message", run.getStatus().getMessage());
+    }
+
+    @Test
+    @Order(6)
+    void theOperatorPodDeletedMidRunComesBackAndFinishesTheRunWithTheSameTestRun() {
+        apply(variantRun("operator-restart", "{cpu: \"1\", memory: 1Gi}", "", "5s", "40s"));
+        Set<String> testRunUids = new LinkedHashSet<>();
+        List<String> deleted = new ArrayList<>();
+        BenchmarkRun run = follow("operator-restart", current -> {
+                    testRuns().forEach(t -> testRunUids.add(t.getMetadata().getUid()));
+                    if (deleted.isEmpty()
+                            && current.getStatus() != null
+                            && current.getStatus().getStartedAt() != null) {
+                        client().pods()
+                                .inNamespace(NAMESPACE)
+                                .withLabel("app.kubernetes.io/component", "operator")
+                                .list()
+                                .getItems()
+                                .forEach(p -> {
+                                    cluster.kubectl(
+                                                    "delete",
+                                                    "pod",
+                                                    "-n",
+                                                    NAMESPACE,
+                                                    p.getMetadata().getName(),
+                                                    "--wait=false")
+                                            .requireSuccess();
+                                    deleted.add(p.getMetadata().getName());
+                                });
+                    }
+                    return false;
+                })
+                .last();
+        assertThat(deleted).as("the operator pod was deleted while load ran").isNotEmpty();
+        assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
+        assertThat(testRunUids).as("TestRuns seen during the run").hasSize(1);
+        assertThat(run.getStatus().getSummary().getRps()).isPositive();
+    }
+
+    // -----------------------------------------------------------------------------------------------------------
+
+    /** What a run looked like while it ran: where its pods were placed and the target's CPU quota. */
+    private record Observed(
+            BenchmarkRun last, Instant succeededAt, Map<String, Set<String>> nodesByRole, String targetCpuQuota) {}
+
+    /**
+     * Polls the run once a second until it ends (or {@link #RUN_TIMEOUT}), recording its pods' nodes and the target
+     * pod's cgroup quota; {@code during} runs on every poll, for tests that act on the running run.
+     */
+    private Observed follow(String name, Predicate<BenchmarkRun> during) {
+        Instant deadline = Instant.now().plus(RUN_TIMEOUT);
+        Map<String, Set<String>> nodes = new LinkedHashMap<>();
+        String quota = null;
+        while (Instant.now().isBefore(deadline)) {
+            BenchmarkRun run = client().resources(BenchmarkRun.class)
+                    .inNamespace(NAMESPACE)
+                    .withName(name)
+                    .get();
+            for (Pod pod : client().pods().inNamespace(NAMESPACE).list().getItems()) {
+                String role = role(pod, name);
+                if (role != null && pod.getSpec().getNodeName() != null) {
+                    nodes.computeIfAbsent(role, r -> new LinkedHashSet<>())
+                            .add(pod.getSpec().getNodeName());
+                }
+                if ("target".equals(role) && "Running".equals(pod.getStatus().getPhase()) && quota == null) {
+                    quota = cpuQuota(pod).orElse(null);
+                }
+            }
+            if (run != null) {
+                during.test(run);
+                if (run.getStatus() != null
+                        && (run.getStatus().getPhase() == Phase.Succeeded
+                                || run.getStatus().getPhase() == Phase.Failed)) {
+                    return new Observed(run, Instant.now(), nodes, quota);
+                }
+            }
+            sleep(Duration.ofSeconds(1));
+        }
+        BenchmarkRun run = client().resources(BenchmarkRun.class)
+                .inNamespace(NAMESPACE)
+                .withName(name)
+                .get();
+        return fail("run " + name + " did not end within " + RUN_TIMEOUT + ": " + describe(run));
+    }
+
+    /** The role of a pod of run {@code run}: the operator's label, or k6-operator's runner/initializer/starter. */
+    private static String role(Pod pod, String run) {
+        Map<String, String> labels =
+                Optional.ofNullable(pod.getMetadata().getLabels()).orElse(Map.of());
+        String name = pod.getMetadata().getName();
+        if (run.equals(labels.get("stackbench.dev/run"))) {
+            return labels.get("stackbench.dev/role");
+        }
+        if (name.startsWith(run + "-")) {
+            if ("true".equals(labels.get("runner"))) {
+                return "runner";
+            }
+            if (name.contains("-initializer-")) {
+                return "initializer";
+            }
+            if (name.contains("-starter-")) {
+                return "starter";
+            }
+        }
+        return null;
+    }
+
+    /** The target pod's CFS quota and period, read from its cgroup on this machine (the node's cgroup root). */
+    private static Optional<String> cpuQuota(Pod pod) {
+        Path node = Path.of("/sys/fs/cgroup/cpu", pod.getSpec().getNodeName(), "kubepods");
+        String uid = "pod" + pod.getMetadata().getUid();
+        for (Path dir : List.of(node.resolve(uid), node.resolve("burstable").resolve(uid))) {
+            if (Files.isDirectory(dir)) {
+                try {
+                    return Optional.of(Files.readString(dir.resolve("cpu.cfs_quota_us"))
+                                    .trim() + "/"
+                            + Files.readString(dir.resolve("cpu.cfs_period_us")).trim());
+                } catch (IOException e) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private List<Pod> runnerPods(String run) {
+        return client().pods().inNamespace(NAMESPACE).withLabel("runner", "true").list().getItems().stream()
+                .filter(p -> p.getMetadata().getName().startsWith(run + "-"))
+                .toList();
+    }
+
+    private List<GenericKubernetesResource> testRuns() {
+        return client().genericKubernetesResources(K6TestRun.CONTEXT)
+                .inNamespace(NAMESPACE)
+                .list()
+                .getItems();
+    }
+
+    private void apply(String manifest) {
+        cluster.kubectlWithInput(manifest, "apply", "-n", NAMESPACE, "-f", "-").requireSuccess();
+    }
+
+    /** A run of webflux-r2dbc in the example's pools at 30 requests/s, with the given name and target sizing. */
+    private static String variantRun(String name, String resources, String jvmOptions, String warmup, String duration) {
+        return """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: %s
+                spec:
+                  target:
+                    variant: webflux-r2dbc
+                    resources: %s
+                    jvmOptions: "%s"
+                  placement:
+                    target:
+                      nodeSelector: {stackbench.dev/pool: target}
+                      tolerations: [{key: stackbench.dev/pool, operator: Equal, value: target, effect: NoSchedule}]
+                    backend:
+                      nodeSelector: {stackbench.dev/pool: backend}
+                      tolerations: [{key: stackbench.dev/pool, operator: Equal, value: backend, effect: NoSchedule}]
+                    loadgen:
+                      nodeSelector: {stackbench.dev/pool: loadgen}
+                      tolerations: [{key: stackbench.dev/pool, operator: Equal, value: loadgen, effect: NoSchedule}]
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: 100ms
+                    load: {executor: constant-arrival-rate, rate: 30, vus: 50}
+                    warmup: %s
+                    duration: %s
+                  cleanup: Always
+                  timeout: 6m
+                """.formatted(name, resources, jvmOptions, warmup, duration);
+    }
+
+    /**
+     * The default database of runs (the operator's built-in host {@code stackbench-postgresql}) on the backend pool:
+     * PostgreSQL from the image hack/cluster.sh built from Debian's packages and imported, credentials from the
+     * Secret the chart created.
+     */
+    private void deployDatabase() {
+        cluster.kubectl(
+                        "apply",
+                        "-n",
+                        NAMESPACE,
+                        "-f",
+                        root.resolve("hack/cluster/postgresql.yaml").toString())
+                .requireSuccess();
+        cluster.kubectl("rollout", "status", "-n", NAMESPACE, "deployment/stackbench-postgresql", "--timeout", "3m")
+                .requireSuccess();
+    }
+
+    private long operatorMemoryBytes() {
+        Pod operator = client().pods()
+                .inNamespace(NAMESPACE)
+                .withLabel("app.kubernetes.io/component", "operator")
+                .list()
+                .getItems()
+                .get(0);
+        Path cgroup = Path.of(
+                "/sys/fs/cgroup/memory",
+                operator.getSpec().getNodeName(),
+                "kubepods",
+                "burstable",
+                "pod" + operator.getMetadata().getUid(),
+                "memory.usage_in_bytes");
+        return Long.parseLong(read(cgroup).trim());
+    }
+
+    private void record(String prefix, BenchmarkRun run) {
+        var summary = run.getStatus().getSummary();
+        measured.put(prefix + ".rps", String.format(Locale.ROOT, "%.1f", summary.getRps()));
+        measured.put(prefix + ".p95Ms", String.valueOf(summary.getLatencyMs().getP95()));
+        measured.put(prefix + ".errorRate", String.valueOf(summary.getErrorRate()));
+        measured.put(prefix + ".peakThreads", String.valueOf(summary.getTarget().getPeakThreads()));
+        measured.put(prefix + ".droppedIterations", String.valueOf(summary.getDroppedIterations()));
+    }
+
+    /** The tars hack/images.sh (or the test build with the images profile) produced: stackbench's and k6's. */
+    private List<Path> imageTars() {
+        List<Path> tars = new ArrayList<>();
+        for (String dir : List.of(
+                "operator/target/images",
+                "targets/mvc-app/target/images",
+                "targets/webflux-app/target/images",
+                "targets/delay-service/target/images")) {
+            Path images = root.resolve(dir);
+            if (Files.isDirectory(images)) {
+                try (Stream<Path> files = Files.list(images)) {
+                    files.filter(f -> f.toString().endsWith(".tar")).sorted().forEach(tars::add);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        List<String> names = tars.stream().map(p -> p.getFileName().toString()).toList();
+        if (!names.containsAll(List.of(
+                "operator.tar",
+                "mvc-app.tar",
+                "webflux-app.tar",
+                "delay-service.tar",
+                "k6-operator.tar",
+                "k6-starter.tar",
+                "k6.tar"))) {
+            fail("the image tars are missing (found " + names + "): build them with hack/images.sh, or run the tests"
+                    + " through hack/test.sh, which builds them with the images profile");
+        }
+        return tars;
+    }
+
+    /** The image name a `docker save` tarball gives, as containerd names it (docker.io/...). */
+    private static String imageReference(Path tar) {
+        CommandResult manifest = CommandResult.run(
+                        List.of("tar", "-xOf", tar.toString(), "manifest.json"), null, Duration.ofSeconds(30), null)
+                .requireSuccess();
+        try {
+            JsonNode tags = JSON.readTree(manifest.stdout()).get(0).get("RepoTags");
+            return tags.get(0).asText();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + tar, e);
+        }
+    }
+
+    private static String repository(String reference) {
+        return reference.substring(0, reference.lastIndexOf(':'));
+    }
+
+    private static String tag(String reference) {
+        return reference.substring(reference.lastIndexOf(':') + 1);
+    }
+
+    /** A header line and a row of `kubectl get` as column name to value (columns are space-aligned). */
+    private static Map<String, String> columns(String header, String row) {
+        Map<String, String> values = new LinkedHashMap<>();
+        List<Integer> starts = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\S+").matcher(header);
+        while (m.find()) {
+            starts.add(m.start());
+            names.add(m.group());
+        }
+        for (int i = 0; i < starts.size(); i++) {
+            int from = Math.min(starts.get(i), row.length());
+            int to = i + 1 < starts.size() ? Math.min(starts.get(i + 1), row.length()) : row.length();
+            values.put(names.get(i), row.substring(from, to).trim());
+        }
+        return values;
+    }
+
+    private String hostState() {
+        return CommandResult.run(
+                        List.of(
+                                "bash",
+                                root.resolve("hack/cluster/host-state.sh").toString()),
+                        null,
+                        Duration.ofMinutes(1),
+                        root)
+                .requireSuccess()
+                .stdout();
+    }
+
+    private KubernetesClient client() {
+        return cluster.client();
+    }
+
+    private static String describe(BenchmarkRun run) {
+        if (run == null || run.getStatus() == null) {
+            return "no status";
+        }
+        return run.getStatus().getPhase() + ": " + run.getStatus().getMessage() + " "
+                + run.getStatus().getConditions();
+    }
+
+    private static String seconds(Instant since) {
+        return String.format(
+                Locale.ROOT, "%.1f", Duration.between(since, Instant.now()).toMillis() / 1000.0);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
