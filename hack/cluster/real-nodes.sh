@@ -106,6 +106,7 @@ real_host_begin() {
   real_record "lock $REAL_LOCK"
   # What existed before, so teardown removes only what the cluster added.
   ls -1 /var/run/netns 2>/dev/null | sort > "$DIR/host/netns-before" || true
+  real_links | sort > "$DIR/host/links-before"
   # iptables-nft creates the nftables tables kube-proxy and kubelet write into; those that are new go at teardown.
   if command -v nft >/dev/null 2>&1; then
     nft list tables 2>/dev/null | sort > "$DIR/host/nft-tables-before" || true
@@ -545,6 +546,12 @@ real_nodes_teardown() {
       rm -f "/var/run/netns/$netns"
     done
   fi
+  # The pods' veth pairs go with their namespaces once the kernel lets go of them; one still there is removed.
+  local deadline=$(( SECONDS + 10 )) link
+  while [[ -n "$(real_new_links)" ]] && (( SECONDS < deadline )); do sleep 0.2; done
+  for link in $(real_new_links); do
+    ip link delete "$link" 2>/dev/null || true
+  done
   # 5. iptables chains of kube-proxy, kubelet and the CNI plugins.
   if [[ -x "${STACKBENCH_KUBE_BIN:-}/kube-proxy" ]]; then
     "$STACKBENCH_KUBE_BIN/kube-proxy" --cleanup > "$DIR/logs/kube-proxy-cleanup.log" 2>&1 || true
@@ -584,6 +591,15 @@ real_nodes_teardown() {
     esac
   done
   rm -f "$DIR/host/changes"
+}
+
+# The machine's network links by name (a veth's peer suffix dropped).
+real_links() { ip -o link show 2>/dev/null | awk '{ sub(/@.*/, "", $2); sub(/:$/, "", $2); print $2 }'; }
+
+# veth links that were not there before the cluster started.
+real_new_links() {
+  [[ -f "$DIR/host/links-before" ]] || return 0
+  real_links | sort | comm -13 "$DIR/host/links-before" - | grep '^veth' || true
 }
 
 # real_remove_chains iptables|ip6tables: removes every rule that jumps to a KUBE-* or CNI-* chain, then the chains.

@@ -469,7 +469,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         if (elapsed.compareTo(warmup) < 0) {
             progress.warmingUp(run.getSpec().getWorkload().getWarmup());
-            progress.checkAgainIn(warmup.minus(elapsed));
+            // Scrapes come with reconciles: several during the warmup, so one lies close before the window.
+            Duration left = warmup.minus(elapsed);
+            progress.checkAgainIn(left.compareTo(settings.pollInterval()) < 0 ? left : settings.pollInterval());
         } else {
             progress.measuring(run.getSpec().getWorkload().getDuration());
         }

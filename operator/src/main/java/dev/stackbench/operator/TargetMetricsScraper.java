@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public class TargetMetricsScraper {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TargetMetricsScraper.class);
+
     /** What the scrapes of a run add up to. */
     public record Outcome(
             Optional<TargetSummary> summary,
@@ -65,12 +67,25 @@ public class TargetMetricsScraper {
     /** Scrapes every target pod once. */
     public void scrape(BenchmarkRun run, List<Pod> targetPods, Instant now) {
         RunScrapes scrapes = runs.computeIfAbsent(run.getMetadata().getUid(), uid -> new RunScrapes(summarizers.get()));
+        if (targetPods.isEmpty()) {
+            scrapes.lastError = "the operator saw no target pod to scrape at " + now;
+            LOG.warn(
+                    "run {}/{}: {}",
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    scrapes.lastError);
+        }
         for (Pod pod : targetPods) {
             String path = proxyPath(pod, "prometheus");
             try {
                 String text = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + path);
                 if (text == null) {
                     scrapes.lastError = "the API server's pod proxy returned nothing for " + path;
+                    LOG.warn(
+                            "run {}/{}: {}",
+                            run.getMetadata().getNamespace(),
+                            run.getMetadata().getName(),
+                            scrapes.lastError);
                     continue;
                 }
                 scrapes.summarizer.add(pod.getMetadata().getName(), text, now);
@@ -82,6 +97,11 @@ public class TargetMetricsScraper {
                 }
             } catch (RuntimeException e) {
                 scrapes.lastError = "GET " + path + " failed: " + e.getMessage();
+                LOG.warn(
+                        "run {}/{}: {}",
+                        run.getMetadata().getNamespace(),
+                        run.getMetadata().getName(),
+                        scrapes.lastError);
             }
         }
     }

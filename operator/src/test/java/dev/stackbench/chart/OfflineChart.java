@@ -124,8 +124,14 @@ final class OfflineChart implements AutoCloseable {
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
+        // Dependencies a developer fetched into charts/ (helm dependency build, hack/chart-deps-offline.sh) are not
+        // the chart's source: the copy gets its own.
+        Path fetched = from.resolve("charts");
         try (var paths = Files.walk(from)) {
             for (Path path : (Iterable<Path>) paths::iterator) {
+                if (path.startsWith(fetched)) {
+                    continue;
+                }
                 Path target = to.resolve(from.relativize(path).toString());
                 if (Files.isDirectory(path)) {
                     Files.createDirectories(target);

@@ -357,6 +357,9 @@ class RealNodesE2E {
             }
             if (run != null) {
                 during.test(run);
+                if (run.getStatus() != null && run.getStatus().getPhase() == Phase.Failed) {
+                    printDiagnostics(name);
+                }
                 if (run.getStatus() != null
                         && (run.getStatus().getPhase() == Phase.Succeeded
                                 || run.getStatus().getPhase() == Phase.Failed)) {
@@ -372,18 +375,37 @@ class RealNodesE2E {
         return fail("run " + name + " did not end within " + RUN_TIMEOUT + ": " + describe(run));
     }
 
+    /** What a reader of a failed run needs: the namespace's events, the operator's log, the run's k6 logs. */
+    private void printDiagnostics(String run) {
+        StringBuilder text = new StringBuilder("---- diagnostics of run " + run + "\n");
+        text.append(cluster.kubectl("get", "events", "-n", NAMESPACE, "--sort-by=.lastTimestamp")
+                .stdout());
+        text.append(cluster.kubectl("logs", "-n", NAMESPACE, "-l", "app.kubernetes.io/component=operator", "--tail=50")
+                .stdout());
+        for (Pod pod : client().pods().inNamespace(NAMESPACE).list().getItems()) {
+            if (pod.getMetadata().getName().startsWith(run + "-k6-")) {
+                text.append("-- ").append(pod.getMetadata().getName()).append('\n');
+                text.append(cluster.kubectl(
+                                "logs", "-n", NAMESPACE, pod.getMetadata().getName(), "--tail=30")
+                        .stdout());
+            }
+        }
+        System.err.println(text);
+    }
+
     /** The role of a pod of run {@code run}: the operator's label, or k6-operator's runner/initializer/starter. */
     private static String role(Pod pod, String run) {
         Map<String, String> labels =
                 Optional.ofNullable(pod.getMetadata().getLabels()).orElse(Map.of());
         String name = pod.getMetadata().getName();
+        if (name.startsWith(run + "-") && "true".equals(labels.get("runner"))) {
+            // Runner pods carry the run's labels too (role loadgen), from the TestRun's runner metadata.
+            return "runner";
+        }
         if (run.equals(labels.get("stackbench.dev/run"))) {
             return labels.get("stackbench.dev/role");
         }
         if (name.startsWith(run + "-")) {
-            if ("true".equals(labels.get("runner"))) {
-                return "runner";
-            }
             if (name.contains("-initializer-")) {
                 return "initializer";
             }
@@ -540,7 +562,10 @@ class RealNodesE2E {
     /** The image name a `docker save` tarball gives, as containerd names it (docker.io/...). */
     private static String imageReference(Path tar) {
         CommandResult manifest = CommandResult.run(
-                        List.of("tar", "-xOf", tar.toString(), "manifest.json"), null, Duration.ofSeconds(30), null)
+                        List.of("tar", "-xOf", tar.toString(), "manifest.json"),
+                        null,
+                        Duration.ofSeconds(30),
+                        tar.getParent())
                 .requireSuccess();
         try {
             JsonNode tags = JSON.readTree(manifest.stdout()).get(0).get("RepoTags");
