@@ -30,6 +30,9 @@ public final class K6TestRun {
             .withNamespaced(true)
             .build();
 
+    /** The port of k6's REST API in a runner pod (k6-operator starts k6 with --address 0.0.0.0:6565). */
+    static final int K6_API_PORT = 6565;
+
     private final OperatorSettings settings;
 
     public K6TestRun(OperatorSettings settings) {
@@ -49,6 +52,10 @@ public final class K6TestRun {
         runner.put("nodeSelector", placement.getNodeSelector());
         runner.put("tolerations", placement.getTolerations());
         restricted(runner);
+        // k6-operator probes each runner's REST API with Kubernetes' default 1 s timeout; a k6 busy sending load can
+        // take longer to answer, and a failed liveness probe kills the load generator in the middle of the run.
+        runner.put("livenessProbe", statusProbe());
+        runner.put("readinessProbe", statusProbe());
         runner.put(
                 "env",
                 List.of(
@@ -100,6 +107,15 @@ public final class K6TestRun {
                 // Through JSON so tolerations become plain maps, as the generic resource holds them.
                 .addToAdditionalProperties("spec", Serialization.unmarshal(Serialization.asJson(spec), Map.class))
                 .build();
+    }
+
+    /** GET /v1/status on k6's REST API, as k6-operator probes it, with room for a slow answer under load. */
+    private static Map<String, Object> statusProbe() {
+        return Map.of(
+                "httpGet", Map.of("path", "/v1/status", "port", K6_API_PORT),
+                "periodSeconds", 10,
+                "timeoutSeconds", 5,
+                "failureThreshold", 6);
     }
 
     /** Pod Security "restricted" for one of the pods k6-operator creates (it copies these fields as they are). */

@@ -87,6 +87,19 @@ class K6TestRunTest {
     }
 
     @Test
+    void probesTheRunnersWithRoomForASlowAnswerUnderLoad() {
+        Map<String, Object> runner = map(spec(new K6TestRun(ExampleRuns.settings()).desired(ExampleRuns.webfluxR2dbc()))
+                .get("runner"));
+        for (String probe : List.of("livenessProbe", "readinessProbe")) {
+            assertThat(map(runner.get(probe)))
+                    .as(probe)
+                    .containsEntry("httpGet", Map.of("path", "/v1/status", "port", 6565))
+                    .containsEntry("timeoutSeconds", 5)
+                    .containsEntry("failureThreshold", 6);
+        }
+    }
+
+    @Test
     void everyPodK6OperatorCreatesMeetsPodSecurityRestricted() {
         Map<String, Object> spec = spec(new K6TestRun(ExampleRuns.settings()).desired(ExampleRuns.webfluxR2dbc()));
         for (String pod : List.of("runner", "initializer", "starter")) {
