@@ -91,8 +91,11 @@ final class SpringAppDeployment {
                 .withNewPort("management")
                 .endHttpGet()
                 .withPeriodSeconds(2)
-                .withFailureThreshold(3)
-                .withTimeoutSeconds(2)
+                // Once Ready, a replica leaves its Service only after 30 s of failed probes: a health answer that is
+                // slow under load (or a prober on a busy node) must not take the target out of the run, which would
+                // turn the rest of the run into refused connections that measure the prober, not the stack.
+                .withFailureThreshold(15)
+                .withTimeoutSeconds(5)
                 .endReadinessProbe()
                 .endContainer()
                 .endSpec()
