@@ -49,8 +49,6 @@ NODE_MONITOR_GRACE="3m"
 POD_CIDR="127.244.0.0/16"
 # The API server's address: loopback, or the real nodes' bridge (pods must reach it).
 API_ADDRESS="127.0.0.1"
-# A command prefix for every cluster process (real nodes pin them to CPU 0).
-PIN=()
 
 usage() {
   sed -n '/^#   hack\/cluster.sh/s/^#   //p' "${BASH_SOURCE[0]}" >&2
@@ -238,7 +236,7 @@ EOF
 # the end of the calling process does not take it down), logging to DIR/logs/NAME.log.
 start() {
   local name="$1"; shift
-  setsid "${PIN[@]}" "$@" > "$DIR/logs/$name.log" 2>&1 < /dev/null &
+  setsid "$@" > "$DIR/logs/$name.log" 2>&1 < /dev/null &
   echo "$name $!" >> "$DIR/pids"
 }
 
@@ -438,7 +436,6 @@ cmd_up() {
     real_network_up
     real_cgroups_up
     API_ADDRESS="$REAL_HOST_IP"
-    PIN=(taskset -c 0)
   fi
   create_pki
   (( ! REAL_NODES_WANTED )) || real_pki

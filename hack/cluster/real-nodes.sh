@@ -10,8 +10,10 @@
 #   Services                 198.19.0.0/16   kube-proxy (iptables mode), DNS at 198.19.0.10
 #
 # CPUs: the target node's pods get the last CPU to themselves (a cpuset cgroup parent) and it advertises one CPU;
-# every other node's pods, and the cluster's own processes, share CPU 0, and those nodes advertise the machine's CPUs
-# (as kind's nodes do), so a run's default sizes (2 CPUs for the delay service and each k6 runner) fit.
+# every other node's pods share CPU 0, and those nodes advertise the machine's CPUs (as kind's nodes do), so a run's
+# default sizes (2 CPUs for the delay service and each k6 runner) fit. The cluster's own processes (API server,
+# etcd, kubelets, containerds...) are not pinned: confined to CPU 0 with every pod but the target's, the kubelets'
+# probes timed out under load and took Ready pods out of their Services.
 #
 # Every change to the machine outside DIR is recorded in DIR/host/ before it is made, and undone by
 # real_nodes_teardown, which also runs after a failed start: sysctls, the bridge, the node cgroups, mounts,
