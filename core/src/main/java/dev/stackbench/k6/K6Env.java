@@ -14,6 +14,8 @@ public final class K6Env {
     public static final String SUMMARY_FILE = "STACKBENCH_SUMMARY_FILE";
     /** Optional runner label copied into the summary (e.g. the k6-operator runner index). */
     public static final String RUNNER_ID = "STACKBENCH_RUNNER_ID";
+    /** k6's own switch that stops it from reporting usage to Grafana: a run sends nothing beyond its target. */
+    public static final String NO_USAGE_REPORT = "K6_NO_USAGE_REPORT";
 
     /** Scenario names in the script's options; every reported figure uses {@link #MEASURE} only. */
     public static final String WARMUP_SCENARIO = "warmup";

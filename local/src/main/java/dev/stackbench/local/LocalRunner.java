@@ -9,6 +9,7 @@ import dev.stackbench.api.Durations;
 import dev.stackbench.api.Quantities;
 import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
+import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.lifecycle.RunProgress;
@@ -279,7 +280,7 @@ public final class LocalRunner {
                     "csv=" + files.k6Requests(),
                     files.k6Script().toString());
             Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(stack.baseUrl(), files.k6Summary()));
-            k6Env.put("K6_NO_USAGE_REPORT", "true");
+            k6Env.put(K6Env.NO_USAGE_REPORT, "true");
             k6Version = K6Version.of(settings.k6Binary());
 
             MetricsSampler sampler = new MetricsSampler(

@@ -59,6 +59,8 @@ public final class K6TestRun {
         runner.put(
                 "env",
                 List.of(
+                        // Without it k6 looks up stats.grafana.org to report its usage: nothing may leave the run.
+                        Map.of("name", K6Env.NO_USAGE_REPORT, "value", "true"),
                         Map.of("name", K6Env.BASE_URL, "value", TargetService.url(run)),
                         Map.of(
                                 "name",

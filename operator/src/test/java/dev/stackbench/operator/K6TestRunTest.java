@@ -50,6 +50,7 @@ class K6TestRunTest {
                         "NoSchedule")));
         assertThat(runner.get("env"))
                 .isEqualTo(List.of(
+                        Map.of("name", K6Env.NO_USAGE_REPORT, "value", "true"),
                         Map.of("name", K6Env.BASE_URL, "value", "http://webflux-r2dbc-target.bench.svc:8080"),
                         Map.of("name", K6Env.VARIANT, "value", "webflux-r2dbc")));
         Map<String, Object> initializer = map(spec.get("initializer"));
