@@ -22,6 +22,7 @@
 REAL_BRIDGE="stackbench0"
 REAL_HOST_IP="198.18.0.1"
 REAL_POD_RANGE="198.18.0.0/16"
+REAL_SERVICE_RANGE="198.19.0.0/16"
 REAL_DNS_IP="198.19.0.10"
 REAL_CLUSTER_DOMAIN="cluster.local"
 # Only one real-node cluster may run at a time (the bridge and the addresses are fixed); this file names its DIR.
@@ -146,6 +147,9 @@ real_network_up() {
     ip addr add "198.18.$index.1/24" dev "$REAL_BRIDGE"
   done
   ip link set "$REAL_BRIDGE" up
+  # Service addresses stay on the bridge too: a packet to a ClusterIP that kube-proxy has not (yet) rewritten
+  # would otherwise follow the default route off this machine.
+  ip route add "$REAL_SERVICE_RANGE" dev "$REAL_BRIDGE"
   # Pods on different nodes reach each other and Services through this machine's routing; bridged traffic must
   # pass iptables so that a Service answer between two pods on one node is un-NATed.
   sysctl -qw net.ipv4.ip_forward=1

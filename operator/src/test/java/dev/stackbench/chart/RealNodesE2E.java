@@ -128,6 +128,10 @@ class RealNodesE2E {
             chart.close();
         }
         if (cluster != null) {
+            // The components' logs (kubelets, containerds, kube-proxy, CoreDNS, control plane) outlive the cluster.
+            Path logs = root.resolve("operator/target/e2e/cluster-logs");
+            Commands.deleteTree(logs);
+            copyTree(cluster.directory().resolve("logs"), logs);
             cluster.close();
         }
         if (!measured.isEmpty() && root != null) {
@@ -210,12 +214,12 @@ class RealNodesE2E {
                         .filter(l -> l.startsWith("webflux-r2dbc "))
                         .findFirst()
                         .orElseThrow());
-        assertThat(row).containsKeys("RPS", "P95(ms)", "ERRORS", "THREADS");
-        assertThat(List.of(row.get("RPS"), row.get("P95(ms)"), row.get("ERRORS"), row.get("THREADS")))
+        assertThat(row).containsKeys("RPS", "P95(MS)", "ERRORS", "THREADS");
+        assertThat(List.of(row.get("RPS"), row.get("P95(MS)"), row.get("ERRORS"), row.get("THREADS")))
                 .as(table.stdout())
                 .allSatisfy(value -> assertThat(value).isNotBlank().isNotEqualTo("<none>"));
         measured.put("example.rps", row.get("RPS"));
-        measured.put("example.p95Ms", row.get("P95(ms)"));
+        measured.put("example.p95Ms", row.get("P95(MS)"));
         measured.put("example.threads", row.get("THREADS"));
         measured.put("example.kubectlGet", lines.get(0) + " | " + String.join(" ", row.values()));
     }
@@ -445,6 +449,19 @@ class RealNodesE2E {
                 .inNamespace(NAMESPACE)
                 .list()
                 .getItems();
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else if (Files.isRegularFile(path)) {
+                    Files.copy(path, target);
+                }
+            }
+        }
     }
 
     private void apply(String manifest) {
