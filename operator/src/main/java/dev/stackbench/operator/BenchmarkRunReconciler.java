@@ -76,6 +76,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     public static final String NAME = "benchmarkrun";
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRunReconciler.class);
+    /** How often the target is scraped while load runs, whatever the reconciles do. */
+    static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(2);
+
     private static final String SPEC_GENERATION_ANNOTATION = "stackbench.dev/spec-generation";
     private static final Duration PERMISSION_RETRY = Duration.ofSeconds(5);
     private static final Duration RETRY_MIN = Duration.ofSeconds(1);
@@ -465,8 +468,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         progress.loadRunning(runnerPods.size(), TargetService.url(run));
         Duration elapsed = Duration.between(Instant.parse(progress.status().getStartedAt()), progress.now());
         Duration warmup = Durations.parse(run.getSpec().getWorkload().getWarmup());
-        // From the start of load: the server-side check needs a scrape before the measured window too.
+        // From the start of load: the server-side check needs a scrape before the measured window too. The clock
+        // keeps scraping between reconciles.
         scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
+        scraper.scrapeEvery(run, SCRAPE_INTERVAL);
         if (elapsed.compareTo(warmup) < 0) {
             progress.warmingUp(run.getSpec().getWorkload().getWarmup());
             // Scrapes come with reconciles: several during the warmup, so one lies close before the window.
@@ -489,6 +494,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     .getLog();
             logs.add(new RunResults.RunnerLog(pod.getMetadata().getName(), log == null ? "" : log));
         }
+        scraper.stopScraping(run);
         // One scrape after the load stopped, so the window's end lies between two scrapes.
         scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         // The operator saw the runners start at its last poll; their summaries say when they really did.

@@ -8,11 +8,16 @@ import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Reads the target's /actuator/prometheus while load runs, and once more when it has stopped, through the API server's
@@ -48,9 +53,78 @@ public class TargetMetricsScraper {
     private final java.util.function.Supplier<MetricsSummarizer> summarizers;
     private final Map<String, RunScrapes> runs = new ConcurrentHashMap<>();
 
+    /** Runs whose target is scraped on a clock, by run uid (see {@link #scrapeEvery}). */
+    private final Map<String, ScheduledFuture<?>> periodic = new ConcurrentHashMap<>();
+
+    private ScheduledExecutorService clock;
+
     public TargetMetricsScraper(KubernetesClient client, java.util.function.Supplier<MetricsSummarizer> summarizers) {
         this.client = client;
         this.summarizers = summarizers;
+    }
+
+    /**
+     * Scrapes the run's target pods every {@code interval} from now on, on a thread of its own, until
+     * {@link #stopScraping} or {@link #forget}, the run's end or its timeout. Scrapes that only came with reconciles
+     * could miss the whole measured window when the operator was slow (a busy node, a fresh JVM): then the run had
+     * no target figures at all. Calling it again for a run that is scraped already changes nothing.
+     */
+    public void scrapeEvery(BenchmarkRun run, Duration interval) {
+        String uid = run.getMetadata().getUid();
+        String namespace = run.getMetadata().getNamespace();
+        String name = run.getMetadata().getName();
+        Instant deadline = Instant.now().plus(Durations.parse(run.getSpec().getTimeout()));
+        periodic.computeIfAbsent(uid, key -> clock().scheduleWithFixedDelay(
+                        () -> {
+                            try {
+                                BenchmarkRun current = client.resources(BenchmarkRun.class)
+                                        .inNamespace(namespace)
+                                        .withName(name)
+                                        .get();
+                                boolean over = current == null
+                                        || !uid.equals(current.getMetadata().getUid())
+                                        || (current.getStatus() != null
+                                                && current.getStatus().getPhase() != null
+                                                && current.getStatus()
+                                                        .getPhase()
+                                                        .isTerminal())
+                                        || Instant.now().isAfter(deadline);
+                                if (over) {
+                                    stopScraping(run);
+                                    return;
+                                }
+                                List<Pod> pods = client.pods()
+                                        .inNamespace(namespace)
+                                        .withLabels(RunLabels.selector(run, RunLabels.ROLE_TARGET))
+                                        .list()
+                                        .getItems();
+                                scrape(run, pods, Instant.now());
+                            } catch (RuntimeException e) {
+                                LOG.warn("run {}/{}: scraping the target failed: {}", namespace, name, e.toString());
+                            }
+                        },
+                        0,
+                        interval.toMillis(),
+                        TimeUnit.MILLISECONDS));
+    }
+
+    /** Ends the scrapes {@link #scrapeEvery} started for the run. */
+    public void stopScraping(BenchmarkRun run) {
+        ScheduledFuture<?> scrapes = periodic.remove(run.getMetadata().getUid());
+        if (scrapes != null) {
+            scrapes.cancel(false);
+        }
+    }
+
+    private synchronized ScheduledExecutorService clock() {
+        if (clock == null) {
+            clock = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "stackbench-target-scraper");
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        return clock;
     }
 
     private static final class RunScrapes {
@@ -67,6 +141,13 @@ public class TargetMetricsScraper {
     /** Scrapes every target pod once. */
     public void scrape(BenchmarkRun run, List<Pod> targetPods, Instant now) {
         RunScrapes scrapes = runs.computeIfAbsent(run.getMetadata().getUid(), uid -> new RunScrapes(summarizers.get()));
+        // The clock's thread and the reconciler both scrape: one at a time per run.
+        synchronized (scrapes) {
+            scrapeLocked(run, scrapes, targetPods, now);
+        }
+    }
+
+    private void scrapeLocked(BenchmarkRun run, RunScrapes scrapes, List<Pod> targetPods, Instant now) {
         if (targetPods.isEmpty()) {
             scrapes.lastError = "the operator saw no target pod to scrape at " + now;
             LOG.warn(
@@ -131,14 +212,16 @@ public class TargetMetricsScraper {
                     Optional.empty());
         }
         Optional<Window> window = measuredWindow(run, startedAt);
-        return new Outcome(
-                window.isPresent()
-                        ? scrapes.summarizer.summary(
-                                window.get().start(), window.get().end())
-                        : scrapes.summarizer.summary(Instant.MIN, Instant.MAX),
-                Optional.empty(),
-                Optional.ofNullable(scrapes.info).map(ActuatorInfo::javaVersion),
-                Optional.ofNullable(scrapes.info).map(ActuatorInfo::springBootVersion));
+        synchronized (scrapes) {
+            return new Outcome(
+                    window.isPresent()
+                            ? scrapes.summarizer.summary(
+                                    window.get().start(), window.get().end())
+                            : scrapes.summarizer.summary(Instant.MIN, Instant.MAX),
+                    Optional.empty(),
+                    Optional.ofNullable(scrapes.info).map(ActuatorInfo::javaVersion),
+                    Optional.ofNullable(scrapes.info).map(ActuatorInfo::springBootVersion));
+        }
     }
 
     /**
@@ -156,8 +239,10 @@ public class TargetMetricsScraper {
         } else if (window.isEmpty()) {
             ServerSideCheck.unavailable(summary, "the run has no status.startedAt, so the measured window is unknown");
         } else {
-            scrapes.summarizer.checkServerSide(
-                    summary, window.get().start(), window.get().end());
+            synchronized (scrapes) {
+                scrapes.summarizer.checkServerSide(
+                        summary, window.get().start(), window.get().end());
+            }
         }
     }
 
@@ -178,6 +263,7 @@ public class TargetMetricsScraper {
     }
 
     public void forget(BenchmarkRun run) {
+        stopScraping(run);
         runs.remove(run.getMetadata().getUid());
     }
 }
