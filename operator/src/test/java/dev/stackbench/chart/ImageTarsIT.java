@@ -96,14 +96,7 @@ class ImageTarsIT {
         Image image = inspect(relativeTar, repository);
 
         assertThat(texts(image.config().path("Entrypoint"))).containsExactly(entrypoint);
-        for (String command : commands.split(" ")) {
-            LayerFile file = image.file(command);
-            assertThat(file).as("%s in %s", command, relativeTar).isNotNull();
-            // A symbolic link (bin/sh -> dash) points at an executable the same listing checks.
-            assertThat(file.mode())
-                    .as("%s in %s is executable", command, relativeTar)
-                    .matches("[-l]rwx.*");
-        }
+        assertExecutables(image, relativeTar, commands);
         if (repository.equals("stackbench/k6-starter")) {
             // Debian's curl is linked against libcurl: the package's libraries came with it.
             assertThat(image.files()).as("libcurl in %s", relativeTar).anyMatch(file -> file.path()
@@ -137,13 +130,7 @@ class ImageTarsIT {
         assertThat(texts(image.config().path("Entrypoint")))
                 .containsExactlyElementsOf(entrypoint == null ? List.of() : List.of(entrypoint.split(" ")));
         assertThat(image.config().path("User").asText()).isEqualTo(user);
-        for (String command : commands.split(" ")) {
-            LayerFile file = image.file(command);
-            assertThat(file).as("%s in %s", command, relativeTar).isNotNull();
-            assertThat(file.mode())
-                    .as("%s in %s is executable", command, relativeTar)
-                    .matches("[-l]rwx.*");
-        }
+        assertExecutables(image, relativeTar, commands);
         if (repository.equals("stackbench/postgres")) {
             assertThat(texts(image.config().path("Env"))).contains("PGDATA=/var/lib/postgresql/data", "LANG=C.UTF-8");
             assertThat(image.file("usr/lib/locale/C.utf8/LC_CTYPE"))
@@ -256,5 +243,17 @@ class ImageTarsIT {
         List<String> values = new ArrayList<>();
         array.forEach(v -> values.add(v.asText()));
         return values;
+    }
+
+    /** Each of the space-separated paths is in the image and executable. */
+    private static void assertExecutables(Image image, String relativeTar, String commands) {
+        for (String command : commands.split(" ")) {
+            LayerFile file = image.file(command);
+            assertThat(file).as("%s in %s", command, relativeTar).isNotNull();
+            // A symbolic link (bin/sh -> dash) points at an executable the same listing checks.
+            assertThat(file.mode())
+                    .as("%s in %s is executable", command, relativeTar)
+                    .matches("[-l]rwx.*");
+        }
     }
 }
