@@ -20,6 +20,7 @@
 # network namespaces, iptables chains, kubelet's /var/log/containers links.
 
 REAL_BRIDGE="stackbench0"
+REAL_BRIDGE_MAC="02:5b:00:00:00:01"   # locally administered (bit 1 of the first octet), never a vendor's
 REAL_HOST_IP="198.18.0.1"
 REAL_POD_RANGE="198.18.0.0/16"
 REAL_SERVICE_RANGE="198.19.0.0/16"
@@ -136,7 +137,11 @@ real_host_begin() {
 real_network_up() {
   log "creating bridge $REAL_BRIDGE ($REAL_HOST_IP/16) for the nodes and their pods"
   real_record "bridge $REAL_BRIDGE"
-  ip link add "$REAL_BRIDGE" type bridge || die "cannot create the bridge $REAL_BRIDGE"
+  # A bridge whose address was never set takes the lowest address among its ports and changes it whenever the
+  # port holding that address leaves, that is whenever such a pod ends. Every running pod then sends to a gateway
+  # address nobody answers until its ARP entry expires (seconds to a minute): probes time out, connections to the
+  # database hang, a run loses requests. A fixed, locally administered address never changes.
+  ip link add "$REAL_BRIDGE" address "$REAL_BRIDGE_MAC" type bridge || die "cannot create the bridge $REAL_BRIDGE"
   ip addr add "$REAL_HOST_IP/16" dev "$REAL_BRIDGE"
   local line name pool index
   for line in "${REAL_NODES[@]}"; do
