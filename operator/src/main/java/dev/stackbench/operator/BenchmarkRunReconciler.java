@@ -405,9 +405,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     private boolean followLoad(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
         String name = RunLabels.testRunName(run);
-        String stage = secondary(context, GenericKubernetesResource.class, name)
-                .map(K6TestRun::stage)
-                .orElse(null);
+        Optional<GenericKubernetesResource> testRun = secondary(context, GenericKubernetesResource.class, name);
+        String stage = testRun.map(K6TestRun::stage).orElse(null);
         List<Pod> runnerPods = runnerPods(context, run);
         List<Job> runnerJobs = context.getClient()
                 .batch()
@@ -419,7 +418,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .getItems();
         // A target that restarted once it was Ready (OOMKilled, crashed) measured two processes: nothing it reports
         // counts. A start that failed before it was Ready (e.g. while the database came up) does not matter.
-        Instant ready = progress.trueSince(Conditions.TARGET_READY).orElse(startOf(progress));
+        Instant ready =
+                TargetReadiness.readySince(progress.trueSince(Conditions.TARGET_READY), testRun, startOf(progress));
         Optional<String> targetRestart = TargetReadiness.restarted(pods(context, run, RunLabels.ROLE_TARGET), ready)
                 .map(why -> "target " + why + " after it was Ready; its figures would mix two processes");
         if (targetRestart.isPresent()) {

@@ -1,6 +1,7 @@
 package dev.stackbench.operator;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -75,6 +76,20 @@ public final class TargetReadiness {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Since when the target has been Ready for load: the time of the run's TargetReady condition or, when that
+     * condition never reached the status, the creation of the TestRun, which the operator creates only once the
+     * target is Ready. The condition can be missing: a status write that lost a conflict is retried on fresh data,
+     * but the TestRun it created stays, and provisioning is not looked at again. Without either, {@code otherwise}.
+     */
+    static Instant readySince(Optional<Instant> condition, Optional<? extends HasMetadata> testRun, Instant otherwise) {
+        return condition
+                .or(() -> testRun.map(HasMetadata::getMetadata)
+                        .map(m -> m.getCreationTimestamp())
+                        .map(Instant::parse))
+                .orElse(otherwise);
     }
 
     /**

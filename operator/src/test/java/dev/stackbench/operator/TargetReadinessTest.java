@@ -2,6 +2,8 @@ package dev.stackbench.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -9,6 +11,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TargetReadinessTest {
@@ -167,6 +170,43 @@ class TargetReadinessTest {
         assertThat(TargetReadiness.restarted(List.of(pod), Instant.parse("2026-01-01T10:00:06Z")))
                 .as("ended before the instant")
                 .isEmpty();
+    }
+
+    @Test
+    void aTargetIsReadySinceItsConditionOrElseSinceTheTestRunThatOnlyAReadyTargetGets() {
+        Instant runStart = Instant.parse("2026-01-01T10:00:00Z");
+        Instant conditionTime = Instant.parse("2026-01-01T10:00:20Z");
+        GenericKubernetesResource testRun = new GenericKubernetesResource();
+        testRun.setMetadata(new ObjectMetaBuilder()
+                .withName("r-k6")
+                .withCreationTimestamp("2026-01-01T10:00:30Z")
+                .build());
+
+        assertThat(TargetReadiness.readySince(Optional.of(conditionTime), Optional.of(testRun), runStart))
+                .isEqualTo(conditionTime);
+        // The status write that recorded TargetReady lost a conflict, the TestRun it created stayed: a start that
+        // failed before the TestRun (the database still coming up) is not a restart of a Ready target.
+        Instant testRunCreated = TargetReadiness.readySince(Optional.empty(), Optional.of(testRun), runStart);
+        assertThat(testRunCreated).isEqualTo(Instant.parse("2026-01-01T10:00:30Z"));
+        Pod failedOnceWhileStarting = pod("t-1", "node-a")
+                .editStatus()
+                .addNewContainerStatus()
+                .withName("app")
+                .withRestartCount(1)
+                .withNewLastState()
+                .withNewTerminated()
+                .withExitCode(1)
+                .withReason("Error")
+                .withFinishedAt("2026-01-01T10:00:18Z")
+                .endTerminated()
+                .endLastState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
+        assertThat(TargetReadiness.restarted(List.of(failedOnceWhileStarting), testRunCreated))
+                .isEmpty();
+        assertThat(TargetReadiness.readySince(Optional.empty(), Optional.empty(), runStart))
+                .isEqualTo(runStart);
     }
 
     @Test
