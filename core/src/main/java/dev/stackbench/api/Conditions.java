@@ -22,6 +22,11 @@ public final class Conditions {
     public static final String RESULTS_COLLECTED = "ResultsCollected";
     /** Every threshold passed on the combined result. */
     public static final String THRESHOLDS_PASSED = "ThresholdsPassed";
+    /**
+     * Whether the load generator failed to deliver the requested load (a runner near its CPU limit or throttled,
+     * dropped iterations): True means the figures describe the generator rather than the target.
+     */
+    public static final String GENERATOR_SATURATED = "GeneratorSaturated";
     /** The run reached a terminal phase. */
     public static final String COMPLETE = "Complete";
 

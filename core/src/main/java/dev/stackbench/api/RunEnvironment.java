@@ -40,6 +40,22 @@ public class RunEnvironment {
 
     private String k6Version;
 
+    @JsonPropertyDescription(
+            "Image digest per role, as the kubelet resolved it (status.containerStatuses[].imageID): the exact image"
+                    + " that ran, where a tag could have moved.")
+    private Map<String, String> imageDigests;
+
+    @JsonPropertyDescription("QoS class of each role's pods (Guaranteed when requests equal limits).")
+    private Map<String, String> qosClasses;
+
+    @JsonPropertyDescription("The nodes the run's pods ran on (cluster mode).")
+    private List<NodeFacts> nodes;
+
+    @JsonPropertyDescription("The operator that ran the run: its version and image (cluster mode).")
+    private String operatorVersion;
+
+    private String operatorImage;
+
     private Integer parallelism;
 
     public String getMode() {
@@ -209,5 +225,45 @@ public class RunEnvironment {
     public RunEnvironment withParallelism(Integer parallelism) {
         this.parallelism = parallelism;
         return this;
+    }
+
+    public Map<String, String> getImageDigests() {
+        return imageDigests;
+    }
+
+    public void setImageDigests(Map<String, String> imageDigests) {
+        this.imageDigests = imageDigests;
+    }
+
+    public Map<String, String> getQosClasses() {
+        return qosClasses;
+    }
+
+    public void setQosClasses(Map<String, String> qosClasses) {
+        this.qosClasses = qosClasses;
+    }
+
+    public List<NodeFacts> getNodes() {
+        return nodes;
+    }
+
+    public void setNodes(List<NodeFacts> nodes) {
+        this.nodes = nodes;
+    }
+
+    public String getOperatorVersion() {
+        return operatorVersion;
+    }
+
+    public void setOperatorVersion(String operatorVersion) {
+        this.operatorVersion = operatorVersion;
+    }
+
+    public String getOperatorImage() {
+        return operatorImage;
+    }
+
+    public void setOperatorImage(String operatorImage) {
+        this.operatorImage = operatorImage;
     }
 }

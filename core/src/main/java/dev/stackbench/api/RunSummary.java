@@ -65,6 +65,11 @@ public class RunSummary {
     @JsonPropertyDescription("Things that make the figures less trustworthy.")
     private List<String> warnings;
 
+    @JsonPropertyDescription(
+            "CPU each pod of the run (target, delay service, database, k6 runners) used in the measured window,"
+                    + " from the kubelets (cluster mode).")
+    private List<PodResources> pods;
+
     public Long getRequests() {
         return requests;
     }
@@ -288,6 +293,14 @@ public class RunSummary {
 
     public List<String> getWarnings() {
         return warnings;
+    }
+
+    public List<PodResources> getPods() {
+        return pods;
+    }
+
+    public void setPods(List<PodResources> pods) {
+        this.pods = pods;
     }
 
     public void setWarnings(List<String> warnings) {

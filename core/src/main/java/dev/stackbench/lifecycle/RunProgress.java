@@ -7,6 +7,7 @@ import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
+import dev.stackbench.results.GeneratorCheck;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Clock;
 import java.time.Duration;
@@ -179,6 +180,29 @@ public final class RunProgress {
      *
      * @param runners how many k6 summaries were combined
      */
+    /**
+     * Whether the load generator kept up (condition GeneratorSaturated). A finding is also added to the summary's
+     * warnings, unless the summary already warns about the dropped iterations it is made of.
+     *
+     * @param keptUp what was checked, for the message when the generator kept up
+     */
+    public void generatorChecked(RunSummary summary, Optional<GeneratorCheck.Finding> finding, String keptUp) {
+        if (finding.isEmpty()) {
+            condition(Conditions.GENERATOR_SATURATED, false, "GeneratorKeptUp", keptUp);
+            return;
+        }
+        condition(
+                Conditions.GENERATOR_SATURATED,
+                true,
+                finding.get().reason(),
+                finding.get().message());
+        if (!finding.get().reason().equals(GeneratorCheck.ITERATIONS_DROPPED)
+                && (summary.getWarnings() == null
+                        || !summary.getWarnings().contains(finding.get().message()))) {
+            summary.addWarning(finding.get().message());
+        }
+    }
+
     public void succeeded(RunSummary summary, int runners) {
         status.setSummary(summary);
         condition(

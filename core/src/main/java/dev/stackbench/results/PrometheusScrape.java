@@ -8,8 +8,16 @@ import java.util.function.Predicate;
 /** One scrape of a Prometheus text endpoint: every sample, in order. */
 public record PrometheusScrape(List<Sample> samples) {
 
-    /** One sample line: metric name, labels and value. */
-    public record Sample(String name, Map<String, String> labels, double value) {
+    /**
+     * One sample line: metric name, labels, value and, when the line has one, the time the exporter took it (in
+     * milliseconds since the epoch; the kubelet's cAdvisor stamps every sample, since it refreshes them on its own
+     * schedule), else null.
+     */
+    public record Sample(String name, Map<String, String> labels, double value, Long timestampMs) {
+
+        public Sample(String name, Map<String, String> labels, double value) {
+            this(name, labels, value, null);
+        }
 
         public String label(String key) {
             return labels.get(key);

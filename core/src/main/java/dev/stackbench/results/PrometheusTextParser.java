@@ -51,7 +51,8 @@ public final class PrometheusTextParser {
         if (rest.length == 0 || rest[0].isEmpty()) {
             throw new IllegalArgumentException("no value");
         }
-        return new PrometheusScrape.Sample(name, Map.copyOf(labels), parseValue(rest[0]));
+        Long timestamp = rest.length > 1 ? Long.valueOf(rest[1]) : null;
+        return new PrometheusScrape.Sample(name, Map.copyOf(labels), parseValue(rest[0]), timestamp);
     }
 
     /** Reads label pairs up to the closing brace; returns the position after it. */

@@ -9,9 +9,11 @@ import dev.stackbench.api.Conditions;
 import dev.stackbench.api.LatencySummary;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
+import dev.stackbench.results.GeneratorCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RunProgressTest {
@@ -74,6 +76,41 @@ class RunProgressTest {
                         "ResultsCollected",
                         "RunSucceeded");
         assertThat(progress.takeSteps()).as("steps are handed out once").isEmpty();
+    }
+
+    @Test
+    void aSaturatedGeneratorIsAConditionAndAWarningOnceDroppedIterationsAreOnlyACondition() {
+        RunProgress progress = new RunProgress(exampleRun(), T0);
+        RunSummary summary = new RunSummary();
+        String saturated = "!! k6 could not generate the requested load (r used 0.10 of its 0.10 CPU (100%))";
+
+        progress.generatorChecked(
+                summary,
+                Optional.of(new GeneratorCheck.Finding(GeneratorCheck.RUNNER_CPU_SATURATED, saturated)),
+                "unused");
+        progress.generatorChecked(
+                summary,
+                Optional.of(new GeneratorCheck.Finding(GeneratorCheck.RUNNER_CPU_SATURATED, saturated)),
+                "unused");
+
+        assertThat(progress.condition(Conditions.GENERATOR_SATURATED)).hasValueSatisfying(c -> {
+            assertThat(c.getStatus()).isEqualTo(Conditions.TRUE);
+            assertThat(c.getReason()).isEqualTo("RunnerCpuSaturated");
+            assertThat(c.getMessage()).isEqualTo(saturated);
+        });
+        assertThat(summary.getWarnings()).as("once, however often checked").containsExactly(saturated);
+
+        RunSummary dropped = new RunSummary().addWarning("k6 dropped 3 of 300 planned iterations");
+        progress.generatorChecked(
+                dropped,
+                Optional.of(new GeneratorCheck.Finding(GeneratorCheck.ITERATIONS_DROPPED, "!! 3 iterations dropped")),
+                "unused");
+        assertThat(dropped.getWarnings()).as("the summary already says it").hasSize(1);
+
+        progress.generatorChecked(new RunSummary(), Optional.empty(), "k6 kept up");
+        assertThat(progress.condition(Conditions.GENERATOR_SATURATED))
+                .hasValueSatisfying(c ->
+                        assertThat(c.getReason() + ": " + c.getMessage()).isEqualTo("GeneratorKeptUp: k6 kept up"));
     }
 
     @Test

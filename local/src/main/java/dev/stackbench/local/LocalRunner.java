@@ -21,6 +21,7 @@ import dev.stackbench.report.GaugePoint;
 import dev.stackbench.report.ReportRun;
 import dev.stackbench.report.RequestTimeline;
 import dev.stackbench.results.ActuatorInfo;
+import dev.stackbench.results.GeneratorCheck;
 import dev.stackbench.results.ScrapeLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -370,6 +371,32 @@ public final class LocalRunner {
             }
         }
 
+        /**
+         * The condition GeneratorSaturated, from the same facts as the warning: k6's CPU over the CPUs it may use
+         * (local mode has no CPU limit, so no throttling) and the dropped iterations.
+         */
+        private void checkLoadGenerator(RunSummary summary, RunObservation observation, IsolationPlan plan) {
+            double k6Cores = observation.averageLoadGeneratorCores();
+            double k6Share = k6Cores / plan.supportCpus().size();
+            long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
+            String alarm = loadGeneratorAlarm(dropped, k6Cores, k6Share);
+            Optional<GeneratorCheck.Finding> finding = alarm == null
+                    ? Optional.empty()
+                    : Optional.of(new GeneratorCheck.Finding(
+                            k6Share >= GENERATOR_CPU_ALARM
+                                    ? GeneratorCheck.RUNNER_CPU_SATURATED
+                                    : GeneratorCheck.ITERATIONS_DROPPED,
+                            alarm));
+            progress.generatorChecked(
+                    summary,
+                    finding,
+                    String.format(
+                            Locale.ROOT,
+                            "k6 kept up: no iterations dropped, it used %.2f CPU (%.0f%% of the CPUs it may use)",
+                            k6Cores,
+                            100 * k6Share));
+        }
+
         /** The k6 summary and the target samples into the status; the run succeeded. */
         private void collect(int exitCode) {
             RunSummary summary;
@@ -381,6 +408,7 @@ public final class LocalRunner {
                 return;
             }
             flagLoadGenerator(summary, observation, plan);
+            checkLoadGenerator(summary, observation, plan);
             missedScrapesWarning(observation).ifPresent(summary::addWarning);
             progress.succeeded(summary, 1);
             publishSteps();

@@ -117,6 +117,7 @@ class LocalRunIT {
                         "PoolsAvailable=True/PoolsAcquired",
                         "TargetReady=True/TargetReady",
                         "LoadRunning=False/LoadFinished",
+                        "GeneratorSaturated=False/GeneratorKeptUp",
                         "ResultsCollected=True/ResultsCollected",
                         "ThresholdsPassed=True/ThresholdsPassed",
                         "Complete=True/RunSucceeded",
