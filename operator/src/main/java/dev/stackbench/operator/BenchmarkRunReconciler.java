@@ -8,12 +8,14 @@ import dev.stackbench.api.CleanupPolicy;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Phase;
+import dev.stackbench.api.PodResources;
 import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.model.RunApps;
+import dev.stackbench.results.GeneratorCheck;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -497,6 +499,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         scraper.stopScraping(run);
         // One scrape after the load stopped, so the window's end lies between two scrapes.
         scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
+        scraper.scrapePodCpu(run, progress.now());
         // The operator saw the runners start at its last poll; their summaries say when they really did.
         results.loadStartedAt(logs).ifPresent(start -> progress.status().setStartedAt(Conditions.format(start)));
         String startedAt = progress.status().getStartedAt();
@@ -510,9 +513,42 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         metrics.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
         scraper.checkServerSide(run, startedAt, summary);
+        addPodCpu(progress, summary, scraper.podCpu(run, startedAt));
         progress.status().setEnvironment(environment(run, context, metrics));
         progress.succeeded(summary, logs.size());
         return false;
+    }
+
+    /**
+     * Each pod's CPU into the summary, the target's throttling into its figures (the most throttled target pod: one
+     * throttled replica is enough to slow the requests it serves), and the generator check.
+     */
+    private static void addPodCpu(RunProgress progress, RunSummary summary, TargetMetricsScraper.PodCpu podCpu) {
+        List<PodResources> pods = podCpu.pods();
+        if (!pods.isEmpty()) {
+            summary.setPods(pods);
+        }
+        podCpu.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
+        pods.stream()
+                .filter(p -> RunLabels.ROLE_TARGET.equals(p.getRole()) && p.getCpuThrottledRatio() != null)
+                .mapToDouble(PodResources::getCpuThrottledRatio)
+                .max()
+                .ifPresent(ratio -> {
+                    if (summary.getTarget() != null) {
+                        summary.getTarget().setCpuThrottledRatio(ratio);
+                    }
+                });
+        long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
+        boolean runnersMeasured = pods.stream().anyMatch(p -> PodCpuScraper.ROLE_RUNNER.equals(p.getRole()));
+        progress.generatorChecked(
+                summary,
+                GeneratorCheck.check(pods, dropped),
+                runnersMeasured
+                        ? "k6 kept up: no iterations dropped, every runner below "
+                                + Math.round(100 * GeneratorCheck.CPU_SHARE_ALARM)
+                                + "% of its CPU limit and throttled in"
+                                + " under " + Math.round(100 * GeneratorCheck.THROTTLED_ALARM) + "% of its periods"
+                        : "no iterations dropped; the runners' CPU could not be read from their kubelets");
     }
 
     private void cleanUp(RunProgress progress, BenchmarkRun run, KubernetesClient client) {
@@ -712,6 +748,26 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         environment.setImages(images);
         metrics.javaVersion().ifPresent(environment::setJavaVersion);
         metrics.springBootVersion().ifPresent(environment::setSpringBootVersion);
+        Map<String, List<Pod>> podsByRole = new LinkedHashMap<>();
+        podsByRole.put(RunLabels.ROLE_TARGET, pods(context, run, RunLabels.ROLE_TARGET));
+        podsByRole.put(RunLabels.ROLE_DELAY_SERVICE, pods(context, run, RunLabels.ROLE_DELAY_SERVICE));
+        podsByRole.put(PodCpuScraper.ROLE_RUNNER, RunnerHealth.sorted(runnerPods(context, run)));
+        RunManifest.describePods(environment, podsByRole, node -> {
+            try {
+                return Optional.ofNullable(
+                        context.getClient().nodes().withName(node).get());
+            } catch (KubernetesClientException e) {
+                LOG.warn(
+                        "run {}: cannot read node {} for the manifest: {}",
+                        run.getMetadata().getName(),
+                        node,
+                        e.getMessage());
+                return Optional.empty();
+            }
+        });
+        OperatorIdentity operator = OperatorIdentity.current();
+        environment.setOperatorVersion(operator.version());
+        environment.setOperatorImage(operator.image());
         return environment;
     }
 

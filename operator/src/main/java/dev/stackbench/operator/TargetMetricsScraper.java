@@ -58,9 +58,13 @@ public class TargetMetricsScraper {
 
     private ScheduledExecutorService clock;
 
+    /** The CPU counters of the run's pods from their kubelets, read on the same clock. */
+    private final PodCpuScraper podCpu;
+
     public TargetMetricsScraper(KubernetesClient client, java.util.function.Supplier<MetricsSummarizer> summarizers) {
         this.client = client;
         this.summarizers = summarizers;
+        this.podCpu = client == null ? null : new PodCpuScraper(client);
     }
 
     /**
@@ -99,6 +103,9 @@ public class TargetMetricsScraper {
                                         .list()
                                         .getItems();
                                 scrape(run, pods, Instant.now());
+                                if (podCpu != null) {
+                                    podCpu.scrape(run, Instant.now(), false);
+                                }
                             } catch (RuntimeException e) {
                                 LOG.warn("run {}/{}: scraping the target failed: {}", namespace, name, e.toString());
                             }
@@ -265,5 +272,44 @@ public class TargetMetricsScraper {
     public void forget(BenchmarkRun run) {
         stopScraping(run);
         runs.remove(run.getMetadata().getUid());
+        if (podCpu != null) {
+            podCpu.forget(run);
+        }
     }
+
+    /** Reads the pods' CPU counters once more, now: after the load, so the window's end has a reading after it. */
+    public void scrapePodCpu(BenchmarkRun run, Instant now) {
+        if (podCpu != null) {
+            try {
+                podCpu.scrape(run, now, true);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "run {}/{}: reading the pods' CPU counters failed: {}",
+                        run.getMetadata().getNamespace(),
+                        run.getMetadata().getName(),
+                        e.toString());
+            }
+        }
+    }
+
+    /**
+     * Each pod's CPU and throttling over the measured window, and why there are none when there are none (no
+     * window, no permission to read the kubelets, too few readings).
+     */
+    public PodCpu podCpu(BenchmarkRun run, String startedAt) {
+        Optional<Window> window = measuredWindow(run, startedAt);
+        if (podCpu == null || window.isEmpty()) {
+            return new PodCpu(List.of(), Optional.of("pod CPU unavailable: the measured window is unknown"));
+        }
+        List<dev.stackbench.api.PodResources> pods =
+                podCpu.usage(run, window.get().start(), window.get().end());
+        return new PodCpu(
+                pods,
+                pods.isEmpty()
+                        ? podCpu.unavailableReason(
+                                run, window.get().start(), window.get().end())
+                        : Optional.empty());
+    }
+
+    public record PodCpu(List<dev.stackbench.api.PodResources> pods, Optional<String> unavailableReason) {}
 }

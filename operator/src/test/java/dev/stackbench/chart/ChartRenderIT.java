@@ -309,8 +309,22 @@ class ChartRenderIT {
     void namespacedWatchGrantsRulesOnlyInTheListedNamespaces() {
         Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "watch.namespaces={team-a,team-b}"));
 
-        assertThat(manifests.ofKind("ClusterRole")).isEmpty();
-        assertThat(manifests.ofKind("ClusterRoleBinding")).isEmpty();
+        // Cluster-wide: only reading nodes and the kubelets' CPU counters (nodes are not namespaced).
+        assertThat(manifests.ofKind("ClusterRole")).singleElement().satisfies(role -> {
+            assertThat(role.path("metadata").path("name").asText()).isEqualTo(FULLNAME + "-node-metrics");
+            assertThat(role.path("rules").toString())
+                    .isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"nodes\"],\"verbs\":[\"get\"]},"
+                            + "{\"apiGroups\":[\"\"],\"resources\":[\"nodes/proxy\"],\"verbs\":[\"get\"]}]");
+        });
+        assertThat(manifests.ofKind("ClusterRoleBinding"))
+                .extracting(b -> b.path("roleRef").path("name").asText())
+                .containsExactly(FULLNAME + "-node-metrics");
+        Manifests withoutNodeMetrics = chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of("--set", "watch.namespaces={team-a,team-b}", "--set", "rbac.nodeMetrics=false"));
+        assertThat(withoutNodeMetrics.ofKind("ClusterRole")).isEmpty();
+        assertThat(withoutNodeMetrics.ofKind("ClusterRoleBinding")).isEmpty();
         List<String> operatorRoles = manifests.ofKind("Role").stream()
                 .filter(role -> role.path("metadata").path("name").asText().equals(FULLNAME))
                 .map(role -> role.path("metadata").path("namespace").asText())

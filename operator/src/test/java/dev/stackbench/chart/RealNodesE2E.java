@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Phase;
+import dev.stackbench.api.PodResources;
 import dev.stackbench.operator.K6TestRun;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.ProjectTools;
@@ -204,6 +206,42 @@ class RealNodesE2E {
         assertThat(summary.getRps()).isBetween(27.0, 33.0);
         assertThat(summary.getErrorRate()).isZero();
         assertThat(summary.getTarget().getPeakThreads()).isPositive();
+        // CPU from the kubelets: every pod of the run, the target's throttling, and a generator that kept up.
+        assertThat(summary.getPods())
+                .as("status.summary.pods")
+                .extracting(PodResources::getRole)
+                .contains("target", "delay-service", "runner");
+        assertThat(summary.getPods()).allSatisfy(pod -> {
+            assertThat(pod.getAvgCpuCores()).as(pod.getPod()).isPositive();
+            assertThat(pod.getCpuLimitCores()).as(pod.getPod()).isPositive();
+            assertThat(pod.getCpuThrottledRatio()).as(pod.getPod()).isBetween(0.0, 1.0);
+            assertThat(pod.getSampledSeconds()).as(pod.getPod()).isPositive();
+        });
+        assertThat(summary.getTarget().getCpuThrottledRatio()).isBetween(0.0, 1.0);
+        assertThat(run.getStatus().getConditions())
+                .filteredOn(c -> c.getType().equals(Conditions.GENERATOR_SATURATED))
+                .singleElement()
+                .satisfies(c -> assertThat(c.getStatus()).as(c.getMessage()).isEqualTo("False"));
+        // The manifest: what ran (digests), how (QoS), where (nodes), and by which operator.
+        var environment = run.getStatus().getEnvironment();
+        assertThat(environment.getImageDigests())
+                .containsKeys("target", "delay-service", "runner")
+                .allSatisfy((role, digest) -> assertThat(digest).as(role).contains("sha256:"));
+        assertThat(environment.getQosClasses()).containsEntry("target", "Guaranteed");
+        assertThat(environment.getNodes()).anySatisfy(node -> {
+            assertThat(node.getName()).isEqualTo(TestCluster.TARGET_NODE);
+            assertThat(node.getRoles()).containsExactly("target");
+            assertThat(node.getCpuAllocatable()).isEqualTo("1");
+            assertThat(node.getKernelVersion()).isNotBlank();
+            assertThat(node.getContainerRuntime()).startsWith("containerd://");
+        });
+        assertThat(environment.getOperatorImage()).isNotBlank();
+        writeStatus("example-status.yaml", run);
+        summary.getPods()
+                .forEach(pod -> measured.put(
+                        "example.cpu." + pod.getRole(),
+                        pod.getAvgCpuCores() + " cores, throttled " + pod.getCpuThrottledRatio() + " over "
+                                + pod.getSampledSeconds() + " s"));
 
         CommandResult table =
                 cluster.kubectl("get", "benchmarkruns", "-n", NAMESPACE).requireSuccess();
@@ -246,6 +284,35 @@ class RealNodesE2E {
 
     @Test
     @Order(4)
+    void aRunnerGivenTooLittleCpuForTheRateIsFlaggedGeneratorSaturated() {
+        // 150 requests/s need more than a tenth of a CPU from k6 with the generated script: the kubelet's counters
+        // show the runner at its limit or throttled, and the run says its figures describe the generator.
+        apply(variantRun("starved-runner", "{cpu: \"1\", memory: 1Gi}", "", "5s", "20s")
+                .replace("rate: 30, vus: 50", "rate: 150, vus: 100")
+                .replace("    load: {", "    runnerResources: {cpu: 100m, memory: 512Mi}\n    load: {"));
+        BenchmarkRun run = follow("starved-runner", r -> false).last();
+        assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
+        var condition = run.getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals(Conditions.GENERATOR_SATURATED))
+                .findFirst()
+                .orElseThrow();
+        assertThat(condition.getStatus()).as(condition.getMessage()).isEqualTo("True");
+        assertThat(condition.getReason()).isIn("RunnerCpuSaturated", "RunnerThrottled");
+        assertThat(condition.getMessage()).contains("starved-runner-k6-1");
+        assertThat(run.getStatus().getSummary().getWarnings()).contains(condition.getMessage());
+        PodResources runner = run.getStatus().getSummary().getPods().stream()
+                .filter(p -> p.getRole().equals("runner"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(runner.getCpuLimitCores()).isEqualTo(0.1);
+        measured.put(
+                "starvedRunner.cpu",
+                runner.getAvgCpuCores() + " cores of 0.1, throttled " + runner.getCpuThrottledRatio());
+        measured.put("starvedRunner.condition", condition.getReason() + ": " + condition.getMessage());
+    }
+
+    @Test
+    @Order(5)
     void aTargetBeyondItsMemoryLimitIsOomKilledAndTheRunFailsSayingSo() {
         apply(variantRun("oom", "{cpu: \"1\", memory: 256Mi}", "-Xms512m -Xmx512m -XX:+AlwaysPreTouch", "10s", "30s"));
         BenchmarkRun run = follow("oom", r -> false).last();
@@ -256,7 +323,7 @@ class RealNodesE2E {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aRunnerPodKilledMidRunFailsTheRun() {
         apply(variantRun("runner-kill", "{cpu: \"1\", memory: 1Gi}", "", "5s", "60s"));
         List<String> killed = new ArrayList<>();
@@ -292,7 +359,7 @@ class RealNodesE2E {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void theOperatorPodDeletedMidRunComesBackAndFinishesTheRunWithTheSameTestRun() {
         apply(variantRun("operator-restart", "{cpu: \"1\", memory: 1Gi}", "", "5s", "40s"));
         Set<String> testRunUids = new LinkedHashSet<>();
@@ -329,12 +396,24 @@ class RealNodesE2E {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void theBridgeKeptItsAddressWhilePodsCameAndWent() {
         // Every pod above added a port to the bridge and removed it. A bridge whose address follows its ports
         // changes its address whenever the port holding the lowest one leaves, and every running pod then sends to
         // a gateway nobody answers until its ARP entry expires: connections time out and runs lose requests.
         assertThat(bridgeAddress()).isEqualTo(bridgeAddressAtStart);
+    }
+
+    /** A run's whole status, as kubectl shows it, beside the measured figures. */
+    private void writeStatus(String fileName, BenchmarkRun run) {
+        try {
+            Path file = root.resolve("operator/target/e2e").resolve(fileName);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, BenchmarkRuns.yamlMapper().writeValueAsString(run));
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot write the status of run " + run.getMetadata().getName(), e);
+        }
     }
 
     private static String bridgeAddress() {

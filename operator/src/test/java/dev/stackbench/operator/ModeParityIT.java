@@ -75,6 +75,7 @@ class ModeParityIT {
                         "PoolsAvailable=True/PoolsAcquired",
                         "TargetReady=True/TargetReady",
                         "LoadRunning=False/LoadFinished",
+                        "GeneratorSaturated=False/GeneratorKeptUp",
                         "ResultsCollected=True/ResultsCollected",
                         "ThresholdsPassed=True/ThresholdsPassed",
                         "Complete=True/RunSucceeded",

@@ -1,0 +1,222 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.PodResources;
+import dev.stackbench.api.Quantities;
+import dev.stackbench.results.PodCpuCounters;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Reads the CPU counters of a run's pods (target, delay service, k6 runners) from the kubelet of each node they run on,
+ * through the API server's node proxy ({@code /api/v1/nodes/NODE/proxy/metrics/cadvisor}; the operator needs {@code
+ * get} on {@code nodes/proxy}), while load runs, and turns them into each pod's CPU use and CFS throttling over the
+ * measured window. Kept in memory per run: an operator restarted mid-run has the readings made after the restart.
+ */
+public class PodCpuScraper {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PodCpuScraper.class);
+
+    /** The kubelet refreshes its counters about every 10 s: asking more often than this only costs. */
+    static final Duration INTERVAL = Duration.ofSeconds(4);
+
+    static final String ROLE_RUNNER = "runner";
+
+    private record PodFacts(String role, String node, Double cpuLimitCores) {}
+
+    private static final class RunCpu {
+        final PodCpuCounters counters = new PodCpuCounters();
+        final Map<String, PodFacts> pods = new LinkedHashMap<>();
+        Instant last = Instant.MIN;
+        /** Nodes whose kubelet refused or failed once: not asked again for this run (each try may wait long). */
+        final java.util.Set<String> failedNodes = new java.util.HashSet<>();
+
+        int scrapes;
+        String lastError;
+    }
+
+    private final KubernetesClient client;
+    private final Map<String, RunCpu> runs = new ConcurrentHashMap<>();
+
+    public PodCpuScraper(KubernetesClient client) {
+        this.client = client;
+    }
+
+    /**
+     * Reads the counters of the run's pods from their nodes' kubelets, unless that was done less than {@link
+     * #INTERVAL} ago; {@code force} reads them anyway (once the load has stopped, so the window's end has a reading
+     * after it).
+     */
+    public void scrape(BenchmarkRun run, Instant now, boolean force) {
+        RunCpu cpu = runs.computeIfAbsent(run.getMetadata().getUid(), uid -> new RunCpu());
+        synchronized (cpu) {
+            if (!force && Duration.between(cpu.last, now).compareTo(INTERVAL) < 0) {
+                return;
+            }
+            cpu.last = now;
+            String namespace = run.getMetadata().getNamespace();
+            List<Pod> pods = new ArrayList<>(client.pods()
+                    .inNamespace(namespace)
+                    .withLabel(RunLabels.RUN, run.getMetadata().getName())
+                    .list()
+                    .getItems());
+            pods.addAll(client.pods()
+                    .inNamespace(namespace)
+                    .withLabels(RunLabels.runnerPods(RunLabels.testRunName(run)))
+                    .list()
+                    .getItems());
+            Map<String, List<PodCpuCounters.PodRef>> podsByNode = new LinkedHashMap<>();
+            for (Pod pod : pods) {
+                String role = role(pod);
+                String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+                if (role == null || node == null) {
+                    continue;
+                }
+                cpu.pods.putIfAbsent(pod.getMetadata().getName(), new PodFacts(role, node, cpuLimit(pod)));
+                podsByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(reference(pod));
+            }
+            podsByNode.forEach((node, refs) -> {
+                if (cpu.failedNodes.contains(node)) {
+                    return;
+                }
+                String path = "/api/v1/nodes/" + node + "/proxy/metrics/cadvisor";
+                try {
+                    String text = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + path);
+                    if (text == null) {
+                        cpu.lastError = "the API server's node proxy returned nothing for " + path;
+                        cpu.failedNodes.add(node);
+                    } else {
+                        cpu.counters.add(refs, text, now);
+                        cpu.scrapes++;
+                    }
+                } catch (RuntimeException e) {
+                    cpu.lastError = "GET " + path + " failed: " + e.getMessage();
+                    cpu.failedNodes.add(node);
+                    LOG.warn(
+                            "run {}/{}: {}; not asking that node again for this run",
+                            namespace,
+                            run.getMetadata().getName(),
+                            cpu.lastError);
+                }
+            });
+        }
+    }
+
+    /** Each pod's CPU over [from, to], target first, then the delay service and the runners. */
+    public List<PodResources> usage(BenchmarkRun run, Instant from, Instant to) {
+        RunCpu cpu = runs.get(run.getMetadata().getUid());
+        if (cpu == null) {
+            return List.of();
+        }
+        synchronized (cpu) {
+            List<PodResources> result = new ArrayList<>();
+            for (PodCpuCounters.Usage usage : cpu.counters.usages(from, to)) {
+                PodFacts facts = cpu.pods.get(usage.pod());
+                result.add(new PodResources()
+                        .withRole(facts.role())
+                        .withPod(usage.pod())
+                        .withNode(facts.node())
+                        .withCpuLimitCores(facts.cpuLimitCores())
+                        .withAvgCpuCores(round(usage.cores(), 3))
+                        .withCpuThrottledRatio(usage.throttledRatio() == null ? null : round(usage.throttledRatio(), 4))
+                        .withSampledSeconds(round(usage.seconds(), 1))
+                        .withInsideWindow(usage.insideWindow()));
+            }
+            result.sort(java.util.Comparator.comparingInt(p -> order(p.getRole())));
+            return result;
+        }
+    }
+
+    /** Why no pod has CPU figures, when none has; empty when some have. */
+    public Optional<String> unavailableReason(BenchmarkRun run, Instant from, Instant to) {
+        RunCpu cpu = runs.get(run.getMetadata().getUid());
+        if (cpu == null) {
+            return Optional.of("pod CPU unavailable: the operator read no kubelet counters for this run (it may have"
+                    + " restarted after the load)");
+        }
+        synchronized (cpu) {
+            if (!cpu.counters.usages(from, to).isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of("pod CPU and throttling unavailable: "
+                    + (cpu.lastError != null
+                            ? cpu.lastError
+                                    + " (the operator needs get on nodes/proxy, and the kubelets must serve"
+                                    + " /metrics/cadvisor)"
+                            : cpu.scrapes + " kubelet reading(s) held fewer than two per pod"));
+        }
+    }
+
+    public void forget(BenchmarkRun run) {
+        runs.remove(run.getMetadata().getUid());
+    }
+
+    private static PodCpuCounters.PodRef reference(Pod pod) {
+        Map<String, String> containers = new LinkedHashMap<>();
+        if (pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
+            for (ContainerStatus status : pod.getStatus().getContainerStatuses()) {
+                String id = status.getContainerID();
+                if (id != null && id.contains("://")) {
+                    containers.put(id.substring(id.indexOf("://") + 3), status.getName());
+                }
+            }
+        }
+        return new PodCpuCounters.PodRef(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                pod.getMetadata().getUid(),
+                containers);
+    }
+
+    private static String role(Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        if (labels == null) {
+            return null;
+        }
+        if ("true".equals(labels.get(RunLabels.K6_RUNNER))) {
+            return ROLE_RUNNER;
+        }
+        return labels.get(RunLabels.ROLE);
+    }
+
+    private static int order(String role) {
+        return switch (role) {
+            case RunLabels.ROLE_TARGET -> 0;
+            case RunLabels.ROLE_DELAY_SERVICE -> 1;
+            case ROLE_RUNNER -> 3;
+            default -> 2;
+        };
+    }
+
+    /** The pod's CPU limit in cores: the sum of its containers' limits; null when one has none. */
+    private static Double cpuLimit(Pod pod) {
+        double cores = 0;
+        for (Container container : pod.getSpec().getContainers()) {
+            Quantity limit =
+                    container.getResources() == null || container.getResources().getLimits() == null
+                            ? null
+                            : container.getResources().getLimits().get("cpu");
+            if (limit == null) {
+                return null;
+            }
+            cores += Quantities.cpuCores(limit.toString());
+        }
+        return cores;
+    }
+
+    private static double round(double value, int digits) {
+        double scale = Math.pow(10, digits);
+        return Math.round(value * scale) / scale;
+    }
+}
