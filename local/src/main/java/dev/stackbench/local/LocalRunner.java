@@ -372,14 +372,19 @@ public final class LocalRunner {
         }
 
         /**
-         * The condition GeneratorSaturated, from the same facts as the warning: k6's CPU over the CPUs it may use
-         * (local mode has no CPU limit, so no throttling) and the dropped iterations.
+         * Warns loudly when k6 did not offer the load the spec asked for (then the figures describe the generator,
+         * or its VU limit, not the target) and sets the condition GeneratorSaturated: from k6's CPU over the CPUs it
+         * may use (local mode has no CPU limit, so no throttling) and the dropped iterations.
          */
         private void checkLoadGenerator(RunSummary summary, RunObservation observation, IsolationPlan plan) {
             double k6Cores = observation.averageLoadGeneratorCores();
             double k6Share = k6Cores / plan.supportCpus().size();
             long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
             String alarm = loadGeneratorAlarm(dropped, k6Cores, k6Share);
+            if (alarm != null
+                    && (summary.getWarnings() == null || !summary.getWarnings().contains(alarm))) {
+                summary.addWarning(alarm);
+            }
             Optional<GeneratorCheck.Finding> finding = alarm == null
                     ? Optional.empty()
                     : Optional.of(new GeneratorCheck.Finding(
@@ -407,7 +412,6 @@ public final class LocalRunner {
                         + ") could not be read: " + e.getMessage() + "; see " + files.k6Log());
                 return;
             }
-            flagLoadGenerator(summary, observation, plan);
             checkLoadGenerator(summary, observation, plan);
             missedScrapesWarning(observation).ifPresent(summary::addWarning);
             progress.succeeded(summary, 1);
@@ -661,21 +665,6 @@ public final class LocalRunner {
                     + " or mvn -pl targets/mvc-app,targets/webflux-app,targets/delay-service -am package");
         }
         return jar;
-    }
-
-    /**
-     * Warns loudly when k6 did not offer the load the spec asked for: then the figures describe the generator (or
-     * its VU limit), not the target.
-     */
-    private static void flagLoadGenerator(RunSummary summary, RunObservation observation, IsolationPlan plan) {
-        double k6Cores = observation.averageLoadGeneratorCores();
-        double k6Share = k6Cores / plan.supportCpus().size();
-        long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
-        String alarm = loadGeneratorAlarm(dropped, k6Cores, k6Share);
-        if (alarm != null
-                && (summary.getWarnings() == null || !summary.getWarnings().contains(alarm))) {
-            summary.addWarning(alarm);
-        }
     }
 
     /** A target too busy to answer its metrics endpoint is itself a finding, and explains missing figures. */
