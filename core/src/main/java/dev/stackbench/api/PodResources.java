@@ -30,6 +30,15 @@ public class PodResources {
             "False when the measured window held fewer than two kubelet readings and readings around it were used.")
     private Boolean insideWindow;
 
+    @JsonPropertyDescription("Target pods: peak live JVM threads in the measured window, from the pod's own metrics.")
+    private Integer peakThreads;
+
+    @JsonPropertyDescription("Target pods: peak heap used in the measured window, in MiB.")
+    private Double peakHeapMiB;
+
+    @JsonPropertyDescription("Target pods: time spent in GC pauses during the measured window, in milliseconds.")
+    private Double gcPauseMs;
+
     public String getRole() {
         return role;
     }
@@ -132,5 +141,29 @@ public class PodResources {
     public PodResources withInsideWindow(Boolean insideWindow) {
         this.insideWindow = insideWindow;
         return this;
+    }
+
+    public Integer getPeakThreads() {
+        return peakThreads;
+    }
+
+    public void setPeakThreads(Integer peakThreads) {
+        this.peakThreads = peakThreads;
+    }
+
+    public Double getPeakHeapMiB() {
+        return peakHeapMiB;
+    }
+
+    public void setPeakHeapMiB(Double peakHeapMiB) {
+        this.peakHeapMiB = peakHeapMiB;
+    }
+
+    public Double getGcPauseMs() {
+        return gcPauseMs;
+    }
+
+    public void setGcPauseMs(Double gcPauseMs) {
+        this.gcPauseMs = gcPauseMs;
     }
 }

@@ -4,7 +4,9 @@ import dev.stackbench.api.TargetSummary;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.function.ToDoubleFunction;
 
@@ -13,6 +15,11 @@ import java.util.function.ToDoubleFunction;
  * (CPU time, GC pauses, CFS throttling) as the difference between the window's first and last scrape. It also keeps
  * each scrape's request counters for the {@link ServerSideCheck}, which reads them around the window's edges, so feed
  * it the scrapes before and after the window too.
+ *
+ * <p>Scrapes are kept per instance (pod): each counter difference is taken within one instance, never between two.
+ * With several instances the target's figures combine them as the target as a whole had them: CPU cores, GC pauses
+ * and their time add up; peaks of gauges (threads, heap, pool connections) are the highest sum of the instances'
+ * values at one moment, each instance counted with its latest scrape at that moment.
  */
 public final class TargetMetrics {
 
@@ -21,7 +28,9 @@ public final class TargetMetrics {
     /** The instance name of scrapes added without one: a single target. */
     public static final String SINGLE_INSTANCE = "target";
 
-    private final List<TargetSample> samples = new ArrayList<>();
+    private record InstanceSample(String instance, TargetSample sample) {}
+
+    private final List<InstanceSample> samples = new ArrayList<>();
     private final List<ServerRequests> serverRequests = new ArrayList<>();
     private final List<Throttling> throttling = new ArrayList<>();
 
@@ -37,7 +46,7 @@ public final class TargetMetrics {
     /** Adds one scrape of one of several target instances (pods), taken at {@code at}. */
     public synchronized TargetSample add(Instant at, String instance, PrometheusScrape scrape) {
         TargetSample sample = TargetSample.of(at, scrape);
-        samples.add(sample);
+        samples.add(new InstanceSample(instance, sample));
         serverRequests.add(ServerRequests.of(at, instance, scrape));
         return sample;
     }
@@ -55,7 +64,7 @@ public final class TargetMetrics {
     }
 
     public synchronized List<TargetSample> samples() {
-        return List.copyOf(samples);
+        return samples.stream().map(InstanceSample::sample).toList();
     }
 
     /** The request counters of every scrape, for {@link ServerSideCheck}. */
@@ -68,11 +77,79 @@ public final class TargetMetrics {
         return summary(Instant.MIN, Instant.MAX);
     }
 
-    /** Summary over the scrapes taken in [from, to], the measured window. */
+    /** Summary over the scrapes taken in [from, to], the measured window: the instances combined. */
     public synchronized TargetSummary summary(Instant from, Instant to) {
-        List<TargetSample> window = samples.stream()
-                .filter(sample -> !sample.at().isBefore(from) && !sample.at().isAfter(to))
+        Map<String, List<TargetSample>> byInstance = windowByInstance(from, to);
+        if (byInstance.size() <= 1) {
+            TargetSummary summary = byInstance.isEmpty()
+                    ? new TargetSummary().withSamples(0)
+                    : instanceSummary(byInstance.values().iterator().next());
+            addThrottling(summary, from, to);
+            return summary;
+        }
+        List<TargetSummary> instances =
+                byInstance.values().stream().map(TargetMetrics::instanceSummary).toList();
+        TargetSummary summary = new TargetSummary()
+                .withSamples(
+                        instances.stream().mapToInt(TargetSummary::getSamples).sum());
+        peakOfSum(byInstance, TargetSample::liveThreads)
+                .ifPresent(peak -> summary.setPeakThreads((int) Math.round(peak)));
+        peakOfSum(byInstance, TargetSample::heapUsedMiB).ifPresent(peak -> summary.setPeakHeapMiB(round(peak, 1)));
+        peakOfSum(byInstance, TargetSample::dbPoolActive).ifPresent(summary::setPeakDbPoolActive);
+        peakOfSum(byInstance, TargetSample::dbPoolPending).ifPresent(summary::setPeakDbPoolPending);
+        if (instances.stream().allMatch(i -> i.getAvgCpuCores() != null)) {
+            summary.setAvgCpuCores(round(
+                    instances.stream()
+                            .mapToDouble(TargetSummary::getAvgCpuCores)
+                            .sum(),
+                    3));
+        }
+        if (instances.stream().allMatch(i -> i.getGcPauseMs() != null)) {
+            summary.setGcPauseMs(round(
+                    instances.stream().mapToDouble(TargetSummary::getGcPauseMs).sum(), 1));
+            summary.setGcPauses(
+                    instances.stream().mapToLong(TargetSummary::getGcPauses).sum());
+        }
+        addThrottling(summary, from, to);
+        return summary;
+    }
+
+    /**
+     * How much of [from, to] the scrapes span: from the first to the last scrape taken in it, over all instances.
+     * A scraper that started late (an operator restarted in the window) or stopped early covers less than the window,
+     * and the figures describe only that part.
+     */
+    public synchronized Duration covered(Instant from, Instant to) {
+        List<Instant> inWindow = samples.stream()
+                .map(entry -> entry.sample().at())
+                .filter(at -> !at.isBefore(from) && !at.isAfter(to))
+                .sorted()
                 .toList();
+        return inWindow.size() < 2 ? Duration.ZERO : Duration.between(inWindow.getFirst(), inWindow.getLast());
+    }
+
+    /** Each instance's own figures over [from, to], by instance name, in the order they were first scraped. */
+    public synchronized Map<String, TargetSummary> perInstance(Instant from, Instant to) {
+        Map<String, TargetSummary> result = new LinkedHashMap<>();
+        windowByInstance(from, to).forEach((instance, window) -> result.put(instance, instanceSummary(window)));
+        return result;
+    }
+
+    private Map<String, List<TargetSample>> windowByInstance(Instant from, Instant to) {
+        Map<String, List<TargetSample>> byInstance = new LinkedHashMap<>();
+        for (InstanceSample entry : samples) {
+            TargetSample sample = entry.sample();
+            if (!sample.at().isBefore(from) && !sample.at().isAfter(to)) {
+                byInstance
+                        .computeIfAbsent(entry.instance(), i -> new ArrayList<>())
+                        .add(sample);
+            }
+        }
+        return byInstance;
+    }
+
+    /** One instance's figures: peaks, and counters as differences between its own first and last scrape. */
+    private static TargetSummary instanceSummary(List<TargetSample> window) {
         TargetSummary summary = new TargetSummary().withSamples(window.size());
         if (window.isEmpty()) {
             return summary;
@@ -102,6 +179,45 @@ public final class TargetMetrics {
             summary.setGcPauseMs(round((last.gcPauseSecondsTotal() - first.gcPauseSecondsTotal()) * 1000, 1));
             summary.setGcPauses(Math.round(last.gcPauses() - first.gcPauses()));
         }
+        return summary;
+    }
+
+    /**
+     * The highest sum over instances of a gauge at one moment: at each scrape time, every instance counts with its
+     * latest scrape at or before it (an instance not scraped yet counts nothing).
+     */
+    private static OptionalDouble peakOfSum(
+            Map<String, List<TargetSample>> byInstance, ToDoubleFunction<TargetSample> field) {
+        List<Instant> moments = byInstance.values().stream()
+                .flatMap(List::stream)
+                .map(TargetSample::at)
+                .distinct()
+                .sorted()
+                .toList();
+        OptionalDouble peak = OptionalDouble.empty();
+        for (Instant moment : moments) {
+            double sum = 0;
+            boolean any = false;
+            for (List<TargetSample> window : byInstance.values()) {
+                TargetSample latest = null;
+                for (TargetSample sample : window) {
+                    if (!sample.at().isAfter(moment)) {
+                        latest = sample;
+                    }
+                }
+                if (latest != null && !Double.isNaN(field.applyAsDouble(latest))) {
+                    sum += field.applyAsDouble(latest);
+                    any = true;
+                }
+            }
+            if (any && (peak.isEmpty() || sum > peak.getAsDouble())) {
+                peak = OptionalDouble.of(sum);
+            }
+        }
+        return peak;
+    }
+
+    private void addThrottling(TargetSummary summary, Instant from, Instant to) {
         List<Throttling> throttled = throttling.stream()
                 .filter(reading -> !reading.at().isBefore(from) && !reading.at().isAfter(to))
                 .toList();
@@ -114,7 +230,6 @@ public final class TargetMetrics {
                         round((end.throttledPeriods() - start.throttledPeriods()) / (double) periods, 4));
             }
         }
-        return summary;
     }
 
     private static OptionalDouble max(List<TargetSample> window, ToDoubleFunction<TargetSample> field) {

@@ -105,6 +105,43 @@ class PrometheusAndTargetMetricsTest {
     }
 
     @Test
+    void twoReplicasAreSummarisedPerPodAndCombinedAsOneTarget() throws IOException {
+        TargetMetrics metrics = new TargetMetrics();
+        // Two pods scraped at the same moments; their counters start far apart (pod b started later), so a
+        // difference taken between pods (b's last minus a's first) would be meaningless.
+        metrics.add(START, "pod-a", scrape(100, 100 * 1_048_576.0, 50, 10, 0.100, 1));
+        metrics.add(START, "pod-b", scrape(40, 50 * 1_048_576.0, 5, 2, 0.010, 0));
+        metrics.add(START.plusSeconds(10), "pod-a", scrape(120, 200 * 1_048_576.0, 58, 14, 0.140, 3));
+        metrics.add(START.plusSeconds(10), "pod-b", scrape(90, 60 * 1_048_576.0, 11, 3, 0.030, 2));
+        metrics.add(START.plusSeconds(20), "pod-a", scrape(110, 150 * 1_048_576.0, 66, 16, 0.160, 0));
+        metrics.add(START.plusSeconds(20), "pod-b", scrape(60, 70 * 1_048_576.0, 17, 4, 0.040, 4));
+
+        Map<String, TargetSummary> pods = metrics.perInstance(START, START.plusSeconds(20));
+        TargetSummary target = metrics.summary(START, START.plusSeconds(20));
+
+        assertThat(pods).containsOnlyKeys("pod-a", "pod-b");
+        assertThat(pods.get("pod-a").getPeakThreads()).isEqualTo(120);
+        assertThat(pods.get("pod-b").getPeakThreads()).isEqualTo(90);
+        assertThat(pods.get("pod-a").getAvgCpuCores()).isEqualTo(0.8); // (66 - 50) s / 20 s
+        assertThat(pods.get("pod-b").getAvgCpuCores()).isEqualTo(0.6); // (17 - 5) s / 20 s
+        assertThat(pods.get("pod-a").getGcPauseMs()).isEqualTo(60.0);
+        assertThat(pods.get("pod-b").getGcPauseMs()).isEqualTo(30.0);
+        // Rates and totals add up; peaks are the highest simultaneous sum (120 + 90 at 10 s), not the sum of peaks
+        // taken at different moments, nor one pod's peak.
+        assertThat(target.getAvgCpuCores()).isEqualTo(1.4);
+        assertThat(target.getGcPauseMs()).isEqualTo(90.0);
+        assertThat(target.getGcPauses()).isEqualTo(8);
+        assertThat(target.getPeakThreads()).isEqualTo(210);
+        // Heap: 200 + 70 MiB of eden at 10 s, plus the 10 MiB the template's other pools hold in each pod.
+        assertThat(target.getPeakHeapMiB()).isEqualTo(280.0);
+        assertThat(target.getPeakDbPoolPending()).isEqualTo(5.0); // 3 + 2 at 10 s; 0 + 4 at 20 s
+        assertThat(target.getSamples()).isEqualTo(6);
+        assertThat(metrics.covered(START, START.plusSeconds(20))).isEqualTo(java.time.Duration.ofSeconds(20));
+        assertThat(metrics.covered(START.plusSeconds(5), START.plusSeconds(20)))
+                .isEqualTo(java.time.Duration.ofSeconds(10));
+    }
+
+    @Test
     void cpuFallsBackToUsageTimesCpusWithoutACpuTimeCounter() throws IOException {
         TargetMetrics metrics = new TargetMetrics();
         String withoutCpuTime =
