@@ -453,7 +453,7 @@ real_nodes_start() {
     wait_until "containerd-$name" 60 "containerd of $name" \
       "$STACKBENCH_CONTAINERD_BIN/ctr" --address "$node_dir/containerd/containerd.sock" version
   done
-  # The node images: the pod sandbox, and PostgreSQL and busybox for the database (hack/cluster/postgresql.yaml)
+  # The node images: the pod sandbox, PostgreSQL (each run's own database, and hack/cluster/postgresql.yaml) and busybox
   # and the chart's `helm test` pod.
   real_import_images "$REAL_PAUSE_TAR" "$DIR/images/postgres.tar" "$DIR/images/busybox.tar"
   real_tag_major "$DIR/images/postgres.tar"

@@ -53,15 +53,6 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 stackbench-operator
 {{- end }}
 
-{{/* Host of the default database: explicit, else the chart's own PostgreSQL, else none. */}}
-{{- define "stackbench.databaseHost" -}}
-{{- if .Values.database.host }}
-{{- .Values.database.host }}
-{{- else if .Values.postgresql.enabled }}
-{{- printf "%s-postgresql.%s.svc" .Release.Name .Release.Namespace }}
-{{- end }}
-{{- end }}
-
 {{/* Pod security context meeting the Pod Security "restricted" profile. */}}
 {{- define "stackbench.podSecurityContext" -}}
 runAsNonRoot: true
@@ -95,13 +86,17 @@ capabilities:
   resources: ["benchmarkruns/finalizers"]
   verbs: ["update", "patch"]
 # What a run deploys: target and delay service Deployments and Services, the k6 script ConfigMap (and a
-# custom script's ConfigMap it reads). No Secrets: target pods reference the database Secret themselves.
+# custom script's ConfigMap it reads), and the Secret with the password of a run's own database: created and
+# deleted by name, never read or listed (target pods reference database Secrets themselves).
 - apiGroups: ["apps"]
   resources: ["deployments"]
   verbs: ["create", "get", "list", "watch", "update", "patch", "delete"]
 - apiGroups: [""]
   resources: ["services", "configmaps"]
   verbs: ["create", "get", "list", "watch", "update", "patch", "delete"]
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["create", "delete"]
 # The k6-operator TestRun that drives the load.
 - apiGroups: ["k6.io"]
   resources: ["testruns"]

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BackendSpec {
 
-    @JsonPropertyDescription("The PostgreSQL to use; the chart's own database when omitted.")
+    @JsonPropertyDescription("The PostgreSQL behind the target: by default one deployed for the run alone and removed"
+            + " with it; spec.backend.database.external names an existing one instead.")
     private DatabaseSpec database;
 
     @JsonPropertyDescription("The delay service answering upstream calls.")

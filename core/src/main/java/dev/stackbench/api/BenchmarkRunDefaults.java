@@ -50,15 +50,23 @@ public final class BenchmarkRunDefaults {
             spec.setBackend(new BackendSpec());
         }
         BackendSpec backend = spec.getBackend();
-        if (backend.getDatabase() != null) {
-            DatabaseSpec database = backend.getDatabase();
-            setIfNull(database.getPort(), database::setPort, () -> DATABASE_PORT);
-            setIfNull(database.getDatabase(), database::setDatabase, () -> DATABASE_NAME);
-            if (database.getSecretRef() != null) {
-                SecretKeysRef secret = database.getSecretRef();
+        setIfNull(backend.getDatabase(), backend::setDatabase, DatabaseSpec::new);
+        DatabaseSpec database = backend.getDatabase();
+        if (database.getExternal() != null) {
+            ExternalDatabaseSpec external = database.getExternal();
+            setIfNull(external.getPort(), external::setPort, () -> DATABASE_PORT);
+            setIfNull(external.getDatabase(), external::setDatabase, () -> DATABASE_NAME);
+            if (external.getSecretRef() != null) {
+                SecretKeysRef secret = external.getSecretRef();
                 setIfNull(secret.getUserKey(), secret::setUserKey, () -> SECRET_USER_KEY);
                 setIfNull(secret.getPasswordKey(), secret::setPasswordKey, () -> SECRET_PASSWORD_KEY);
             }
+        } else if (database.getResources() == null && spec.getTarget() != null) {
+            // As fair as the target: the run's own database gets what the target gets.
+            ResourcesSpec target = spec.getTarget().getResources();
+            database.setResources(new ResourcesSpec().withCpu(target.getCpu()).withMemory(target.getMemory()));
+        } else if (database.getResources() != null) {
+            applyResources(database.getResources());
         }
         setIfNull(backend.getDelayService(), backend::setDelayService, DelayServiceSpec::new);
         DelayServiceSpec delayService = backend.getDelayService();

@@ -2,86 +2,51 @@ package dev.stackbench.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Default;
-import io.fabric8.generator.annotation.Max;
-import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Required;
-import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 /**
- * Connection to an existing PostgreSQL database.
+ * The PostgreSQL behind the target: by default one the operator deploys for the run alone (on the backend pool,
+ * requests equal to limits, removed with the run), or an existing one named in {@link #external}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = SpecRules.DATABASE_ONE_KIND, message = SpecRules.DATABASE_ONE_KIND_MESSAGE)
 public class DatabaseSpec {
 
-    @Required
-    @Size(min = 1, max = 253)
-    @JsonPropertyDescription("Host name of the PostgreSQL server.")
-    private String host;
+    @JsonPropertyDescription("CPU and memory of the run's own PostgreSQL (requests equal limits); default: the"
+            + " target's resources, so the database is sized like the stack it serves.")
+    private ResourcesSpec resources;
 
-    @Default(BenchmarkRunDefaults.DATABASE_PORT_TEXT)
-    @Min(1)
-    @Max(65535)
-    @JsonPropertyDescription("Port of the PostgreSQL server.")
-    private Integer port;
+    @JsonPropertyDescription("An existing PostgreSQL shared between runs, instead of one deployed for the run.")
+    private ExternalDatabaseSpec external;
 
-    @Default(BenchmarkRunDefaults.DATABASE_NAME)
-    @Size(min = 1, max = 63)
-    @JsonPropertyDescription("Database name.")
-    private String database;
-
-    @JsonPropertyDescription("Secret holding the user name and password.")
-    private SecretKeysRef secretRef;
-
-    public String getHost() {
-        return host;
+    public ResourcesSpec getResources() {
+        return resources;
     }
 
-    public void setHost(String host) {
-        this.host = host;
+    public void setResources(ResourcesSpec resources) {
+        this.resources = resources;
     }
 
-    public DatabaseSpec withHost(String host) {
-        this.host = host;
+    public DatabaseSpec withResources(ResourcesSpec resources) {
+        this.resources = resources;
         return this;
     }
 
-    public Integer getPort() {
-        return port;
+    public ExternalDatabaseSpec getExternal() {
+        return external;
     }
 
-    public void setPort(Integer port) {
-        this.port = port;
+    public void setExternal(ExternalDatabaseSpec external) {
+        this.external = external;
     }
 
-    public DatabaseSpec withPort(Integer port) {
-        this.port = port;
+    public DatabaseSpec withExternal(ExternalDatabaseSpec external) {
+        this.external = external;
         return this;
     }
 
-    public String getDatabase() {
-        return database;
-    }
-
-    public void setDatabase(String database) {
-        this.database = database;
-    }
-
-    public DatabaseSpec withDatabase(String database) {
-        this.database = database;
-        return this;
-    }
-
-    public SecretKeysRef getSecretRef() {
-        return secretRef;
-    }
-
-    public void setSecretRef(SecretKeysRef secretRef) {
-        this.secretRef = secretRef;
-    }
-
-    public DatabaseSpec withSecretRef(SecretKeysRef secretRef) {
-        this.secretRef = secretRef;
-        return this;
+    /** Whether the run uses an existing database rather than one of its own. */
+    public boolean isExternal() {
+        return external != null;
     }
 }

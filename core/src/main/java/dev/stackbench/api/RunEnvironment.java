@@ -11,6 +11,9 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunEnvironment {
 
+    /** {@link #getDatabase()} of a run whose database was deployed for it alone. */
+    public static final String DATABASE_OWN = "own";
+
     @JsonPropertyDescription("cluster or local.")
     private String mode;
 
@@ -57,6 +60,14 @@ public class RunEnvironment {
     private String operatorImage;
 
     private Integer parallelism;
+
+    @JsonPropertyDescription(
+            "The database the target used: \"own\" (deployed for this run alone, fresh and removed with"
+                    + " it; local mode always) or \"external host:port/database\" (shared between runs).")
+    private String database;
+
+    @JsonPropertyDescription("PostgreSQL's server version, as the database reported it.")
+    private String postgresVersion;
 
     public String getMode() {
         return mode;
@@ -265,5 +276,21 @@ public class RunEnvironment {
 
     public void setOperatorImage(String operatorImage) {
         this.operatorImage = operatorImage;
+    }
+
+    public String getDatabase() {
+        return database;
+    }
+
+    public void setDatabase(String database) {
+        this.database = database;
+    }
+
+    public String getPostgresVersion() {
+        return postgresVersion;
+    }
+
+    public void setPostgresVersion(String postgresVersion) {
+        this.postgresVersion = postgresVersion;
     }
 }

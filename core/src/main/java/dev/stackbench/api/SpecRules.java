@@ -58,6 +58,11 @@ public final class SpecRules {
     public static final String TIMEOUT_COVERS_RUN_MESSAGE = "spec.timeout must be longer than spec.workload.warmup"
             + " + spec.workload.duration: raise the timeout (e.g. timeout: 15m) or shorten the run";
 
+    public static final String DATABASE_ONE_KIND = "!(has(self.resources) && has(self.external))";
+    public static final String DATABASE_ONE_KIND_MESSAGE = "spec.backend.database: set resources (the size of the"
+            + " run's own PostgreSQL) or external (an existing PostgreSQL), not both: an external database's size is"
+            + " not the run's to set";
+
     public static final String CPU_POSITIVE =
             "!has(self.cpu) || self.cpu.matches('^(0*[1-9][0-9]*m|0*[1-9][0-9]*([.][0-9]+)?|0*[.]0*[1-9][0-9]*)$')";
     public static final String CPU_POSITIVE_MESSAGE =

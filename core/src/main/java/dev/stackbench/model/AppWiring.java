@@ -24,6 +24,9 @@ public record AppWiring(Endpoint target, Endpoint delayService, String delayServ
     /** An app's listening address, its API port and its management (Actuator) port. */
     public record Endpoint(String bindAddress, int httpPort, int managementPort) {}
 
-    /** The PostgreSQL the target uses; the credentials travel separately. */
-    public record Database(String host, int port, String name) {}
+    /**
+     * The PostgreSQL the target uses; the credentials travel separately. {@code shared}: a database other runs use
+     * too (an external one), whose orders the target empties at start; a run's own database starts empty anyway.
+     */
+    public record Database(String host, int port, String name, boolean shared) {}
 }

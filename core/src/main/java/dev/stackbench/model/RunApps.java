@@ -22,8 +22,8 @@ public final class RunApps {
     public static final String DELAY_SERVICE = "delay-service";
 
     /**
-     * Asks the target to empty the orders of earlier runs at start (a Flyway afterMigrate callback in the apps), so
-     * every run begins from the same database: the seeded items and no orders.
+     * Asks the target to empty the orders of earlier runs at start (a Flyway afterMigrate callback in the apps), so a
+     * run on a shared database begins from the same data as one on its own: the seeded items and no orders.
      */
     public static final String RESET_DATABASE_ENV = "STACKBENCH_RESET_DATABASE";
 
@@ -39,7 +39,7 @@ public final class RunApps {
         env.put("DB_HOST", wiring.database().host());
         env.put("DB_PORT", Integer.toString(wiring.database().port()));
         env.put("DB_NAME", wiring.database().name());
-        env.put(RESET_DATABASE_ENV, "true");
+        env.put(RESET_DATABASE_ENV, Boolean.toString(wiring.database().shared()));
         List<String> sizing = JvmSizing.sizingOptions(target.getResources(), target.getJvmOptions());
         env.put(JvmSizing.ENV, JvmSizing.javaToolOptions(sizing, target.getJvmOptions()));
         if (target.getEnv() != null) {

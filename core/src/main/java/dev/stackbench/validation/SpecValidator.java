@@ -10,6 +10,7 @@ import dev.stackbench.api.DatabaseSpec;
 import dev.stackbench.api.DelayServiceSpec;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Executor;
+import dev.stackbench.api.ExternalDatabaseSpec;
 import dev.stackbench.api.LoadSpec;
 import dev.stackbench.api.PlacementSpec;
 import dev.stackbench.api.PoolPlacement;
@@ -224,22 +225,30 @@ public final class SpecValidator {
         }
         DatabaseSpec database = backend.getDatabase();
         if (database != null) {
-            String path = "spec.backend.database";
-            if (checks.required(
-                    path + ".host",
-                    database.getHost(),
-                    "name the PostgreSQL host, or remove" + " database to use the chart's own")) {
-                checks.size(path + ".host", database.getHost(), 1, 253);
-            }
-            checks.range(path + ".port", database.getPort(), 1, 65535);
-            checks.size(path + ".database", database.getDatabase(), 1, 63);
-            SecretKeysRef secret = database.getSecretRef();
-            if (secret != null
-                    && checks.required(
-                            path + ".secretRef.name",
-                            secret.getName(),
-                            "name the Secret" + " holding the user name and password")) {
-                checks.size(path + ".secretRef.name", secret.getName(), 1, 253);
+            checks.rule(
+                    database.getResources() == null || database.getExternal() == null,
+                    "spec.backend.database",
+                    SpecRules.DATABASE_ONE_KIND_MESSAGE);
+            resources(checks, "spec.backend.database.resources", database.getResources());
+            ExternalDatabaseSpec external = database.getExternal();
+            if (external != null) {
+                String path = "spec.backend.database.external";
+                if (checks.required(
+                        path + ".host",
+                        external.getHost(),
+                        "name the PostgreSQL host, or remove external to give the run a database of its own")) {
+                    checks.size(path + ".host", external.getHost(), 1, 253);
+                }
+                checks.range(path + ".port", external.getPort(), 1, 65535);
+                checks.size(path + ".database", external.getDatabase(), 1, 63);
+                SecretKeysRef secret = external.getSecretRef();
+                if (secret != null
+                        && checks.required(
+                                path + ".secretRef.name",
+                                secret.getName(),
+                                "name the Secret holding the user name and password")) {
+                    checks.size(path + ".secretRef.name", secret.getName(), 1, 253);
+                }
             }
         }
         DelayServiceSpec delayService = backend.getDelayService();

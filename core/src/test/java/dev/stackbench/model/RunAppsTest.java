@@ -24,12 +24,12 @@ class RunAppsTest {
             AppWiring.CLUSTER_TARGET,
             AppWiring.CLUSTER_DELAY_SERVICE,
             "http://run-delay.bench.svc:8090",
-            new AppWiring.Database("postgres.bench.svc", 5432, "stackbench"));
+            new AppWiring.Database("postgres.bench.svc", 5432, "stackbench", true));
     private static final AppWiring LOCAL = new AppWiring(
             new AppWiring.Endpoint("127.0.0.1", 41000, 41001),
             new AppWiring.Endpoint("127.0.0.1", 41002, 41003),
             "http://127.0.0.1:41002",
-            new AppWiring.Database("127.0.0.1", 45432, "stackbench"));
+            new AppWiring.Database("127.0.0.1", 45432, "stackbench", false));
 
     static BenchmarkRun example(String file) {
         return BenchmarkRunDefaults.apply(BenchmarkRuns.readOne(Path.of("..", "examples", file)));

@@ -220,7 +220,7 @@ public final class LocalRunner {
                     targetEndpoint,
                     delayEndpoint,
                     "http://" + AppWiring.LOOPBACK + ":" + delayEndpoint.httpPort(),
-                    new AppWiring.Database(postgres.host(), postgres.port(), postgres.database()));
+                    new AppWiring.Database(postgres.host(), postgres.port(), postgres.database(), false));
 
             SpringApp delayApp = RunApps.delayService(spec, wiring);
             delayService = supervisor.start(
@@ -515,6 +515,10 @@ public final class LocalRunner {
             images.put(RunApps.DELAY_SERVICE, core.delayServiceJar());
             images.put("postgres", postgres == null ? "unknown" : postgres.serverVersion());
             environment.setImages(images);
+            environment.setDatabase(RunEnvironment.DATABASE_OWN);
+            if (postgres != null) {
+                environment.setPostgresVersion(postgres.serverVersion());
+            }
             return environment;
         }
 
@@ -617,9 +621,9 @@ public final class LocalRunner {
         }
         if (spec.getBackend() != null
                 && spec.getBackend().getDatabase() != null
-                && spec.getBackend().getDatabase().getHost() != null) {
-            notes.add("local mode starts its own PostgreSQL: spec.backend.database.host "
-                    + spec.getBackend().getDatabase().getHost() + " is not used");
+                && spec.getBackend().getDatabase().getExternal() != null) {
+            notes.add("local mode starts a PostgreSQL of its own for every run: spec.backend.database.external ("
+                    + spec.getBackend().getDatabase().getExternal().getHost() + ") is not used");
         }
         return notes;
     }

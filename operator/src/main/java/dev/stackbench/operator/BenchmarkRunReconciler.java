@@ -97,6 +97,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final DelayServiceDeployment delayService;
     private final DelayServiceService delayServiceService = new DelayServiceService();
     private final K6ScriptConfigMap script = new K6ScriptConfigMap();
+    private final RunDatabase database;
     private final K6TestRun testRun;
 
     public BenchmarkRunReconciler(
@@ -114,6 +115,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.target = new TargetDeployment(catalogue, settings);
         this.delayService = new DelayServiceDeployment(catalogue, settings);
         this.testRun = new K6TestRun(settings);
+        this.database = new RunDatabase(settings);
     }
 
     @Override
@@ -342,32 +344,52 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                             String.valueOf(run.getMetadata().getGeneration())));
             apply(client, desired);
         }
+        boolean ownDatabase = ownDatabase(run);
+        if (ownDatabase) {
+            if (secondary(context, Deployment.class, RunDatabase.name(run)).isEmpty()) {
+                createSecretOnce(client, database.secret(run));
+            }
+            applyIfMissing(context, client, database.deployment(run));
+            applyIfMissing(context, client, database.service(run));
+        }
         applyIfMissing(context, client, delayService.desired(run));
         applyIfMissing(context, client, delayServiceService.desired(run));
-        applyIfMissing(context, client, target.desired(run));
-        applyIfMissing(context, client, targetService.desired(run));
+        boolean databaseReady = !ownDatabase
+                || secondary(context, Deployment.class, RunDatabase.name(run))
+                        .map(TargetReadiness::isReady)
+                        .orElse(false);
+        // The target migrates and seeds the database at start: it starts once the database answers, rather than
+        // failing and waiting out a crash-loop back-off.
+        if (databaseReady) {
+            applyIfMissing(context, client, target.desired(run));
+            applyIfMissing(context, client, targetService.desired(run));
+        }
 
         Optional<Deployment> targetDeployment = secondary(context, Deployment.class, RunLabels.targetName(run));
         Optional<Deployment> delayDeployment = secondary(context, Deployment.class, RunLabels.delayServiceName(run));
         boolean targetReady = targetDeployment.map(TargetReadiness::isReady).orElse(false);
         boolean delayReady = delayDeployment.map(TargetReadiness::isReady).orElse(false);
-        if (targetReady && delayReady) {
+        if (targetReady && delayReady && databaseReady) {
             progress.targetReady();
             return false;
         }
         Optional<String> oomKilled = TargetReadiness.oomKilled(pods(context, run, RunLabels.ROLE_TARGET))
-                .or(() -> TargetReadiness.oomKilled(pods(context, run, RunLabels.ROLE_DELAY_SERVICE)));
+                .or(() -> TargetReadiness.oomKilled(pods(context, run, RunLabels.ROLE_DELAY_SERVICE)))
+                .or(() -> TargetReadiness.oomKilled(pods(context, run, RunLabels.ROLE_DATABASE)));
         if (oomKilled.isPresent()) {
             progress.condition(Conditions.TARGET_READY, false, RunProgress.TARGET_OOM_KILLED, oomKilled.get());
             progress.fail(RunProgress.TARGET_OOM_KILLED, oomKilled.get());
             return true;
         }
-        String problem = !targetReady
+        String problem = !databaseReady
                 ? TargetReadiness.problem(
-                        "target " + RunLabels.targetName(run), pods(context, run, RunLabels.ROLE_TARGET))
-                : TargetReadiness.problem(
-                        "delay service " + RunLabels.delayServiceName(run),
-                        pods(context, run, RunLabels.ROLE_DELAY_SERVICE));
+                        "database " + RunDatabase.name(run), pods(context, run, RunLabels.ROLE_DATABASE))
+                : !targetReady
+                        ? TargetReadiness.problem(
+                                "target " + RunLabels.targetName(run), pods(context, run, RunLabels.ROLE_TARGET))
+                        : TargetReadiness.problem(
+                                "delay service " + RunLabels.delayServiceName(run),
+                                pods(context, run, RunLabels.ROLE_DELAY_SERVICE));
         Duration limit = readyLimit(run);
         if (progress.now().isAfter(startOf(progress).plus(limit))) {
             progress.targetNotReady(limit, problem);
@@ -511,9 +533,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             progress.resultsUnreadable(e.getMessage());
             return true;
         }
-        metrics.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
+        metrics.warning().ifPresent(reason -> addWarning(summary, reason));
         scraper.checkServerSide(run, startedAt, summary);
-        addPodCpu(progress, summary, scraper.podCpu(run, startedAt));
+        addPodCpu(progress, summary, scraper.podCpu(run, startedAt), metrics.pods());
         progress.status().setEnvironment(environment(run, context, metrics));
         progress.succeeded(summary, logs.size());
         return false;
@@ -523,8 +545,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
      * Each pod's CPU into the summary, the target's throttling into its figures (the most throttled target pod: one
      * throttled replica is enough to slow the requests it serves), and the generator check.
      */
-    private static void addPodCpu(RunProgress progress, RunSummary summary, TargetMetricsScraper.PodCpu podCpu) {
-        List<PodResources> pods = podCpu.pods();
+    private static void addPodCpu(
+            RunProgress progress,
+            RunSummary summary,
+            TargetMetricsScraper.PodCpu podCpu,
+            Map<String, dev.stackbench.api.TargetSummary> targetPods) {
+        List<PodResources> pods = withTargetFigures(podCpu.pods(), targetPods);
         if (!pods.isEmpty()) {
             summary.setPods(pods);
         }
@@ -551,6 +577,34 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         : "no iterations dropped; the runners' CPU could not be read from their kubelets");
     }
 
+    /**
+     * Each target pod's own JVM figures (threads, heap, GC) beside its CPU from the kubelet; a target pod the kubelet
+     * gave no CPU reading for still gets an entry with its JVM figures.
+     */
+    static List<PodResources> withTargetFigures(
+            List<PodResources> pods, Map<String, dev.stackbench.api.TargetSummary> targetPods) {
+        List<PodResources> result = new ArrayList<>(pods);
+        targetPods.forEach((name, figures) -> {
+            PodResources pod = result.stream()
+                    .filter(p -> name.equals(p.getPod()))
+                    .findFirst()
+                    .orElseGet(() -> {
+                        PodResources added = new PodResources()
+                                .withRole(RunLabels.ROLE_TARGET)
+                                .withPod(name);
+                        int firstOther = (int) result.stream()
+                                .filter(p -> RunLabels.ROLE_TARGET.equals(p.getRole()))
+                                .count();
+                        result.add(firstOther, added);
+                        return added;
+                    });
+            pod.setPeakThreads(figures.getPeakThreads());
+            pod.setPeakHeapMiB(figures.getPeakHeapMiB());
+            pod.setGcPauseMs(figures.getGcPauseMs());
+        });
+        return result;
+    }
+
     private void cleanUp(RunProgress progress, BenchmarkRun run, KubernetesClient client) {
         boolean stored = run.getStatus() != null
                 && run.getStatus().getPhase() != null
@@ -567,8 +621,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         if (!delete) {
             progress.cleanedUp(
                     false,
-                    "kept the target, delay service,"
-                            + " k6 script and TestRun (spec.cleanup " + policy.value() + "); deleting the BenchmarkRun"
+                    "kept the target, delay service, " + (ownDatabase(run) ? "database, " : "")
+                            + "k6 script and TestRun (spec.cleanup " + policy.value() + "); deleting the BenchmarkRun"
                             + " deletes them");
             return;
         }
@@ -597,6 +651,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .withLabelSelector(selector)
                 .list()
                 .getItems());
+        if (ownDatabase(run)) {
+            // By name: the operator may create and delete Secrets, never read or list them.
+            client.secrets()
+                    .inNamespace(namespace)
+                    .withName(RunDatabase.name(run))
+                    .delete();
+        }
         for (HasMetadata object : owned) {
             if (object instanceof GenericKubernetesResource testRun) {
                 client.genericKubernetesResources(K6TestRun.CONTEXT)
@@ -609,7 +670,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         progress.cleanedUp(
                 true,
-                "deleted the target, delay service, k6 script" + " and TestRun (spec.cleanup " + policy.value()
+                "deleted the target, delay service, " + (ownDatabase(run) ? "database, " : "") + "k6 script and"
+                        + " TestRun (spec.cleanup " + policy.value()
                         + "); the results stay in this status");
     }
 
@@ -740,6 +802,15 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         Map<String, String> images = new LinkedHashMap<>();
         images.put(RunLabels.ROLE_TARGET, target.image(run));
         images.put(RunLabels.ROLE_DELAY_SERVICE, delayService.image());
+        if (ownDatabase(run)) {
+            images.put(RunLabels.ROLE_DATABASE, database.image());
+            environment.setDatabase(RunEnvironment.DATABASE_OWN);
+            postgresVersion(context, run).ifPresent(environment::setPostgresVersion);
+        } else {
+            var external = TargetDeployment.database(run, settings);
+            environment.setDatabase(
+                    "external " + external.getHost() + ":" + external.getPort() + "/" + external.getDatabase());
+        }
         runnerPods(context, run).stream()
                 .findFirst()
                 .ifPresent(pod -> images.put(
@@ -751,6 +822,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         Map<String, List<Pod>> podsByRole = new LinkedHashMap<>();
         podsByRole.put(RunLabels.ROLE_TARGET, pods(context, run, RunLabels.ROLE_TARGET));
         podsByRole.put(RunLabels.ROLE_DELAY_SERVICE, pods(context, run, RunLabels.ROLE_DELAY_SERVICE));
+        podsByRole.put(RunLabels.ROLE_DATABASE, pods(context, run, RunLabels.ROLE_DATABASE));
         podsByRole.put(PodCpuScraper.ROLE_RUNNER, RunnerHealth.sorted(runnerPods(context, run)));
         RunManifest.describePods(environment, podsByRole, node -> {
             try {
@@ -769,6 +841,34 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         environment.setOperatorVersion(operator.version());
         environment.setOperatorImage(operator.image());
         return environment;
+    }
+
+    /**
+     * The server version the run's own PostgreSQL announced at start ("starting PostgreSQL 15.14 (Debian ...) on
+     * ..."), from its pod's log: the exact server, whatever the image tag says.
+     */
+    private static Optional<String> postgresVersion(Context<BenchmarkRun> context, BenchmarkRun run) {
+        for (Pod pod : pods(context, run, RunLabels.ROLE_DATABASE)) {
+            try {
+                String log = context.getClient()
+                        .pods()
+                        .inNamespace(run.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .inContainer(RunDatabase.CONTAINER)
+                        .getLog();
+                Optional<String> version = RunDatabase.announcedVersion(log);
+                if (version.isPresent()) {
+                    return version;
+                }
+            } catch (KubernetesClientException e) {
+                LOG.warn(
+                        "run {}: cannot read the log of database pod {}: {}",
+                        run.getMetadata().getName(),
+                        pod.getMetadata().getName(),
+                        e.getMessage());
+            }
+        }
+        return Optional.empty();
     }
 
     private static void addWarning(RunSummary summary, String warning) {
@@ -797,6 +897,30 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .filter(pod -> testRunName.equals(pod.getMetadata().getLabels().get(RunLabels.K6_TEST_RUN))
                         && "true".equals(pod.getMetadata().getLabels().get(RunLabels.K6_RUNNER)))
                 .toList();
+    }
+
+    /** Whether the run gets a database of its own (no spec.backend.database.external). */
+    static boolean ownDatabase(BenchmarkRun run) {
+        return run.getSpec().getBackend() == null
+                || run.getSpec().getBackend().getDatabase() == null
+                || !run.getSpec().getBackend().getDatabase().isExternal();
+    }
+
+    /**
+     * Creates the Secret unless it exists: its content (a password made for the run) must never change once the
+     * database was initialised with it, and the operator has no right to read Secrets back.
+     */
+    private static void createSecretOnce(KubernetesClient client, io.fabric8.kubernetes.api.model.Secret secret) {
+        try {
+            client.secrets()
+                    .inNamespace(secret.getMetadata().getNamespace())
+                    .resource(secret)
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw new ApiErrors.RequestFailed(ApiErrors.describe("create", secret), secret, e);
+            }
+        }
     }
 
     private static <R extends HasMetadata> void applyIfMissing(

@@ -78,6 +78,16 @@ public final class CoreResults implements RunResults {
             }
 
             @Override
+            public java.util.Map<String, TargetSummary> perPod(Instant from, Instant to) {
+                return metrics.perInstance(from, to);
+            }
+
+            @Override
+            public java.time.Duration covered(Instant from, Instant to) {
+                return metrics.covered(from, to);
+            }
+
+            @Override
             public void checkServerSide(RunSummary summary, Instant from, Instant to) {
                 ServerSideCheck.addTo(summary, metrics.serverRequests(), from, to);
             }

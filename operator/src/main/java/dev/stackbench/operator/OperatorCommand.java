@@ -80,15 +80,16 @@ public final class OperatorCommand implements Runnable {
     String k6StarterImage;
 
     @Option(
-            names = "--default-database-host",
-            defaultValue = OperatorSettings.DEFAULT_DATABASE_HOST,
-            description = "PostgreSQL host for runs without spec.backend.database (default: ${DEFAULT-VALUE}).")
-    String defaultDatabaseHost;
+            names = "--database-image",
+            defaultValue = OperatorSettings.DEFAULT_DATABASE_IMAGE,
+            description = "PostgreSQL image of the database each run gets for itself (default: ${DEFAULT-VALUE}).")
+    String databaseImage;
 
     @Option(
             names = "--default-database-secret",
             defaultValue = OperatorSettings.DEFAULT_DATABASE_SECRET,
-            description = "Secret with username/password for that database (default: ${DEFAULT-VALUE}).")
+            description = "Secret with username/password for an external database whose run names none (default:"
+                    + " ${DEFAULT-VALUE}).")
     String defaultDatabaseSecret;
 
     @Option(
@@ -102,7 +103,7 @@ public final class OperatorCommand implements Runnable {
         OperatorSettings defaults = OperatorSettings.defaults();
         OperatorSettings settings = new OperatorSettings(
                 imageTag == null || imageTag.isBlank() ? defaults.imageTag() : imageTag,
-                defaultDatabaseHost,
+                databaseImage,
                 defaultDatabaseSecret,
                 k6Image == null || k6Image.isBlank() ? null : k6Image,
                 k6StarterImage == null || k6StarterImage.isBlank() ? null : k6StarterImage,

@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How the operator fills in what a BenchmarkRun leaves open: image tags, the database used when the spec names none,
- * and how often it looks at a run that is waiting on time rather than on a Kubernetes event.
+ * How the operator fills in what a BenchmarkRun leaves open: image tags, the image of each run's own database, the
+ * credentials of an external database whose spec names no Secret, and how often it looks at a run that is waiting on time rather than on a Kubernetes event.
  *
  * @param imageTag tag appended to the catalogue images (stackbench/mvc-app -> stackbench/mvc-app:TAG)
- * @param defaultDatabaseHost PostgreSQL host for runs without spec.backend.database (the chart's database)
- * @param defaultDatabaseSecret Secret (in the run's namespace) with username/password for that database
+ * @param databaseImage PostgreSQL image of the database each run gets for itself (official postgres image conventions:
+ *     POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB, PGDATA; pg_isready on the PATH)
+ * @param defaultDatabaseSecret Secret (in the run's namespace) with username/password for an external database whose
+ *     spec names none (the chart's)
  * @param k6Image runner and initializer image for the TestRun; null leaves k6-operator's default
  * @param k6StarterImage starter image for the TestRun (sh and curl); null leaves k6-operator's default
  * @param pollInterval how often a run waiting on elapsed time (warmup, duration, queue, timeout) is looked at again
@@ -17,19 +19,21 @@ import java.util.Objects;
  */
 public record OperatorSettings(
         String imageTag,
-        String defaultDatabaseHost,
+        String databaseImage,
         String defaultDatabaseSecret,
         String k6Image,
         String k6StarterImage,
         Duration pollInterval,
         Duration targetReadyLimit) {
 
-    public static final String DEFAULT_DATABASE_HOST = "stackbench-postgresql";
+    /** The official image, on clusters that reach Docker Hub; the chart sets database.image. */
+    public static final String DEFAULT_DATABASE_IMAGE = "postgres:17";
+
     public static final String DEFAULT_DATABASE_SECRET = "stackbench-postgresql";
 
     public OperatorSettings {
         Objects.requireNonNull(imageTag, "imageTag");
-        Objects.requireNonNull(defaultDatabaseHost, "defaultDatabaseHost");
+        Objects.requireNonNull(databaseImage, "databaseImage");
         Objects.requireNonNull(defaultDatabaseSecret, "defaultDatabaseSecret");
         Objects.requireNonNull(pollInterval, "pollInterval");
         Objects.requireNonNull(targetReadyLimit, "targetReadyLimit");
@@ -39,7 +43,7 @@ public record OperatorSettings(
     public static OperatorSettings defaults() {
         return new OperatorSettings(
                 defaultImageTag(),
-                DEFAULT_DATABASE_HOST,
+                DEFAULT_DATABASE_IMAGE,
                 DEFAULT_DATABASE_SECRET,
                 null,
                 null,
@@ -49,18 +53,12 @@ public record OperatorSettings(
 
     public OperatorSettings withPollInterval(Duration interval) {
         return new OperatorSettings(
-                imageTag,
-                defaultDatabaseHost,
-                defaultDatabaseSecret,
-                k6Image,
-                k6StarterImage,
-                interval,
-                targetReadyLimit);
+                imageTag, databaseImage, defaultDatabaseSecret, k6Image, k6StarterImage, interval, targetReadyLimit);
     }
 
     public OperatorSettings withTargetReadyLimit(Duration limit) {
         return new OperatorSettings(
-                imageTag, defaultDatabaseHost, defaultDatabaseSecret, k6Image, k6StarterImage, pollInterval, limit);
+                imageTag, databaseImage, defaultDatabaseSecret, k6Image, k6StarterImage, pollInterval, limit);
     }
 
     /** The images are built with the operator's own version (hack/images.sh), so that is the matching tag. */

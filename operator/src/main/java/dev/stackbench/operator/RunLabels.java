@@ -24,6 +24,7 @@ public final class RunLabels {
     public static final String ROLE_TARGET = "target";
     public static final String ROLE_DELAY_SERVICE = "delay-service";
     public static final String ROLE_LOADGEN = "loadgen";
+    public static final String ROLE_DATABASE = "database";
 
     /** k6-operator's labels on runner pods. */
     public static final String K6_APP = "app";

@@ -3,6 +3,7 @@ package dev.stackbench.operator;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.DatabaseSpec;
+import dev.stackbench.api.ExternalDatabaseSpec;
 import dev.stackbench.api.SecretKeysRef;
 import dev.stackbench.api.TargetSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
@@ -61,43 +62,55 @@ public final class TargetDeployment {
 
     /** The target as the shared model describes it, wired to the run's Services and database. */
     public SpringApp app(BenchmarkRun run) {
-        DatabaseSpec database = database(run);
+        ExternalDatabaseSpec database = database(run);
         AppWiring wiring = new AppWiring(
                 AppWiring.CLUSTER_TARGET,
                 AppWiring.CLUSTER_DELAY_SERVICE,
                 DelayServiceService.url(run),
-                new AppWiring.Database(database.getHost(), database.getPort(), database.getDatabase()));
+                new AppWiring.Database(
+                        database.getHost(),
+                        database.getPort(),
+                        database.getDatabase(),
+                        run.getSpec().getBackend().getDatabase().isExternal()));
         return RunApps.target(run.getSpec(), catalogue, wiring);
     }
-    /** The spec's database with defaults, or the operator's default database when the spec names none. */
-    DatabaseSpec database(BenchmarkRun run) {
+    /**
+     * Where the target's database is: the run's own (its Service, its Secret) or the spec's external one, with the
+     * operator's default Secret when that names none.
+     */
+    static ExternalDatabaseSpec database(BenchmarkRun run, OperatorSettings settings) {
         DatabaseSpec database = run.getSpec().getBackend() == null
                 ? null
                 : run.getSpec().getBackend().getDatabase();
-        DatabaseSpec result = new DatabaseSpec();
-        result.setHost(
-                database != null && database.getHost() != null ? database.getHost() : settings.defaultDatabaseHost());
-        result.setPort(
-                database != null && database.getPort() != null
-                        ? database.getPort()
-                        : BenchmarkRunDefaults.DATABASE_PORT);
-        result.setDatabase(
-                database != null && database.getDatabase() != null
-                        ? database.getDatabase()
-                        : BenchmarkRunDefaults.DATABASE_NAME);
-        SecretKeysRef secret = new SecretKeysRef();
-        SecretKeysRef given = database == null ? null : database.getSecretRef();
+        SecretKeysRef secret = new SecretKeysRef()
+                .withUserKey(BenchmarkRunDefaults.SECRET_USER_KEY)
+                .withPasswordKey(BenchmarkRunDefaults.SECRET_PASSWORD_KEY);
+        if (database == null || !database.isExternal()) {
+            return new ExternalDatabaseSpec()
+                    .withHost(RunDatabase.host(run))
+                    .withPort(RunDatabase.PORT)
+                    .withDatabase(RunDatabase.DATABASE)
+                    .withSecretRef(secret.withName(RunDatabase.name(run)));
+        }
+        ExternalDatabaseSpec external = database.getExternal();
+        SecretKeysRef given = external.getSecretRef();
         secret.setName(given != null && given.getName() != null ? given.getName() : settings.defaultDatabaseSecret());
-        secret.setUserKey(
-                given != null && given.getUserKey() != null
-                        ? given.getUserKey()
-                        : BenchmarkRunDefaults.SECRET_USER_KEY);
-        secret.setPasswordKey(
-                given != null && given.getPasswordKey() != null
-                        ? given.getPasswordKey()
-                        : BenchmarkRunDefaults.SECRET_PASSWORD_KEY);
-        result.setSecretRef(secret);
-        return result;
+        if (given != null && given.getUserKey() != null) {
+            secret.setUserKey(given.getUserKey());
+        }
+        if (given != null && given.getPasswordKey() != null) {
+            secret.setPasswordKey(given.getPasswordKey());
+        }
+        return new ExternalDatabaseSpec()
+                .withHost(external.getHost())
+                .withPort(external.getPort() != null ? external.getPort() : BenchmarkRunDefaults.DATABASE_PORT)
+                .withDatabase(
+                        external.getDatabase() != null ? external.getDatabase() : BenchmarkRunDefaults.DATABASE_NAME)
+                .withSecretRef(secret);
+    }
+
+    ExternalDatabaseSpec database(BenchmarkRun run) {
+        return database(run, settings);
     }
 
     private static EnvVar secretEnv(String name, String secret, String key) {

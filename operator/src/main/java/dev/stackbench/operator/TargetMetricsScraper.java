@@ -30,10 +30,14 @@ public class TargetMetricsScraper {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TargetMetricsScraper.class);
 
-    /** What the scrapes of a run add up to. */
+    /**
+     * What the scrapes of a run add up to: the target as a whole, each target pod's own figures by pod name, and a
+     * warning when the figures are missing or cover only part of the measured window.
+     */
     public record Outcome(
             Optional<TargetSummary> summary,
-            Optional<String> unavailableReason,
+            Map<String, TargetSummary> pods,
+            Optional<String> warning,
             Optional<String> javaVersion,
             Optional<String> springBootVersion) {}
 
@@ -42,8 +46,14 @@ public class TargetMetricsScraper {
         /** One scrape of one target pod. */
         void add(String pod, String prometheusText, Instant at);
 
-        /** The target figures of the scrapes taken in [from, to]; empty when there are none at all. */
+        /** The target figures of the scrapes taken in [from, to], pods combined; empty when there are none at all. */
         Optional<TargetSummary> summary(Instant from, Instant to);
+
+        /** Each pod's own figures over [from, to], by pod name. */
+        Map<String, TargetSummary> perPod(Instant from, Instant to);
+
+        /** The span of [from, to] between the first and the last scrape in it. */
+        Duration covered(Instant from, Instant to);
 
         /** Sets summary.server from the scrapes around [from, to] and warns where they disagree with k6. */
         void checkServerSide(RunSummary summary, Instant from, Instant to);
@@ -206,6 +216,7 @@ public class TargetMetricsScraper {
         if (scrapes == null) {
             return new Outcome(
                     Optional.empty(),
+                    Map.of(),
                     Optional.of("target metrics unavailable: the operator made no"
                             + " scrape of /actuator/prometheus during the measured window (it may have restarted)"),
                     Optional.empty(),
@@ -214,21 +225,41 @@ public class TargetMetricsScraper {
         if (scrapes.succeeded == 0) {
             return new Outcome(
                     Optional.empty(),
+                    Map.of(),
                     Optional.of("target metrics unavailable: " + scrapes.lastError),
                     Optional.empty(),
                     Optional.empty());
         }
         Optional<Window> window = measuredWindow(run, startedAt);
+        Instant from = window.map(Window::start).orElse(Instant.MIN);
+        Instant to = window.map(Window::end).orElse(Instant.MAX);
         synchronized (scrapes) {
             return new Outcome(
-                    window.isPresent()
-                            ? scrapes.summarizer.summary(
-                                    window.get().start(), window.get().end())
-                            : scrapes.summarizer.summary(Instant.MIN, Instant.MAX),
-                    Optional.empty(),
+                    scrapes.summarizer.summary(from, to),
+                    scrapes.summarizer.perPod(from, to),
+                    window.flatMap(w -> partialCoverage(w, scrapes.summarizer.covered(w.start(), w.end()))),
                     Optional.ofNullable(scrapes.info).map(ActuatorInfo::javaVersion),
                     Optional.ofNullable(scrapes.info).map(ActuatorInfo::springBootVersion));
         }
+    }
+
+    /**
+     * A warning when the scrapes span less than 80 % of the measured window (two scrape intervals are lost at the
+     * edges at most): the operator was not scraping for part of it, typically because it restarted, and the target
+     * figures (CPU, GC, peaks) describe only the part it saw. The scrapes live in the operator's memory.
+     */
+    static Optional<String> partialCoverage(Window window, Duration covered) {
+        Duration length = Duration.between(window.start(), window.end());
+        if (length.isZero() || covered.toMillis() >= length.toMillis() * 0.8) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(
+                java.util.Locale.ROOT,
+                "target metrics cover %.0f s of the %.0f s measured window: the operator did not scrape the target"
+                        + " for the rest (it keeps scrapes in memory; a restart loses them), so the target's CPU, GC"
+                        + " and peaks describe that part only",
+                covered.toMillis() / 1000.0,
+                length.toMillis() / 1000.0));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.stackbench.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.ProjectTools;
@@ -82,7 +83,7 @@ class ChartRenderIT {
                         "existing database",
                         List.of(
                                 "--set",
-                                "database.host=pg.databases.svc",
+                                "database.image=registry.example.com/postgres:17.6",
                                 "--set",
                                 "database.createSecret=false",
                                 "--set",
@@ -264,6 +265,7 @@ class ChartRenderIT {
                         "apps/deployments: create,get,list,watch,update,patch,delete",
                         "/services: create,get,list,watch,update,patch,delete",
                         "/configmaps: create,get,list,watch,update,patch,delete",
+                        "/secrets: create,delete",
                         "k6.io/testruns: create,get,list,watch,update,patch,delete",
                         "/pods: get,list,watch",
                         "/pods/log: get",
@@ -396,26 +398,43 @@ class ChartRenderIT {
     }
 
     @Test
-    void chartsOwnPostgresqlBecomesTheDefaultDatabaseOfRuns() {
+    void chartsOwnPostgresqlGetsAPinnedPullableImageAndGuaranteedResources() throws IOException {
         Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "postgresql.enabled=true"));
 
+        // The runs keep getting a database of their own; the chart's is there for those that name it.
         assertThat(args(operatorDeployment(manifests)))
-                .contains(
-                        "--default-database-host=sb-postgresql." + NAMESPACE + ".svc",
-                        "--default-database-secret=stackbench-database");
+                .contains("--database-image=postgres:17", "--default-database-secret=stackbench-database");
         JsonNode secret = manifests.get("Secret", "stackbench-database");
         assertThat(decode(secret.path("data").path("username").asText())).isEqualTo("stackbench");
         assertThat(decode(secret.path("data").path("password").asText())).hasSize(24);
+        // What the Bitnami chart receives (rendered by the offline stand-in): an image that exists after Bitnami's
+        // catalog change (docker.io/bitnamilegacy, a fixed tag, never latest), the switch that chart requires to
+        // render with an image other than its default, and requests equal to limits.
+        JsonNode received = new ObjectMapper()
+                .readTree(manifests
+                        .get("ConfigMap", "sb-postgresql-values-received")
+                        .path("data")
+                        .path("values.json")
+                        .asText());
+        assertThat(received.at("/image/registry").asText()).isEqualTo("docker.io");
+        assertThat(received.at("/image/repository").asText()).isEqualTo("bitnamilegacy/postgresql");
+        assertThat(received.at("/image/tag").asText()).matches("17[.][0-9]+[.][0-9]+-debian-[0-9]+-r[0-9]+");
+        assertThat(received.at("/global/security/allowInsecureImages").asBoolean())
+                .isTrue();
+        assertThat(received.at("/primary/resources/requests")).isEqualTo(received.at("/primary/resources/limits"));
+        assertThat(received.at("/auth/existingSecret").asText()).isEqualTo("stackbench-database");
+        assertThat(received.at("/primary/nodeSelector/stackbench.dev~1pool").asText())
+                .isEqualTo("backend");
     }
 
     @Test
-    void existingDatabaseIsReferencedWithoutCreatingASecret() {
+    void runDatabaseImageAndExternalSecretAreTheOperatorsSettings() {
         Manifests manifests = chart.template(
                 RELEASE,
                 NAMESPACE,
                 List.of(
                         "--set",
-                        "database.host=pg.databases.svc",
+                        "database.image=registry.example.com/postgres:17.6",
                         "--set",
                         "database.createSecret=false",
                         "--set",
@@ -423,7 +442,14 @@ class ChartRenderIT {
 
         assertThat(manifests.ofKind("Secret")).isEmpty();
         assertThat(args(operatorDeployment(manifests)))
-                .contains("--default-database-host=pg.databases.svc", "--default-database-secret=pg-credentials");
+                .contains(
+                        "--database-image=registry.example.com/postgres:17.6",
+                        "--default-database-secret=pg-credentials");
+        // A removed setting is refused by name, not ignored.
+        CommandResult old = chart.helm(
+                "template", RELEASE, "chart", "--namespace", NAMESPACE, "--set", "database.host=pg.databases.svc");
+        assertThat(old.succeeded()).isFalse();
+        assertThat(old.stderr()).contains("host");
     }
 
     @Test

@@ -21,9 +21,10 @@ import java.util.List;
  * would after `helm dependency build`. Copying is simpler than pointing a temporary helm repository cache at the
  * local chart repository: helm would still resolve the download URL against the public repository's address.
  *
- * <p>Bitnami PostgreSQL and kube-prometheus-stack cannot be downloaded here, so each gets an empty chart of the
- * same name and version: helm's dependency check passes, they render nothing, and what is tested is the
- * stackbench side of their switches. Users get the real ones with `helm dependency build`.
+ * <p>Bitnami PostgreSQL and kube-prometheus-stack cannot be downloaded here, so each gets a stand-in chart of the
+ * same name and version: helm's dependency check passes, and when switched on it renders only a ConfigMap
+ * {@code <release>-<name>-values-received} with the values helm passed it. What is tested is the stackbench side of
+ * their switches; users get the real ones with `helm dependency build`.
  */
 final class OfflineChart implements AutoCloseable {
 
@@ -99,7 +100,18 @@ final class OfflineChart implements AutoCloseable {
             Files.writeString(
                     standIn.resolve("Chart.yaml"),
                     "apiVersion: v2\nname: " + name + "\nversion: "
-                            + dependency.path("version").asText() + "\ndescription: empty offline stand-in\n");
+                            + dependency.path("version").asText() + "\ndescription: offline stand-in\n");
+            // What the dependency would receive from stackbench's values (its own values and the merged globals),
+            // as one ConfigMap, so tests can read stackbench's side of the switch.
+            Files.createDirectories(standIn.resolve("templates"));
+            Files.writeString(standIn.resolve("templates").resolve("values-received.yaml"), """
+                    apiVersion: v1
+                    kind: ConfigMap
+                    metadata:
+                      name: {{ .Release.Name }}-%s-values-received
+                    data:
+                      values.json: {{ toJson .Values | quote }}
+                    """.formatted(name));
         }
     }
 

@@ -70,7 +70,7 @@ class OperatorUnderChartRbacIT {
         VariantCatalogue catalogue = VariantCatalogue.load();
         OperatorSettings settings = new OperatorSettings(
                 "it",
-                "postgres.databases.svc",
+                "stackbench/postgres:15",
                 "stackbench-database",
                 null,
                 null,
@@ -92,7 +92,7 @@ class OperatorUnderChartRbacIT {
                                     .toString())
                     .requireSuccess();
 
-            await("the run's delay service, target, k6 script and TestRun")
+            await("the run's database, delay service, target, k6 script and TestRun")
                     .atMost(WAIT)
                     .untilAsserted(() -> {
                         assertThat(cluster.client()
@@ -101,13 +101,22 @@ class OperatorUnderChartRbacIT {
                                         .inNamespace(runs)
                                         .list()
                                         .getItems())
-                                .hasSize(2);
+                                .extracting(d -> d.getMetadata().getName())
+                                .containsExactlyInAnyOrder(
+                                        "webflux-r2dbc-db", "webflux-r2dbc-delay", "webflux-r2dbc-target");
                         assertThat(cluster.client()
                                         .services()
                                         .inNamespace(runs)
                                         .list()
                                         .getItems())
-                                .hasSize(2);
+                                .hasSize(3);
+                        // The database's password Secret, which the chart's rights let the operator create only.
+                        assertThat(cluster.client()
+                                        .secrets()
+                                        .inNamespace(runs)
+                                        .withName("webflux-r2dbc-db")
+                                        .get())
+                                .isNotNull();
                         assertThat(cluster.client()
                                         .configMaps()
                                         .inNamespace(runs)

@@ -64,6 +64,9 @@ class RealNodesE2E {
     private static final String RELEASE = "sb";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+    private static final String RUN_DATABASE_IMAGE = "stackbench/postgres:15";
+    /** The shared database of hack/cluster/postgresql.yaml, for runs that name it as external. */
+    private static final String SHARED_DATABASE = "stackbench-postgresql";
 
     private final Map<String, String> measured = new LinkedHashMap<>();
     private Path root;
@@ -117,6 +120,9 @@ class RealNodesE2E {
                         "5m",
                         "--set",
                         "k6.installOperator=true",
+                        // Each run's own PostgreSQL: the image hack/cluster.sh built from Debian's packages.
+                        "--set",
+                        "database.image=" + RUN_DATABASE_IMAGE,
                         "--set",
                         "test.image.repository=" + repository(busybox),
                         "--set",
@@ -210,7 +216,7 @@ class RealNodesE2E {
         assertThat(summary.getPods())
                 .as("status.summary.pods")
                 .extracting(PodResources::getRole)
-                .contains("target", "delay-service", "runner");
+                .contains("target", "delay-service", "database", "runner");
         assertThat(summary.getPods()).allSatisfy(pod -> {
             assertThat(pod.getAvgCpuCores()).as(pod.getPod()).isPositive();
             assertThat(pod.getCpuLimitCores()).as(pod.getPod()).isPositive();
@@ -225,9 +231,16 @@ class RealNodesE2E {
         // The manifest: what ran (digests), how (QoS), where (nodes), and by which operator.
         var environment = run.getStatus().getEnvironment();
         assertThat(environment.getImageDigests())
-                .containsKeys("target", "delay-service", "runner")
+                .containsKeys("target", "delay-service", "database", "runner")
                 .allSatisfy((role, digest) -> assertThat(digest).as(role).contains("sha256:"));
-        assertThat(environment.getQosClasses()).containsEntry("target", "Guaranteed");
+        assertThat(environment.getQosClasses())
+                .containsEntry("target", "Guaranteed")
+                .containsEntry("database", "Guaranteed")
+                .containsEntry("delay-service", "Guaranteed");
+        // The run had a database of its own, and the manifest names the server that ran.
+        assertThat(environment.getDatabase()).isEqualTo("own");
+        assertThat(environment.getPostgresVersion()).startsWith("15.");
+        assertThat(observed.nodesByRole()).containsEntry("database", Set.of(TestCluster.BACKEND_NODE));
         assertThat(environment.getNodes()).anySatisfy(node -> {
             assertThat(node.getName()).isEqualTo(TestCluster.TARGET_NODE);
             assertThat(node.getRoles()).containsExactly("target");
@@ -361,7 +374,12 @@ class RealNodesE2E {
     @Test
     @Order(7)
     void theOperatorPodDeletedMidRunComesBackAndFinishesTheRunWithTheSameTestRun() {
-        apply(variantRun("operator-restart", "{cpu: \"1\", memory: 1Gi}", "", "5s", "40s"));
+        // This run names the shared database (external), so that path runs on real pods too.
+        apply(variantRun("operator-restart", "{cpu: \"1\", memory: 1Gi}", "", "5s", "40s")
+                .replace(
+                        "    delayService:",
+                        "    database: {external: {host: " + SHARED_DATABASE
+                                + ", secretRef: {name: stackbench-database}}}\n" + "    delayService:"));
         Set<String> testRunUids = new LinkedHashSet<>();
         List<String> deleted = new ArrayList<>();
         BenchmarkRun run = follow("operator-restart", current -> {
@@ -393,10 +411,110 @@ class RealNodesE2E {
         assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
         assertThat(testRunUids).as("TestRuns seen during the run").hasSize(1);
         assertThat(run.getStatus().getSummary().getRps()).isPositive();
+        assertThat(run.getStatus().getEnvironment().getDatabase())
+                .isEqualTo("external " + SHARED_DATABASE + ":5432/stackbench");
+        // The scrapes before the restart were in the old pod's memory: the status says how much of the window the
+        // target figures cover when that is less than 80 %.
+        List<String> warnings =
+                Optional.ofNullable(run.getStatus().getSummary().getWarnings()).orElse(List.of());
+        measured.put(
+                "operatorRestart.targetCoverage",
+                warnings.stream()
+                        .filter(w -> w.startsWith("target metrics cover"))
+                        .findFirst()
+                        .orElse("at least 80 % of the window ("
+                                + run.getStatus().getSummary().getTarget().getSamples() + " scrapes)"));
+        assertThat(client().apps()
+                        .deployments()
+                        .inNamespace(NAMESPACE)
+                        .withName("operator-restart-db")
+                        .get())
+                .as("no database of its own for a run that names an external one")
+                .isNull();
     }
 
     @Test
     @Order(8)
+    void twoRunsBackToBackEachGetAFreshDatabaseAndReplicasAreMeasuredPerPod() {
+        // Orders runs write rows (one order per iteration). The first run is cleaned up as usual; the second keeps
+        // its objects (cleanup Never) so that its database can be looked into. The second also runs its target as
+        // two replicas of half a CPU each, whose figures must be per pod and combined as one target.
+        Set<String> firstDatabaseUids = new LinkedHashSet<>();
+        apply(ordersRun("orders-first", "Always"));
+        BenchmarkRun a = follow("orders-first", r -> {
+                    databasePods("orders-first")
+                            .forEach(p -> firstDatabaseUids.add(p.getMetadata().getUid()));
+                    return false;
+                })
+                .last();
+        assertThat(a.getStatus().getPhase()).as(describe(a)).isEqualTo(Phase.Succeeded);
+        Instant firstEnded = Instant.now();
+        apply(ordersRun("orders-second", "Never")
+                .replace(
+                        "    resources: {cpu: \"1\", memory: 1Gi}\n",
+                        "    resources: {cpu: 500m, memory: 1Gi}\n" + "    replicas: 2\n"));
+        BenchmarkRun b = follow("orders-second", r -> false).last();
+        assertThat(b.getStatus().getPhase()).as(describe(b)).isEqualTo(Phase.Succeeded);
+
+        assertThat(firstDatabaseUids).as("database pods of the first run").hasSize(1);
+        Pod secondDatabase = databasePods("orders-second").stream()
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("run orders-second has no database pod"));
+        assertThat(firstDatabaseUids)
+                .doesNotContain(secondDatabase.getMetadata().getUid());
+        String[] rows = orders(secondDatabase);
+        // At 10 iterations/s for 3 s + 10 s a run writes about 130 orders. Had the second run found the first run's
+        // rows (the target no longer empties a database of its own), it would hold about twice that, and its oldest
+        // order would predate the second run.
+        long expected = Math.round(10 * 13 * 1.15);
+        assertThat(Long.parseLong(rows[0]))
+                .as("orders in the second run's database")
+                .isBetween(1L, expected);
+        assertThat(Instant.parse(rows[1]))
+                .as("the oldest order of the second run's database")
+                .isAfter(firstEnded);
+        measured.put("freshDatabase.secondRunOrders", rows[0]);
+
+        var summary = b.getStatus().getSummary();
+        List<PodResources> targets = summary.getPods().stream()
+                .filter(p -> p.getRole().equals("target"))
+                .toList();
+        assertThat(targets).as("target pods in status.summary.pods").hasSize(2);
+        assertThat(targets).allSatisfy(pod -> {
+            assertThat(pod.getPeakThreads()).as(pod.getPod()).isPositive();
+            assertThat(pod.getPeakHeapMiB()).as(pod.getPod()).isPositive();
+            assertThat(pod.getAvgCpuCores()).as(pod.getPod()).isPositive();
+            assertThat(pod.getCpuLimitCores()).as(pod.getPod()).isEqualTo(0.5);
+        });
+        // The target's threads are both pods' at one moment: at least either pod's peak, at most their sum.
+        int maxPeak =
+                targets.stream().mapToInt(PodResources::getPeakThreads).max().orElseThrow();
+        int sumPeaks = targets.stream().mapToInt(PodResources::getPeakThreads).sum();
+        assertThat(summary.getTarget().getPeakThreads()).isBetween(Math.max(maxPeak, 1), sumPeaks);
+        // Throttling: the most throttled replica.
+        assertThat(summary.getTarget().getCpuThrottledRatio())
+                .isEqualTo(targets.stream()
+                        .mapToDouble(PodResources::getCpuThrottledRatio)
+                        .max()
+                        .orElseThrow());
+        measured.put(
+                "replicas.targetPeakThreads",
+                summary.getTarget().getPeakThreads() + " (pods "
+                        + targets.stream()
+                                .map(p -> String.valueOf(p.getPeakThreads()))
+                                .toList() + ")");
+        measured.put(
+                "replicas.targetCpu",
+                "JVM " + summary.getTarget().getAvgCpuCores() + " cores; kubelet per pod "
+                        + targets.stream()
+                                .map(p -> String.valueOf(p.getAvgCpuCores()))
+                                .toList());
+        cluster.kubectl("delete", "benchmarkrun", "-n", NAMESPACE, "orders-second", "--wait=true", "--timeout=2m")
+                .requireSuccess();
+    }
+
+    @Test
+    @Order(9)
     void theBridgeKeptItsAddressWhilePodsCameAndWent() {
         // Every pod above added a port to the bridge and removed it. A bridge whose address follows its ports
         // changes its address whenever the port holding the lowest one leaves, and every running pod then sends to
@@ -496,7 +614,7 @@ class RealNodesE2E {
                 .stdout());
         for (Pod pod : client().pods().inNamespace(NAMESPACE).list().getItems()) {
             String name = pod.getMetadata().getName();
-            if (Stream.of("-k6-", "-target-", "-delay-").anyMatch(part -> name.startsWith(run + part))) {
+            if (Stream.of("-k6-", "-target-", "-delay-", "-db-").anyMatch(part -> name.startsWith(run + part))) {
                 text.append("-- ").append(name).append('\n');
                 text.append(cluster.kubectl("logs", "-n", NAMESPACE, name, "--tail=30")
                         .stdout());
@@ -584,6 +702,46 @@ class RealNodesE2E {
         cluster.kubectlWithInput(manifest, "apply", "-n", NAMESPACE, "-f", "-").requireSuccess();
     }
 
+    /** A short run of the orders scenario (writes) at 10 iterations/s. */
+    private static String ordersRun(String name, String cleanup) {
+        return variantRun(name, "{cpu: \"1\", memory: 1Gi}", "", "3s", "10s")
+                .replace("    scenario: upstream\n    upstreamDelay: 100ms\n", "    scenario: orders\n")
+                .replace("rate: 30, vus: 50", "rate: 10, vus: 20")
+                .replace("cleanup: Always", "cleanup: " + cleanup);
+    }
+
+    private List<Pod> databasePods(String run) {
+        return client().pods()
+                .inNamespace(NAMESPACE)
+                .withLabel("stackbench.dev/run", run)
+                .withLabel("stackbench.dev/role", "database")
+                .list()
+                .getItems();
+    }
+
+    /** The number of orders in a run's database and the time of the oldest (ISO-8601, UTC). */
+    private String[] orders(Pod database) {
+        CommandResult query = cluster.kubectl(
+                        "exec",
+                        "-n",
+                        NAMESPACE,
+                        database.getMetadata().getName(),
+                        "--",
+                        "psql",
+                        "-U",
+                        "stackbench",
+                        "-d",
+                        "stackbench",
+                        "-tA",
+                        "-F",
+                        " ",
+                        "-c",
+                        "select count(*), to_char(min(created_at) at time zone 'UTC',"
+                                + " 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') from orders")
+                .requireSuccess();
+        return query.stdout().trim().split(" ");
+    }
+
     /** A run of webflux-r2dbc in the example's pools at 30 requests/s, with the given name and target sizing. */
     private static String variantRun(String name, String resources, String jvmOptions, String warmup, String duration) {
         return """
@@ -606,6 +764,8 @@ class RealNodesE2E {
                     loadgen:
                       nodeSelector: {stackbench.dev/pool: loadgen}
                       tolerations: [{key: stackbench.dev/pool, operator: Equal, value: loadgen, effect: NoSchedule}]
+                  backend:
+                    delayService: {resources: {cpu: "1", memory: 1Gi}}
                   workload:
                     scenario: upstream
                     upstreamDelay: 100ms
@@ -618,7 +778,7 @@ class RealNodesE2E {
     }
 
     /**
-     * The default database of runs (the operator's built-in host {@code stackbench-postgresql}) on the backend pool:
+     * The shared database of runs that name it as external ({@code stackbench-postgresql}, on the system node):
      * PostgreSQL from the image hack/cluster.sh built from Debian's packages and imported, credentials from the
      * Secret the chart created.
      */

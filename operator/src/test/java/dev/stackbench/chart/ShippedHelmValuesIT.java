@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>k6-operator is its real chart ({@link OfflineChart}), so {@code k6.installOperator=true} renders it and values
  * below {@code k6-operator.} meet its own schema too. PostgreSQL and kube-prometheus-stack are empty stand-ins,
  * since they cannot be fetched offline: {@code postgresql.enabled=true} renders stackbench's side of that switch
- * (e.g. the default database host), and values below {@code postgresql.} are checked only against stackbench's
+ * (the values it passes), and values below {@code postgresql.} are checked only against stackbench's
  * own schema, not the dependency chart's.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

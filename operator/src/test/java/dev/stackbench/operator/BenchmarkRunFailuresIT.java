@@ -228,7 +228,7 @@ class BenchmarkRunFailuresIT {
                     assertThat(run.getStatus().getMessage()).doesNotContain("refused the operator");
                     assertThat(deploymentsOf("refused"))
                             .extracting(deployment -> deployment.getMetadata().getName())
-                            .containsExactlyInAnyOrder("refused-target", "refused-delay");
+                            .containsExactlyInAnyOrder("refused-db", "refused-target", "refused-delay");
                 });
     }
 

@@ -46,7 +46,7 @@ final class ExampleRuns {
     static OperatorSettings settings() {
         return new OperatorSettings(
                 "1.2.3",
-                "postgres.db.svc",
+                "stackbench/postgres:15",
                 "postgres-credentials",
                 null,
                 null,

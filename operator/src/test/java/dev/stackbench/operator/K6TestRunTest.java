@@ -69,7 +69,7 @@ class K6TestRunTest {
         OperatorSettings defaults = ExampleRuns.settings();
         OperatorSettings local = new OperatorSettings(
                 defaults.imageTag(),
-                defaults.defaultDatabaseHost(),
+                defaults.databaseImage(),
                 defaults.defaultDatabaseSecret(),
                 "stackbench/k6:v1.8.1",
                 "stackbench/k6-starter:v1.6.0",

@@ -64,7 +64,7 @@ final class OperatorHarness implements AutoCloseable {
                 .create();
         this.settings = new OperatorSettings(
                 "it",
-                "stackbench-postgresql",
+                "stackbench/postgres:15",
                 DATABASE_SECRET,
                 null,
                 null,

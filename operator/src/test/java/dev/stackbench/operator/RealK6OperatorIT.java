@@ -51,7 +51,7 @@ class RealK6OperatorIT {
         OperatorSettings defaults = ExampleRuns.settings();
         OperatorSettings settings = new OperatorSettings(
                 defaults.imageTag(),
-                defaults.defaultDatabaseHost(),
+                defaults.databaseImage(),
                 defaults.defaultDatabaseSecret(),
                 RUNNER_IMAGE,
                 STARTER_IMAGE,

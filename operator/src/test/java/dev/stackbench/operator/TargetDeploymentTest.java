@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.DatabaseSpec;
+import dev.stackbench.api.ExternalDatabaseSpec;
 import dev.stackbench.api.SecretKeysRef;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -61,17 +62,19 @@ class TargetDeploymentTest {
         assertThat(env.get("SPRING_PROFILES_ACTIVE").getValue()).isEqualTo("webflux-r2dbc");
         assertThat(env.get("BIND_ADDRESS").getValue()).isEqualTo("0.0.0.0");
         assertThat(env.get("DELAY_SERVICE_URL").getValue()).isEqualTo("http://webflux-r2dbc-delay.bench.svc:8090");
-        assertThat(env.get("DB_HOST").getValue()).isEqualTo("postgres.db.svc");
+        // No external database named: the run's own, through its Service and Secret.
+        assertThat(env.get("DB_HOST").getValue()).isEqualTo("webflux-r2dbc-db");
         assertThat(env.get("DB_PORT").getValue()).isEqualTo("5432");
         assertThat(env.get("DB_NAME").getValue()).isEqualTo("stackbench");
         assertThat(env.get("DB_POOL_SIZE").getValue()).isEqualTo("50");
         assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getName())
-                .isEqualTo("postgres-credentials");
+                .isEqualTo("webflux-r2dbc-db");
         assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("username");
         assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey())
                 .isEqualTo("password");
+        // A database of its own starts empty: nothing of an earlier run to remove.
         assertThat(env.get(dev.stackbench.model.RunApps.RESET_DATABASE_ENV).getValue())
-                .isEqualTo("true");
+                .isEqualTo("false");
         // The example sizes the heap itself (MaxRAMPercentage, of the 1Gi limit), so no -Xmx is added.
         assertThat(env.get("JAVA_TOOL_OPTIONS").getValue())
                 .isEqualTo("-XX:ActiveProcessorCount=1 -XX:MaxRAM=1073741824 -XX:MaxRAMPercentage=75");
@@ -86,13 +89,14 @@ class TargetDeploymentTest {
         run.getSpec()
                 .getBackend()
                 .setDatabase(new DatabaseSpec()
-                        .withHost("pg.example")
-                        .withPort(6432)
-                        .withDatabase("bench")
-                        .withSecretRef(new SecretKeysRef()
-                                .withName("pg")
-                                .withUserKey("u")
-                                .withPasswordKey("p")));
+                        .withExternal(new ExternalDatabaseSpec()
+                                .withHost("pg.example")
+                                .withPort(6432)
+                                .withDatabase("bench")
+                                .withSecretRef(new SecretKeysRef()
+                                        .withName("pg")
+                                        .withUserKey("u")
+                                        .withPasswordKey("p"))));
 
         Deployment deployment = target.desired(run);
         Map<String, EnvVar> env = env(deployment);
@@ -113,6 +117,9 @@ class TargetDeploymentTest {
         assertThat(env.get("DB_USER").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("u");
         assertThat(env.get("DB_PASSWORD").getValueFrom().getSecretKeyRef().getKey())
                 .isEqualTo("p");
+        // A shared database may hold the orders of earlier runs: the target removes them at start.
+        assertThat(env.get(dev.stackbench.model.RunApps.RESET_DATABASE_ENV).getValue())
+                .isEqualTo("true");
         assertThat(env.get("JAVA_TOOL_OPTIONS").getValue())
                 .isEqualTo("-XX:ActiveProcessorCount=2 -XX:MaxRAM=1073741824 -Xmx768m");
     }

@@ -1,0 +1,30 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class TargetMetricsScraperTest {
+
+    private static final Instant START = Instant.parse("2026-11-23T10:00:00Z");
+    private static final TargetMetricsScraper.Window WINDOW =
+            new TargetMetricsScraper.Window(START, START.plusSeconds(40));
+
+    @Test
+    void scrapesSpanningTheWindowGiveNoWarning() {
+        // Every 2 s from the window's first second to its last: 38 of 40 s.
+        assertThat(TargetMetricsScraper.partialCoverage(WINDOW, Duration.ofSeconds(38)))
+                .isEmpty();
+    }
+
+    @Test
+    void scrapesThatStartedLateInTheWindowAreSaidToCoverPartOfIt() {
+        // An operator that came back 15 s into the window scraped its last 25 s.
+        assertThat(TargetMetricsScraper.partialCoverage(WINDOW, Duration.ofSeconds(25)))
+                .hasValueSatisfying(warning -> assertThat(warning)
+                        .contains("cover 25 s of the 40 s measured window")
+                        .contains("restart"));
+    }
+}
