@@ -144,6 +144,51 @@ public final class PodCpuCounters {
         return Optional.empty();
     }
 
+    /**
+     * Every reading as text, one line per pod, container and time ({@code epochMillis pod container usageSeconds
+     * periods throttledPeriods}), so that readings survive the process that took them ({@link #load}).
+     */
+    public synchronized String journal() {
+        StringBuilder text = new StringBuilder();
+        pods.forEach((pod, containers) ->
+                containers.forEach((container, readings) -> readings.forEach((at, r) -> text.append(at.toEpochMilli())
+                        .append(' ')
+                        .append(pod)
+                        .append(' ')
+                        .append(container)
+                        .append(' ')
+                        .append(r.usageSeconds())
+                        .append(' ')
+                        .append(r.periods())
+                        .append(' ')
+                        .append(r.throttledPeriods())
+                        .append('\n'))));
+        return text.toString();
+    }
+
+    /** Adds the readings of a {@link #journal()}; a line that does not parse is skipped. */
+    public synchronized int load(String journal) {
+        int loaded = 0;
+        for (String line : journal.split("\n")) {
+            String[] f = line.trim().split(" ");
+            if (f.length != 6) {
+                continue;
+            }
+            try {
+                pods.computeIfAbsent(f[1], p -> new LinkedHashMap<>())
+                        .computeIfAbsent(f[2], c -> new TreeMap<>())
+                        .put(
+                                Instant.ofEpochMilli(Long.parseLong(f[0])),
+                                new Reading(
+                                        Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5])));
+                loaded++;
+            } catch (NumberFormatException e) {
+                // a damaged line: the others still count
+            }
+        }
+        return loaded;
+    }
+
     /** The pods with readings, in the order first seen. */
     public synchronized List<String> pods() {
         return List.copyOf(pods.keySet());

@@ -28,7 +28,7 @@ public final class TargetMetrics {
     /** The instance name of scrapes added without one: a single target. */
     public static final String SINGLE_INSTANCE = "target";
 
-    private record InstanceSample(String instance, TargetSample sample) {}
+    private record InstanceSample(String instance, TargetSample sample, ServerRequests requests) {}
 
     private final List<InstanceSample> samples = new ArrayList<>();
     private final List<ServerRequests> serverRequests = new ArrayList<>();
@@ -46,13 +46,102 @@ public final class TargetMetrics {
     /** Adds one scrape of one of several target instances (pods), taken at {@code at}. */
     public synchronized TargetSample add(Instant at, String instance, PrometheusScrape scrape) {
         TargetSample sample = TargetSample.of(at, scrape);
-        samples.add(new InstanceSample(instance, sample));
-        serverRequests.add(ServerRequests.of(at, instance, scrape));
+        ServerRequests requests = ServerRequests.of(at, instance, scrape);
+        samples.add(new InstanceSample(instance, sample, requests));
+        serverRequests.add(requests);
         return sample;
     }
 
     public TargetSample add(Instant at, String instance, String prometheusText) {
         return add(at, instance, PrometheusTextParser.parse(prometheusText));
+    }
+
+    /**
+     * Every scrape as text, one line per scrape, so that they survive the process that took them ({@link #load}): the
+     * figures of the summary and the request counter always; the request histogram only for scrapes within
+     * {@code bucketsFrom}..{@code bucketsTo} and for each instance's latest scrape, because the server-side check reads
+     * buckets at the window's edges only (which keeps the text small for long runs). Null bounds keep every histogram.
+     */
+    public synchronized String journal(Instant bucketsFrom, Instant bucketsTo) {
+        Map<String, InstanceSample> latest = new LinkedHashMap<>();
+        samples.forEach(entry -> latest.put(entry.instance(), entry));
+        StringBuilder text = new StringBuilder();
+        for (InstanceSample entry : samples) {
+            TargetSample s = entry.sample();
+            ServerRequests r = entry.requests();
+            boolean buckets = latest.get(entry.instance()) == entry
+                    || bucketsFrom == null
+                    || bucketsTo == null
+                    || (!s.at().isBefore(bucketsFrom) && !s.at().isAfter(bucketsTo));
+            text.append(s.at().toEpochMilli()).append('\t').append(entry.instance());
+            for (double value : new double[] {
+                s.liveThreads(),
+                s.heapUsedMiB(),
+                s.cpuSecondsTotal(),
+                s.cpuUsage(),
+                s.availableCpus(),
+                s.gcPauseSecondsTotal(),
+                s.gcPauses(),
+                s.dbPoolActive(),
+                s.dbPoolPending()
+            }) {
+                text.append('\t').append(value);
+            }
+            text.append('\t').append(r != null && r.timerPresent());
+            text.append('\t').append(r == null ? Double.NaN : r.completed());
+            text.append('\t');
+            if (r != null && buckets) {
+                text.append('b');
+                r.buckets()
+                        .forEach((le, count) ->
+                                text.append(' ').append(le).append('=').append(count));
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+
+    /**
+     * Adds the scrapes of a {@link #journal}. A scrape whose histogram was left out of the journal still counts for
+     * the figures and the request counter, but is not offered to the server-side check, which needs the histogram at
+     * the scrapes it reads. Returns the number of scrapes loaded; a line that does not parse is skipped.
+     */
+    public synchronized int load(String journal) {
+        int loaded = 0;
+        for (String line : journal.split("\n")) {
+            String[] f = line.split("\t", -1);
+            if (f.length != 14) {
+                continue;
+            }
+            try {
+                Instant at = Instant.ofEpochMilli(Long.parseLong(f[0]));
+                double[] v = new double[9];
+                for (int i = 0; i < 9; i++) {
+                    v[i] = Double.parseDouble(f[2 + i]);
+                }
+                TargetSample sample = new TargetSample(at, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+                ServerRequests requests = null;
+                if (f[13].startsWith("b")) {
+                    java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>();
+                    for (String bucket : f[13].substring(1).trim().split(" ")) {
+                        if (!bucket.isEmpty()) {
+                            String[] pair = bucket.split("=");
+                            buckets.put(Double.parseDouble(pair[0]), Double.parseDouble(pair[1]));
+                        }
+                    }
+                    requests = new ServerRequests(
+                            at, f[1], Boolean.parseBoolean(f[11]), Double.parseDouble(f[12]), buckets);
+                    serverRequests.add(requests);
+                }
+                samples.add(new InstanceSample(f[1], sample, requests));
+                loaded++;
+            } catch (RuntimeException e) {
+                // a damaged line: the others still count
+            }
+        }
+        samples.sort(java.util.Comparator.comparing(entry -> entry.sample().at()));
+        serverRequests.sort(java.util.Comparator.comparing(ServerRequests::at));
+        return loaded;
     }
 
     /**

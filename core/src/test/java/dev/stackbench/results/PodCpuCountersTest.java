@@ -65,6 +65,30 @@ class PodCpuCountersTest {
     }
 
     @Test
+    void readingsSurviveAJournalAndGiveTheSameUsage() {
+        PodCpuCounters counters = new PodCpuCounters();
+        int[] seconds = {0, 10, 20, 30};
+        double[] usage = {1.0, 8.0, 16.0, 16.5};
+        for (int i = 0; i < seconds.length; i++) {
+            counters.add(
+                    List.of(ref("target-1"), ref("runner-1")),
+                    header()
+                            + cadvisor("target-1", "target", usage[i], 1000L * i, 100L * i, seconds[i])
+                            + cadvisor("runner-1", "k6", usage[i] / 2, 1000L * i, 0, seconds[i]),
+                    T0.plusSeconds(seconds[i] + 1));
+        }
+
+        PodCpuCounters restored = new PodCpuCounters();
+        int loaded = restored.load(counters.journal() + "a damaged line\n");
+
+        assertThat(loaded).isEqualTo(8);
+        assertThat(restored.pods()).containsExactly("target-1", "runner-1");
+        assertThat(restored.usages(T0.plusSeconds(5), T0.plusSeconds(25)))
+                .usingRecursiveFieldByFieldElementComparator()
+                .isEqualTo(counters.usages(T0.plusSeconds(5), T0.plusSeconds(25)));
+    }
+
+    @Test
     void aWindowWithFewerThanTwoReadingsUsesTheReadingsAroundItAndSaysSo() {
         PodCpuCounters counters = new PodCpuCounters();
         counters.add(List.of(ref("k6-1")), cadvisor("k6-1", "k6", 2.0, 0, 0, 0), T0);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -139,6 +140,51 @@ class PrometheusAndTargetMetricsTest {
         assertThat(metrics.covered(START, START.plusSeconds(20))).isEqualTo(java.time.Duration.ofSeconds(20));
         assertThat(metrics.covered(START.plusSeconds(5), START.plusSeconds(20)))
                 .isEqualTo(java.time.Duration.ofSeconds(10));
+    }
+
+    @Test
+    void scrapesSurviveAJournalWithHistogramsKeptAtTheWindowsStart() throws IOException {
+        TargetMetrics metrics = new TargetMetrics();
+        for (int second = -10; second <= 40; second += 5) {
+            for (String pod : List.of("pod-a", "pod-b")) {
+                String histogram = String.format(
+                        java.util.Locale.ROOT,
+                        "http_server_requests_seconds_bucket{uri=\"/api/upstream\",le=\"0.1\"} %d%n"
+                                + "http_server_requests_seconds_bucket{uri=\"/api/upstream\",le=\"+Inf\"} %d%n",
+                        2 * (second + 10),
+                        3 * (second + 10));
+                metrics.add(
+                        START.plusSeconds(second),
+                        pod,
+                        scrape(100 + second, (100 + second) * 1_048_576.0, 10 + second * 0.5, 5 + second, 0.05, 0)
+                                + histogram);
+            }
+        }
+
+        // Histograms only around the window's start (0 s) and at each pod's latest scrape.
+        String journal = metrics.journal(START.minusSeconds(5), START.plusSeconds(5));
+        TargetMetrics restored = new TargetMetrics();
+        int loaded = restored.load(journal + "not a scrape\n");
+
+        assertThat(loaded).isEqualTo(22);
+        assertThat(restored.summary(START, START.plusSeconds(30)))
+                .usingRecursiveComparison()
+                .isEqualTo(metrics.summary(START, START.plusSeconds(30)));
+        assertThat(restored.perInstance(START, START.plusSeconds(30)))
+                .usingRecursiveComparison()
+                .isEqualTo(metrics.perInstance(START, START.plusSeconds(30)));
+        // The server-side check gets the scrapes with histograms: three per pod at the start, the last one of each.
+        assertThat(restored.serverRequests())
+                .extracting(ServerRequests::at)
+                .containsOnly(START.minusSeconds(5), START, START.plusSeconds(5), START.plusSeconds(40));
+        assertThat(restored.serverRequests())
+                .allSatisfy(r -> assertThat(r.buckets()).hasSize(2));
+        assertThat(restored.serverRequests())
+                .usingRecursiveFieldByFieldElementComparator()
+                .isSubsetOf(metrics.serverRequests());
+        assertThat(journal.length())
+                .as("a journal without most histograms")
+                .isLessThan(metrics.journal(null, null).length());
     }
 
     @Test

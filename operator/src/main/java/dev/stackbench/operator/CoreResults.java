@@ -88,6 +88,16 @@ public final class CoreResults implements RunResults {
             }
 
             @Override
+            public String journal(Instant bucketsFrom, Instant bucketsTo) {
+                return metrics.journal(bucketsFrom, bucketsTo);
+            }
+
+            @Override
+            public int load(String journal) {
+                return metrics.load(journal);
+            }
+
+            @Override
             public void checkServerSide(RunSummary summary, Instant from, Instant to) {
                 ServerSideCheck.addTo(summary, metrics.serverRequests(), from, to);
             }

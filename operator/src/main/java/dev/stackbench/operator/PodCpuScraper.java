@@ -158,6 +158,28 @@ public class PodCpuScraper {
         }
     }
 
+    /** The run's CPU readings as text, for the scrape journal (empty when there are none). */
+    String journal(BenchmarkRun run) {
+        RunCpu cpu = runs.get(run.getMetadata().getUid());
+        if (cpu == null) {
+            return "";
+        }
+        synchronized (cpu) {
+            return cpu.counters.journal();
+        }
+    }
+
+    /**
+     * Takes up the readings an earlier operator process journaled for the run; the pods' roles, nodes and limits come
+     * back with the next reading, which looks the pods up again.
+     */
+    int restore(BenchmarkRun run, String journal) {
+        RunCpu cpu = runs.computeIfAbsent(run.getMetadata().getUid(), uid -> new RunCpu());
+        synchronized (cpu) {
+            return cpu.counters.load(journal);
+        }
+    }
+
     public void forget(BenchmarkRun run) {
         runs.remove(run.getMetadata().getUid());
     }

@@ -55,6 +55,12 @@ public class TargetMetricsScraper {
         /** The span of [from, to] between the first and the last scrape in it. */
         Duration covered(Instant from, Instant to);
 
+        /** The scrapes as text, with request histograms only within [bucketsFrom, bucketsTo] (null: all). */
+        String journal(Instant bucketsFrom, Instant bucketsTo);
+
+        /** Adds the scrapes of a journal; returns how many. */
+        int load(String journal);
+
         /** Sets summary.server from the scrapes around [from, to] and warns where they disagree with k6. */
         void checkServerSide(RunSummary summary, Instant from, Instant to);
     }
@@ -71,10 +77,17 @@ public class TargetMetricsScraper {
     /** The CPU counters of the run's pods from their kubelets, read on the same clock. */
     private final PodCpuScraper podCpu;
 
+    /** Where the scrapes outlive this process; null without a cluster (unit tests). */
+    private final ScrapeJournal journal;
+
+    /** When each run's journal was last written, by run uid. */
+    private final Map<String, Instant> journaled = new ConcurrentHashMap<>();
+
     public TargetMetricsScraper(KubernetesClient client, java.util.function.Supplier<MetricsSummarizer> summarizers) {
         this.client = client;
         this.summarizers = summarizers;
         this.podCpu = client == null ? null : new PodCpuScraper(client);
+        this.journal = client == null ? null : new ScrapeJournal(client);
     }
 
     /**
@@ -116,6 +129,7 @@ public class TargetMetricsScraper {
                                 if (podCpu != null) {
                                     podCpu.scrape(run, Instant.now(), false);
                                 }
+                                writeJournalEvery(current, ScrapeJournal.INTERVAL);
                             } catch (RuntimeException e) {
                                 LOG.warn("run {}/{}: scraping the target failed: {}", namespace, name, e.toString());
                             }
@@ -155,9 +169,68 @@ public class TargetMetricsScraper {
         }
     }
 
+    /**
+     * Writes the run's scrapes to its journal unless that was done less than {@code interval} ago. The request
+     * histograms are kept for the scrapes within 30 s of the measured window's start (the server-side check reads
+     * them there; the end is scraped after any restart) and for each pod's latest scrape.
+     */
+    void writeJournalEvery(BenchmarkRun run, Duration interval) {
+        RunScrapes scrapes = runs.get(run.getMetadata().getUid());
+        if (journal == null || scrapes == null) {
+            return;
+        }
+        Instant now = Instant.now();
+        Instant last = journaled.get(run.getMetadata().getUid());
+        if (last != null && Duration.between(last, now).compareTo(interval) < 0) {
+            return;
+        }
+        journaled.put(run.getMetadata().getUid(), now);
+        String startedAt = run.getStatus() == null ? null : run.getStatus().getStartedAt();
+        Optional<Window> window = measuredWindow(run, startedAt);
+        Instant from = window.map(w -> w.start().minusSeconds(30)).orElse(null);
+        Instant to = window.map(w -> w.start().plusSeconds(30)).orElse(null);
+        String target;
+        synchronized (scrapes) {
+            target = scrapes.summarizer.journal(from, to);
+        }
+        try {
+            journal.save(run, target, podCpu == null ? "" : podCpu.journal(run));
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "run {}/{}: writing the scrape journal failed (a restart now would lose the scrapes so far): {}",
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    e.toString());
+        }
+    }
+
+    /**
+     * The run's scrapes in this process: on first use, those an earlier operator process journaled, so that a restart
+     * in the middle of a run loses at most the scrapes of the last {@link ScrapeJournal#INTERVAL}.
+     */
+    private RunScrapes scrapesOf(BenchmarkRun run) {
+        return runs.computeIfAbsent(run.getMetadata().getUid(), uid -> {
+            RunScrapes scrapes = new RunScrapes(summarizers.get());
+            if (journal != null) {
+                journal.load(run).ifPresent(saved -> {
+                    scrapes.succeeded += scrapes.summarizer.load(saved.target());
+                    int readings = podCpu == null ? 0 : podCpu.restore(run, saved.cpu());
+                    LOG.info(
+                            "run {}/{}: took up {} target scrapes and {} CPU readings from the journal of an earlier"
+                                    + " operator process",
+                            run.getMetadata().getNamespace(),
+                            run.getMetadata().getName(),
+                            scrapes.succeeded,
+                            readings);
+                });
+            }
+            return scrapes;
+        });
+    }
+
     /** Scrapes every target pod once. */
     public void scrape(BenchmarkRun run, List<Pod> targetPods, Instant now) {
-        RunScrapes scrapes = runs.computeIfAbsent(run.getMetadata().getUid(), uid -> new RunScrapes(summarizers.get()));
+        RunScrapes scrapes = scrapesOf(run);
         // The clock's thread and the reconciler both scrape: one at a time per run.
         synchronized (scrapes) {
             scrapeLocked(run, scrapes, targetPods, now);
@@ -303,6 +376,7 @@ public class TargetMetricsScraper {
     public void forget(BenchmarkRun run) {
         stopScraping(run);
         runs.remove(run.getMetadata().getUid());
+        journaled.remove(run.getMetadata().getUid());
         if (podCpu != null) {
             podCpu.forget(run);
         }

@@ -1,0 +1,128 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.api.BenchmarkRun;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * The scrapes of a running run (the target's metrics and the pods' CPU counters), kept in a ConfigMap the run owns,
+ * so that an operator that restarts in the middle of a run picks them up and still summarises the whole measured
+ * window. Written at most every {@link #INTERVAL} by the scraper's clock, compressed. The ConfigMap carries the run's
+ * label but not the managed-by label the operator's informers select on: its frequent writes must not wake the
+ * reconciler. It goes with the run's cleanup, and with the run (owner reference).
+ */
+final class ScrapeJournal {
+
+    static final java.time.Duration INTERVAL = java.time.Duration.ofSeconds(10);
+    static final String TARGET_KEY = "target.tsv.gz";
+    static final String CPU_KEY = "cpu.txt.gz";
+
+    /** What a journal holds: the target's scrapes and the pods' CPU readings, as text. */
+    record Saved(String target, String cpu) {}
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ScrapeJournal.class);
+
+    private final KubernetesClient client;
+
+    ScrapeJournal(KubernetesClient client) {
+        this.client = client;
+    }
+
+    static String name(BenchmarkRun run) {
+        return run.getMetadata().getName() + "-scrapes";
+    }
+
+    void save(BenchmarkRun run, String target, String cpu) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(RunLabels.RUN, run.getMetadata().getName());
+        labels.put(RunLabels.INSTANCE, run.getMetadata().getName());
+        ConfigMap configMap = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name(run))
+                .withNamespace(run.getMetadata().getNamespace())
+                .withLabels(labels)
+                .withOwnerReferences(RunLabels.ownerReference(run))
+                .endMetadata()
+                .addToBinaryData(TARGET_KEY, gzip(target))
+                .addToBinaryData(CPU_KEY, gzip(cpu))
+                .build();
+        client.configMaps()
+                .inNamespace(run.getMetadata().getNamespace())
+                .resource(configMap)
+                .fieldManager(RunEvents.COMPONENT)
+                .forceConflicts()
+                .serverSideApply();
+    }
+
+    /** The journal of the run, if an earlier operator process wrote one. */
+    Optional<Saved> load(BenchmarkRun run) {
+        try {
+            ConfigMap configMap = client.configMaps()
+                    .inNamespace(run.getMetadata().getNamespace())
+                    .withName(name(run))
+                    .get();
+            if (configMap == null || configMap.getBinaryData() == null) {
+                return Optional.empty();
+            }
+            // A ConfigMap of the same name left by an earlier run of the same name belongs to another uid.
+            boolean ours = configMap.getMetadata().getOwnerReferences() != null
+                    && configMap.getMetadata().getOwnerReferences().stream()
+                            .anyMatch(owner -> run.getMetadata().getUid().equals(owner.getUid()));
+            if (!ours) {
+                return Optional.empty();
+            }
+            Map<String, String> data = configMap.getBinaryData();
+            return Optional.of(new Saved(gunzip(data.get(TARGET_KEY)), gunzip(data.get(CPU_KEY))));
+        } catch (KubernetesClientException | UncheckedIOException e) {
+            LOG.warn(
+                    "run {}/{}: cannot read the scrape journal {}: {}",
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    name(run),
+                    e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    void delete(BenchmarkRun run) {
+        client.configMaps()
+                .inNamespace(run.getMetadata().getNamespace())
+                .withName(name(run))
+                .delete();
+    }
+
+    static String gzip(String text) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Base64.getEncoder().encodeToString(bytes.toByteArray());
+    }
+
+    static String gunzip(String base64) {
+        if (base64 == null || base64.isEmpty()) {
+            return "";
+        }
+        try (GZIPInputStream in =
+                new GZIPInputStream(new ByteArrayInputStream(Base64.getDecoder().decode(base64)))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UncheckedIOException(new IOException("the scrape journal is damaged: " + e.getMessage(), e));
+        }
+    }
+}
