@@ -651,6 +651,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .withLabelSelector(selector)
                 .list()
                 .getItems());
+        // The scrape journal is not labelled for the informers (its writes must not wake the reconciler): by name.
+        client.configMaps()
+                .inNamespace(namespace)
+                .withName(ScrapeJournal.name(run))
+                .delete();
         if (ownDatabase(run)) {
             // By name: the operator may create and delete Secrets, never read or list them.
             client.secrets()
@@ -817,6 +822,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         RunLabels.ROLE_LOADGEN,
                         pod.getSpec().getContainers().getFirst().getImage()));
         environment.setImages(images);
+        k6Version(context, run).ifPresent(environment::setK6Version);
         metrics.javaVersion().ifPresent(environment::setJavaVersion);
         metrics.springBootVersion().ifPresent(environment::setSpringBootVersion);
         Map<String, List<Pod>> podsByRole = new LinkedHashMap<>();
@@ -863,6 +869,37 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             } catch (KubernetesClientException e) {
                 LOG.warn(
                         "run {}: cannot read the log of database pod {}: {}",
+                        run.getMetadata().getName(),
+                        pod.getMetadata().getName(),
+                        e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** What `k6 version` printed in a runner's version init container ("k6 v1.8.1 (commit/..., go1.24, ...)"). */
+    private static Optional<String> k6Version(Context<BenchmarkRun> context, BenchmarkRun run) {
+        for (Pod pod : RunnerHealth.sorted(runnerPods(context, run))) {
+            boolean hasVersionContainer = pod.getSpec().getInitContainers() != null
+                    && pod.getSpec().getInitContainers().stream()
+                            .anyMatch(c -> K6TestRun.VERSION_CONTAINER.equals(c.getName()));
+            if (!hasVersionContainer) {
+                continue;
+            }
+            try {
+                String log = context.getClient()
+                        .pods()
+                        .inNamespace(run.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .inContainer(K6TestRun.VERSION_CONTAINER)
+                        .getLog();
+                Optional<String> version = K6TestRun.printedVersion(log);
+                if (version.isPresent()) {
+                    return version;
+                }
+            } catch (KubernetesClientException e) {
+                LOG.warn(
+                        "run {}: cannot read the k6 version of runner {}: {}",
                         run.getMetadata().getName(),
                         pod.getMetadata().getName(),
                         e.getMessage());

@@ -33,6 +33,12 @@ public final class K6TestRun {
     /** The port of k6's REST API in a runner pod (k6-operator starts k6 with --address 0.0.0.0:6565). */
     static final int K6_API_PORT = 6565;
 
+    /**
+     * The init container of each runner that prints the version of the k6 in the runner's image ({@code k6 version}),
+     * for the run's manifest; the runner's own log holds only the results.
+     */
+    public static final String VERSION_CONTAINER = "k6-version";
+
     private final OperatorSettings settings;
 
     public K6TestRun(OperatorSettings settings) {
@@ -49,6 +55,20 @@ public final class K6TestRun {
         ResourcesSpec resources = run.getSpec().getWorkload().getRunnerResources();
         Map<String, String> limits = Map.of("cpu", resources.getCpu(), "memory", resources.getMemory());
         runner.put("resources", Map.of("requests", limits, "limits", limits));
+        if (settings.k6Image() != null) {
+            // Sized like the runner, so the pod stays Guaranteed; it ends before the runner starts.
+            runner.put(
+                    "initContainers",
+                    List.of(Map.of(
+                            "name",
+                            VERSION_CONTAINER,
+                            "image",
+                            settings.k6Image(),
+                            "command",
+                            List.of("k6", "version"),
+                            "resources",
+                            Map.of("requests", limits, "limits", limits))));
+        }
         runner.put("nodeSelector", placement.getNodeSelector());
         runner.put("tolerations", placement.getTolerations());
         restricted(runner);
@@ -134,5 +154,16 @@ public final class K6TestRun {
             return stage;
         }
         return null;
+    }
+
+    /** The first line `k6 version` printed, e.g. "k6 v1.8.1 (commit/devel, go1.24.4, linux/amd64)". */
+    static java.util.Optional<String> printedVersion(String log) {
+        if (log == null) {
+            return java.util.Optional.empty();
+        }
+        return log.lines()
+                .map(String::trim)
+                .filter(line -> line.startsWith("k6 v"))
+                .findFirst();
     }
 }

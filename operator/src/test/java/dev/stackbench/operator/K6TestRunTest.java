@@ -81,8 +81,25 @@ class K6TestRunTest {
         assertThat(map(spec.get("initializer"))).containsEntry("image", "stackbench/k6:v1.8.1");
         assertThat(map(spec.get("starter"))).containsEntry("image", "stackbench/k6-starter:v1.6.0");
 
+        // The runner's image also prints its k6 version, in an init container sized like the runner (Guaranteed QoS).
+        assertThat(map(spec.get("runner")).get("initContainers"))
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+                .singleElement()
+                .satisfies(init -> {
+                    Map<String, Object> container = map(init);
+                    assertThat(container)
+                            .containsEntry("name", "k6-version")
+                            .containsEntry("image", "stackbench/k6:v1.8.1")
+                            .containsEntry("command", List.of("k6", "version"));
+                    assertThat(container.get("resources"))
+                            .isEqualTo(map(spec.get("runner")).get("resources"));
+                });
+        assertThat(K6TestRun.printedVersion("k6 v1.8.1 (commit/devel, go1.24.4, linux/amd64)\n"))
+                .contains("k6 v1.8.1 (commit/devel, go1.24.4, linux/amd64)");
+        assertThat(K6TestRun.printedVersion("")).isEmpty();
+
         Map<String, Object> unset = spec(new K6TestRun(defaults).desired(run));
-        assertThat(map(unset.get("runner"))).doesNotContainKey("image");
+        assertThat(map(unset.get("runner"))).doesNotContainKey("image").doesNotContainKey("initContainers");
         assertThat(map(unset.get("initializer"))).doesNotContainKey("image");
         assertThat(map(unset.get("starter"))).doesNotContainKey("image");
     }
