@@ -296,7 +296,10 @@ class ChartRenderIT {
                 deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(operator.getImage()).isEqualTo("stackbench/operator:" + appVersion());
         assertThat(operator.getArgs())
-                .containsExactly("--health-port=8080", "--default-database-secret=stackbench-database");
+                .containsExactly(
+                        "--health-port=8080",
+                        "--database-image=postgres:17",
+                        "--default-database-secret=stackbench-database");
         assertThat(env(deployment))
                 .containsEntry("STACKBENCH_IMAGE_TAG", appVersion())
                 .containsKey("JAVA_TOOL_OPTIONS");
