@@ -6,6 +6,7 @@ import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.api.ScriptSpec;
@@ -19,6 +20,10 @@ import dev.stackbench.report.HtmlReport;
 import dev.stackbench.report.ReportRun;
 import dev.stackbench.report.RunRow;
 import dev.stackbench.report.SummaryTable;
+import dev.stackbench.stats.ComparisonAnalysis;
+import dev.stackbench.stats.ComparisonMetric;
+import dev.stackbench.stats.ComparisonPlan;
+import dev.stackbench.stats.ComparisonTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -88,6 +93,42 @@ public final class RunCommand implements Callable<Integer> {
             description = "where to write results (default: results/<timestamp> under the repository root)")
     Path resultsDir;
 
+    @Option(
+            names = "--repetitions",
+            paramLabel = "N",
+            description = "run every file N times (at least 3) and compare them with statistics: the first file is"
+                    + " the baseline; each run's median with its confidence interval and CV, and for every other file"
+                    + " the Mann-Whitney U test, the Hodges-Lehmann shift with its interval and a verdict (better,"
+                    + " worse, no significant difference). Fewer than 6 repetitions give no 95% interval of a median")
+    Integer repetitions;
+
+    @Option(
+            names = "--order",
+            defaultValue = "interleaved",
+            paramLabel = "ORDER",
+            description = "with --repetitions: interleaved (default: rounds of one run per file, shuffled with the"
+                    + " seed, so drift of the machine hits every file alike) or sequential")
+    String order;
+
+    @Option(
+            names = "--seed",
+            paramLabel = "SEED",
+            description = "with --repetitions: seed of the interleaved order (default: the time; printed)")
+    Long seed;
+
+    @Option(
+            names = "--confidence",
+            defaultValue = "0.95",
+            paramLabel = "LEVEL",
+            description = "with --repetitions: confidence of the intervals and tests (default: ${DEFAULT-VALUE})")
+    double confidence;
+
+    @Option(
+            names = "--include-flagged-runs",
+            description = "with --repetitions: count runs whose load generator could not keep up (dropped"
+                    + " iterations, saturated runner); by default they are left out, with a warning naming them")
+    boolean includeFlaggedRuns;
+
     @Option(names = "--keep", description = "keep PostgreSQL's data directory after the run, for inspection")
     boolean keep;
 
@@ -127,6 +168,14 @@ public final class RunCommand implements Callable<Integer> {
         List<PlannedRun> planned = readAndValidate(err);
         if (planned == null) {
             return ExitCodes.INVALID_INPUT;
+        }
+        Repeated repeated = null;
+        if (repetitions != null) {
+            repeated = plan(planned, err);
+            if (repeated == null) {
+                return ExitCodes.INVALID_INPUT;
+            }
+            planned = repeated.runs();
         }
         List<BenchmarkRun> runs = planned.stream().map(PlannedRun::run).toList();
         LocalRunner.Settings settings;
@@ -189,6 +238,12 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter tableOut = output == Output.table ? out : err;
         tableOut.println();
         tableOut.print(table);
+        if (repeated != null) {
+            String statistics = compare(repeated, results);
+            Files.writeString(layout.repetitionStatistics(), statistics);
+            tableOut.println();
+            tableOut.print(statistics);
+        }
         tableOut.flush();
         if (output != Output.table) {
             Object document = statuses.size() == 1 ? statuses.get(0) : statuses;
@@ -203,6 +258,84 @@ public final class RunCommand implements Callable<Integer> {
 
     /** A valid run with defaults applied, and for scenario custom the text of its module. */
     private record PlannedRun(BenchmarkRun run, String customModule) {}
+
+    /**
+     * The runs of --repetitions in the order they run, and for each its variant (the file's run name) and round.
+     */
+    private record Repeated(List<String> variants, List<PlannedRun> runs, List<ComparisonPlan.Slot> slots) {}
+
+    /** Each file's run repeated in rounds; null (after saying why) when the command line cannot be a comparison. */
+    private Repeated plan(List<PlannedRun> planned, PrintWriter err) {
+        List<String> problems = new ArrayList<>();
+        if (repetitions < ComparisonAnalysis.MIN_RUNS) {
+            problems.add("--repetitions " + repetitions + ": at least " + ComparisonAnalysis.MIN_RUNS
+                    + " are needed for a rank test; 6 or more give a 95% interval of each median, 10 is a good"
+                    + " default");
+        }
+        if (planned.size() < 2) {
+            problems.add("--repetitions compares two or more runs (the first is the baseline): give two or more"
+                    + " files, or one file with several runs separated by ---");
+        }
+        List<String> variants =
+                planned.stream().map(run -> run.run().getMetadata().getName()).toList();
+        variants.stream()
+                .filter(name -> variants.indexOf(name) != variants.lastIndexOf(name))
+                .distinct()
+                .forEach(name -> problems.add("two runs are named " + name + ": with --repetitions each run is one"
+                        + " side of the comparison and needs a name of its own (metadata.name)"));
+        ComparisonPlan.Order planOrder = null;
+        try {
+            planOrder = ComparisonPlan.Order.valueOf(order.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problems.add("--order " + order + ": use interleaved or sequential");
+        }
+        if (!(confidence > 0.5 && confidence < 1)) {
+            problems.add("--confidence " + confidence + ": give a level between 0.5 and 1, e.g. 0.95");
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(problem -> err.println("invalid: " + problem));
+            err.println("nothing was started: fix the option(s) above and run again");
+            err.flush();
+            return null;
+        }
+        long planSeed = seed != null ? seed : System.currentTimeMillis();
+        List<ComparisonPlan.Slot> slots = ComparisonPlan.of(planned.size(), repetitions, planOrder, planSeed);
+        List<PlannedRun> runs = new ArrayList<>();
+        for (ComparisonPlan.Slot slot : slots) {
+            PlannedRun original = planned.get(slot.variant());
+            BenchmarkRun copy = BenchmarkRuns.yamlMapper().convertValue(original.run(), BenchmarkRun.class);
+            copy.getMetadata().setName(variants.get(slot.variant()) + "-r" + (slot.round() + 1));
+            runs.add(new PlannedRun(copy, original.customModule()));
+        }
+        err.println("stackbench: " + variants.size() + " runs x " + repetitions + " repetitions, " + order
+                + " (seed " + planSeed + "); baseline " + variants.getFirst()
+                + "; every repetition starts its own processes (nothing is shared between runs)");
+        err.flush();
+        return new Repeated(variants, runs, slots);
+    }
+
+    /** The statistics of the repeated runs, as a table with the verdicts and warnings. */
+    private String compare(Repeated repeated, List<LocalRunner.Result> results) {
+        List<ComparisonAnalysis.Repetition> repetitionsRun = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            BenchmarkRun run = results.get(i).run();
+            ComparisonPlan.Slot slot = repeated.slots().get(i);
+            BenchmarkRunStatus status = run.getStatus();
+            boolean succeeded = status != null && status.getPhase() == Phase.Succeeded;
+            repetitionsRun.add(new ComparisonAnalysis.Repetition(
+                    repeated.variants().get(slot.variant()),
+                    slot.round(),
+                    run.getMetadata().getName(),
+                    succeeded ? status.getSummary() : null,
+                    status != null
+                            && status.getConditions() != null
+                            && Conditions.isTrue(status.getConditions(), Conditions.GENERATOR_SATURATED),
+                    succeeded ? null : status == null ? "no status" : status.getMessage()));
+        }
+        ComparisonAnalysis.Result result = ComparisonAnalysis.analyse(
+                repeated.variants(), repetitionsRun, ComparisonMetric.DEFAULTS, confidence, includeFlaggedRuns);
+        return ComparisonTable.render(result, ComparisonMetric.DEFAULTS, confidence);
+    }
 
     /** Reads every file and checks every run before anything starts; prints every problem, not just the first. */
     private List<PlannedRun> readAndValidate(PrintWriter err) {

@@ -32,6 +32,11 @@ public record ResultsLayout(Path root) {
         return root.resolve("summary.txt");
     }
 
+    /** The statistics of repeated runs (run --repetitions): medians, intervals, shifts and verdicts. */
+    public Path repetitionStatistics() {
+        return root.resolve("comparison.txt");
+    }
+
     public Path comparisonStatuses() {
         return root.resolve("statuses.json");
     }

@@ -127,4 +127,36 @@ class RunCommandValidationTest {
         assertThat(run("run", dir.resolve("nope.yaml").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("nope.yaml").contains("no such file");
     }
+
+    @Test
+    void repetitionsNeedTwoNamedRunsAndThreeRepetitionsAndSayWhyBeforeAnythingStarts() throws Exception {
+        String run = """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: same
+                spec:
+                  target:
+                    variant: webflux-r2dbc
+                    resources: {cpu: "1", memory: 512Mi}
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: 20ms
+                    load: {executor: constant-arrival-rate, rate: 10, vus: 20}
+                    warmup: 1s
+                    duration: 3s
+                """;
+        Path a = write("a.yaml", run);
+        Path b = write("b.yaml", run);
+
+        int exit = run("run", "--repetitions", "2", "--order", "random", a.toString(), b.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("--repetitions 2: at least 3 are needed")
+                .contains("two runs are named same")
+                .contains("--order random: use interleaved or sequential")
+                .contains("nothing was started");
+        assertThat(out.toString()).isEmpty();
+    }
 }

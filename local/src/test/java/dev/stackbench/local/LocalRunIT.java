@@ -234,6 +234,68 @@ class LocalRunIT {
 
     private record Invocation(int exitCode, String out, String err) {}
 
+    @Test
+    void repeatedRunsOfTwoFilesAreInterleavedAndComparedWithVerdicts() throws Exception {
+        // The same stack against a 20 ms and a 150 ms upstream: a difference no noise can hide, so four runs of each
+        // (the fewest that can be significant at 95 %) must call it, in each metric's direction.
+        String template = """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: %s
+                spec:
+                  target:
+                    variant: webflux-r2dbc
+                    resources: {cpu: "1", memory: 512Mi}
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: %s
+                    load: {executor: constant-arrival-rate, rate: 10, vus: 20}
+                    warmup: 1s
+                    duration: 3s
+                """;
+        Path fast = Files.writeString(dir.resolve("fast.yaml"), template.formatted("fast", "20ms"));
+        Path slow = Files.writeString(dir.resolve("slow.yaml"), template.formatted("slow", "150ms"));
+        Path results = dir.resolve("results");
+
+        Invocation cli = run(
+                "--results-dir",
+                results.toString(),
+                "--repetitions",
+                "4",
+                "--seed",
+                "7",
+                fast.toString(),
+                slow.toString());
+
+        assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
+        assertThat(cli.err()).contains("2 runs x 4 repetitions, interleaved (seed 7); baseline fast");
+        String statistics = Files.readString(results.resolve("comparison.txt"));
+        assertThat(cli.out()).contains(statistics);
+        List<String> p50 =
+                statistics.lines().filter(line -> line.startsWith("p50 ")).toList();
+        assertThat(p50).hasSize(2);
+        assertThat(p50.get(0)).contains("fast", "4/4", "(baseline)");
+        // Slower upstream, higher latency: worse.
+        assertThat(p50.get(1)).contains("slow", "4/4", "worse");
+        assertThat(statistics).contains("verdict: slow rps");
+        // Eight runs, each in its own directory, named after its file and round, in the interleaved order.
+        try (Stream<Path> dirs = Files.list(results)) {
+            List<String> names = dirs.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
+            assertThat(names).hasSize(8);
+            for (int round = 1; round <= 4; round++) {
+                String suffix = "-r" + round;
+                assertThat(names.subList(2 * round - 2, 2 * round))
+                        .allMatch(name -> name.endsWith(suffix))
+                        .anyMatch(name -> name.contains("fast"))
+                        .anyMatch(name -> name.contains("slow"));
+            }
+        }
+    }
+
     /** {@code stackbench run --root <repo> ARGS...} in this JVM, as the launcher would call it. */
     private static Invocation run(String... arguments) {
         StringWriter out = new StringWriter();

@@ -1,0 +1,201 @@
+package dev.stackbench.stats;
+
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.stats.RepetitionStatistics.Shift;
+import dev.stackbench.stats.RepetitionStatistics.Spread;
+import dev.stackbench.stats.RepetitionStatistics.Verdict;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns the repetitions of a comparison into its tables: per variant and metric the median, its interval and the
+ * CV over the valid runs; per contender and metric the shift against the baseline (the first variant) and a verdict.
+ * A run that failed has no figures; a run whose load generator could not keep up (dropped iterations, a saturated
+ * runner) measured the generator, so it is left out unless the comparison asks to include such runs, and a warning
+ * names it either way.
+ */
+public final class ComparisonAnalysis {
+
+    /** The fewest valid runs per variant for a rank test worth reporting. */
+    public static final int MIN_RUNS = 3;
+
+    private ComparisonAnalysis() {}
+
+    /**
+     * One run of the comparison.
+     *
+     * @param summary its results; null when it failed
+     * @param generatorSaturated whether its GeneratorSaturated condition was True
+     * @param failure why it failed, when it did
+     */
+    public record Repetition(
+            String variant, int round, String run, RunSummary summary, boolean generatorSaturated, String failure) {
+
+        /** Why the run's figures describe the load generator rather than the target, if they do. */
+        Optional<String> flag() {
+            long dropped =
+                    summary == null || summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
+            if (generatorSaturated) {
+                return Optional.of("its load generator was saturated");
+            }
+            if (dropped > 0) {
+                return Optional.of(dropped + " iterations dropped");
+            }
+            return Optional.empty();
+        }
+    }
+
+    public record VariantResult(String variant, int runs, int validRuns, Map<ComparisonMetric, Spread> spreads) {}
+
+    public record ContenderResult(String contender, Map<ComparisonMetric, Shift> shifts) {}
+
+    public record Result(
+            String baseline,
+            List<VariantResult> variants,
+            List<ContenderResult> contenders,
+            List<String> warnings,
+            String verdict) {}
+
+    public static Result analyse(
+            List<String> variants,
+            List<Repetition> repetitions,
+            List<ComparisonMetric> metrics,
+            double confidence,
+            boolean includeFlagged) {
+        if (variants.size() < 2) {
+            throw new IllegalArgumentException("a comparison needs two or more variants");
+        }
+        List<String> warnings = new ArrayList<>();
+        Map<String, List<RunSummary>> valid = new LinkedHashMap<>();
+        Map<String, Integer> runs = new LinkedHashMap<>();
+        variants.forEach(variant -> {
+            valid.put(variant, new ArrayList<>());
+            runs.put(variant, 0);
+        });
+        for (Repetition repetition : repetitions) {
+            if (!valid.containsKey(repetition.variant())) {
+                throw new IllegalArgumentException("run " + repetition.run() + " belongs to variant "
+                        + repetition.variant() + ", which the comparison does not have");
+            }
+            runs.merge(repetition.variant(), 1, Integer::sum);
+            String which = "run " + repetition.run() + " (" + repetition.variant() + ", round "
+                    + (repetition.round() + 1) + ")";
+            if (repetition.summary() == null) {
+                warnings.add(which + " failed and is left out: "
+                        + (repetition.failure() == null ? "no results" : repetition.failure()));
+                continue;
+            }
+            Optional<String> flag = repetition.flag();
+            if (flag.isPresent() && !includeFlagged) {
+                warnings.add(which + " is left out: " + flag.get() + ", so it measured the load generator, not the"
+                        + " target (set includeFlaggedRuns to count such runs)");
+                continue;
+            }
+            if (flag.isPresent()) {
+                warnings.add(which + " is counted although " + flag.get() + " (includeFlaggedRuns)");
+            }
+            valid.get(repetition.variant()).add(repetition.summary());
+        }
+
+        List<VariantResult> variantResults = new ArrayList<>();
+        for (String variant : variants) {
+            Map<ComparisonMetric, Spread> spreads = new LinkedHashMap<>();
+            for (ComparisonMetric metric : metrics) {
+                double[] values = values(valid.get(variant), metric);
+                if (values.length > 0) {
+                    Spread spread = RepetitionStatistics.spread(values, confidence);
+                    spreads.put(metric, spread);
+                    if (spread.lower() == null && metric == metrics.getFirst()) {
+                        warnings.add(variant + " has " + values.length + " valid runs: too few for a "
+                                + percent(confidence) + " confidence interval of its median (at least 6 are needed"
+                                + " at 95 %)");
+                    }
+                }
+            }
+            variantResults.add(new VariantResult(
+                    variant, runs.get(variant), valid.get(variant).size(), spreads));
+        }
+
+        String baseline = variants.getFirst();
+        List<ContenderResult> contenders = new ArrayList<>();
+        List<String> verdicts = new ArrayList<>();
+        for (String contender : variants.subList(1, variants.size())) {
+            Map<ComparisonMetric, Shift> shifts = new LinkedHashMap<>();
+            for (ComparisonMetric metric : metrics) {
+                double[] base = values(valid.get(baseline), metric);
+                double[] other = values(valid.get(contender), metric);
+                if (base.length < MIN_RUNS || other.length < MIN_RUNS) {
+                    if (metric == metrics.getFirst()) {
+                        warnings.add(contender + " against " + baseline + ": " + other.length + " and " + base.length
+                                + " valid runs of " + metric + "; a comparison needs " + MIN_RUNS + " of each");
+                    }
+                    continue;
+                }
+                shifts.put(metric, RepetitionStatistics.shift(other, base, confidence, metric.direction()));
+            }
+            int baseRuns = valid.get(baseline).size();
+            int contenderRuns = valid.get(contender).size();
+            if (baseRuns >= MIN_RUNS && contenderRuns >= MIN_RUNS) {
+                double smallest = RepetitionStatistics.smallestPValue(contenderRuns, baseRuns);
+                if (smallest > 1 - confidence) {
+                    warnings.add(String.format(
+                            Locale.ROOT,
+                            "%s against %s: with %d and %d valid runs the smallest p-value the rank test can give is"
+                                    + " %.3f, so no difference can be significant at %s: run more repetitions (4 of"
+                                    + " each at least at 95 %%)",
+                            contender,
+                            baseline,
+                            contenderRuns,
+                            baseRuns,
+                            smallest,
+                            percent(confidence)));
+                }
+            }
+            contenders.add(new ContenderResult(contender, shifts));
+            ComparisonMetric headline = metrics.getFirst();
+            Shift shift = shifts.get(headline);
+            Spread baseSpread = variantResults.getFirst().spreads().get(headline);
+            verdicts.add(headline(contender, headline, shift, baseSpread));
+        }
+        return new Result(baseline, variantResults, contenders, warnings, String.join("; ", verdicts));
+    }
+
+    /**
+     * One contender's headline, e.g. {@code webflux-r2dbc rps +92% [88,95]} (the shift and its interval relative to
+     * the baseline's median), or {@code ... rps ~ (p=0.41)} when the difference is not significant.
+     */
+    static String headline(String contender, ComparisonMetric metric, Shift shift, Spread baseline) {
+        if (shift == null) {
+            return contender + " " + metric + " ? (too few valid runs)";
+        }
+        if (shift.verdict() == Verdict.NO_SIGNIFICANT_DIFFERENCE || baseline == null || baseline.median() == 0) {
+            return String.format(Locale.ROOT, "%s %s ~ (p=%.2g)", contender, metric, shift.pValue());
+        }
+        double scale = 100 / baseline.median();
+        return String.format(
+                Locale.ROOT,
+                "%s %s %+.0f%% [%.0f,%.0f]",
+                contender,
+                metric,
+                shift.shift() * scale,
+                shift.lower() * scale,
+                shift.upper() * scale);
+    }
+
+    private static double[] values(List<RunSummary> summaries, ComparisonMetric metric) {
+        return summaries.stream()
+                .map(metric::of)
+                .flatMap(Optional::stream)
+                .filter(Double::isFinite)
+                .mapToDouble(Double::doubleValue)
+                .toArray();
+    }
+
+    private static String percent(double confidence) {
+        return String.format(Locale.ROOT, "%.0f %%", confidence * 100);
+    }
+}
