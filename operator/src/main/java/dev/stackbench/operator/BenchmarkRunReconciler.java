@@ -854,53 +854,48 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
      * ..."), from its pod's log: the exact server, whatever the image tag says.
      */
     private static Optional<String> postgresVersion(Context<BenchmarkRun> context, BenchmarkRun run) {
-        for (Pod pod : pods(context, run, RunLabels.ROLE_DATABASE)) {
-            try {
-                String log = context.getClient()
-                        .pods()
-                        .inNamespace(run.getMetadata().getNamespace())
-                        .withName(pod.getMetadata().getName())
-                        .inContainer(RunDatabase.CONTAINER)
-                        .getLog();
-                Optional<String> version = RunDatabase.announcedVersion(log);
-                if (version.isPresent()) {
-                    return version;
-                }
-            } catch (KubernetesClientException e) {
-                LOG.warn(
-                        "run {}: cannot read the log of database pod {}: {}",
-                        run.getMetadata().getName(),
-                        pod.getMetadata().getName(),
-                        e.getMessage());
-            }
-        }
-        return Optional.empty();
+        return fromContainerLog(
+                context,
+                run,
+                pods(context, run, RunLabels.ROLE_DATABASE),
+                RunDatabase.CONTAINER,
+                RunDatabase::announcedVersion);
     }
 
     /** What `k6 version` printed in a runner's version init container ("k6 v1.8.1 (commit/..., go1.24, ...)"). */
     private static Optional<String> k6Version(Context<BenchmarkRun> context, BenchmarkRun run) {
-        for (Pod pod : RunnerHealth.sorted(runnerPods(context, run))) {
-            boolean hasVersionContainer = pod.getSpec().getInitContainers() != null
-                    && pod.getSpec().getInitContainers().stream()
-                            .anyMatch(c -> K6TestRun.VERSION_CONTAINER.equals(c.getName()));
-            if (!hasVersionContainer) {
-                continue;
-            }
+        List<Pod> withVersionContainer = RunnerHealth.sorted(runnerPods(context, run)).stream()
+                .filter(pod -> pod.getSpec().getInitContainers() != null
+                        && pod.getSpec().getInitContainers().stream()
+                                .anyMatch(c -> K6TestRun.VERSION_CONTAINER.equals(c.getName())))
+                .toList();
+        return fromContainerLog(
+                context, run, withVersionContainer, K6TestRun.VERSION_CONTAINER, K6TestRun::printedVersion);
+    }
+
+    /** The first figure {@code parse} finds in the log of {@code container} of one of the pods, in their order. */
+    private static Optional<String> fromContainerLog(
+            Context<BenchmarkRun> context,
+            BenchmarkRun run,
+            List<Pod> pods,
+            String container,
+            java.util.function.Function<String, Optional<String>> parse) {
+        for (Pod pod : pods) {
             try {
-                String log = context.getClient()
+                Optional<String> found = parse.apply(context.getClient()
                         .pods()
                         .inNamespace(run.getMetadata().getNamespace())
                         .withName(pod.getMetadata().getName())
-                        .inContainer(K6TestRun.VERSION_CONTAINER)
-                        .getLog();
-                Optional<String> version = K6TestRun.printedVersion(log);
-                if (version.isPresent()) {
-                    return version;
+                        .inContainer(container)
+                        .getLog());
+                if (found.isPresent()) {
+                    return found;
                 }
             } catch (KubernetesClientException e) {
                 LOG.warn(
-                        "run {}: cannot read the k6 version of runner {}: {}",
+                        "run {}: cannot read the log of container {} of pod {}: {}",
                         run.getMetadata().getName(),
+                        container,
                         pod.getMetadata().getName(),
                         e.getMessage());
             }
