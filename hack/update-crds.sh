@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the BenchmarkRun CRD from the Java API (core/src/main/java/dev/stackbench/api) with fabric8's
+# Regenerates the BenchmarkRun and BenchmarkComparison CRDs from the Java API (core/src/main/java/dev/stackbench/api) with fabric8's
 # crd-generator and writes crds/, the committed copy the build compares against (CrdDriftTest, which also puts the
 # printer columns in declaration order). Then refreshes the chart's copy. Never edit crds/ by hand.
 set -euo pipefail
@@ -12,4 +12,4 @@ sync="$STACKBENCH_ROOT/charts/stackbench/sync-crds.sh"
 if [[ -x "$sync" ]]; then
   "$sync"
 fi
-log "updated crds/benchmarkruns.stackbench.dev-v1.yml (and the chart's copy); commit them with the API change"
+log "updated crds/ (BenchmarkRun and BenchmarkComparison, and the chart's copies); commit them with the API change"

@@ -55,21 +55,59 @@ public final class BenchmarkRuns {
 
     /** Reads every BenchmarkRun in a file, in order. Defaults are not applied ({@link BenchmarkRunDefaults}). */
     public static List<BenchmarkRun> read(Path file) {
-        String text;
+        return read(text(file), file.toString());
+    }
+
+    /** Reads every BenchmarkRun in a YAML or JSON text; {@code source} names it in error messages. */
+    public static List<BenchmarkRun> read(String text, String source) {
+        return readAll(text, source, BenchmarkRun.class, BenchmarkRun.KIND);
+    }
+
+    /**
+     * The kind of the resources in a file: BenchmarkRun or BenchmarkComparison. A file holds one kind; anything else
+     * is refused with a message saying what the file holds.
+     */
+    public static String kind(Path file) {
+        String text = text(file);
+        List<String> kinds = new ArrayList<>();
+        forEachDocument(text, file.toString(), (document, node) -> {
+            String apiVersion = node.path("apiVersion").asText(null);
+            String kind = node.path("kind").asText(null);
+            if (!BenchmarkRun.API_VERSION.equals(apiVersion)
+                    || !(BenchmarkRun.KIND.equals(kind) || BenchmarkComparison.KIND.equals(kind))) {
+                throw new BenchmarkRunFileException(file + ": document " + document + " is apiVersion " + apiVersion
+                        + ", kind " + kind + ", not a BenchmarkRun or BenchmarkComparison: set apiVersion: "
+                        + BenchmarkRun.API_VERSION + " and kind: " + BenchmarkRun.KIND + " (or "
+                        + BenchmarkComparison.KIND + ")");
+            }
+            kinds.add(kind);
+        });
+        if (kinds.isEmpty()) {
+            throw new BenchmarkRunFileException(file + ": holds no resource: write a BenchmarkRun or a"
+                    + " BenchmarkComparison with apiVersion: " + BenchmarkRun.API_VERSION + ", kind, metadata.name"
+                    + " and spec");
+        }
+        if (kinds.stream().distinct().count() > 1) {
+            throw new BenchmarkRunFileException(file + ": mixes BenchmarkRuns and BenchmarkComparisons: put the"
+                    + " comparison in a file of its own");
+        }
+        return kinds.getFirst();
+    }
+
+    static String text(Path file) {
         try {
-            text = Files.readString(file);
+            return Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new BenchmarkRunFileException(file + ": no such file: give the path of a BenchmarkRun YAML file", e);
         } catch (IOException e) {
             throw new BenchmarkRunFileException(file + ": cannot be read (" + e.getMessage() + ")", e);
         }
-        return read(text, file.toString());
     }
 
-    /** Reads every BenchmarkRun in a YAML or JSON text; {@code source} names it in error messages. */
-    public static List<BenchmarkRun> read(String text, String source) {
-        checkKinds(text, source);
-        List<BenchmarkRun> runs = new ArrayList<>();
+    /** Reads every resource of one kind in a text, keeping line numbers in errors. */
+    static <T> List<T> readAll(String text, String source, Class<T> type, String kind) {
+        checkKinds(text, source, kind);
+        List<T> resources = new ArrayList<>();
         int document = 0;
         // Typed reading straight from the YAML parser keeps line numbers in every error.
         try (JsonParser parser = YAML.createParser(text)) {
@@ -78,18 +116,18 @@ public final class BenchmarkRuns {
                 if (parser.currentToken() == JsonToken.VALUE_NULL) {
                     continue;
                 }
-                runs.add(YAML.readValue(parser, BenchmarkRun.class));
+                resources.add(YAML.readValue(parser, type));
             }
         } catch (JsonProcessingException e) {
             throw new BenchmarkRunFileException(describe(source, document, e), e);
         } catch (IOException e) {
             throw new BenchmarkRunFileException(source + ": cannot be read (" + e.getMessage() + ")", e);
         }
-        if (runs.isEmpty()) {
-            throw new BenchmarkRunFileException(source + ": holds no BenchmarkRun: write one with apiVersion: "
-                    + BenchmarkRun.API_VERSION + ", kind: " + BenchmarkRun.KIND + ", metadata.name and spec");
+        if (resources.isEmpty()) {
+            throw new BenchmarkRunFileException(source + ": holds no " + kind + ": write one with apiVersion: "
+                    + BenchmarkRun.API_VERSION + ", kind: " + kind + ", metadata.name and spec");
         }
-        return runs;
+        return resources;
     }
 
     /** Reads exactly one BenchmarkRun; a file with several is refused with a message saying so. */
@@ -112,7 +150,23 @@ public final class BenchmarkRuns {
     }
 
     /** The typed resource always reports its own kind, so kinds are checked on the untyped documents first. */
-    private static void checkKinds(String text, String source) {
+    private static void checkKinds(String text, String source, String expected) {
+        forEachDocument(text, source, (document, node) -> {
+            String apiVersion = node.path("apiVersion").asText(null);
+            String kind = node.path("kind").asText(null);
+            if (!expected.equals(kind) || !BenchmarkRun.API_VERSION.equals(apiVersion)) {
+                throw new BenchmarkRunFileException(source + ": document " + document + " is apiVersion "
+                        + apiVersion + ", kind " + kind + ", not a " + expected + ": set apiVersion: "
+                        + BenchmarkRun.API_VERSION + " and kind: " + expected);
+            }
+        });
+    }
+
+    private interface DocumentVisitor {
+        void visit(int document, JsonNode node);
+    }
+
+    private static void forEachDocument(String text, String source, DocumentVisitor visitor) {
         int document = 0;
         try (JsonParser parser = YAML.createParser(text)) {
             while (parser.nextToken() != null) {
@@ -121,13 +175,7 @@ public final class BenchmarkRuns {
                 if (node == null || node.isNull() || node.isMissingNode()) {
                     continue;
                 }
-                String apiVersion = node.path("apiVersion").asText(null);
-                String kind = node.path("kind").asText(null);
-                if (!BenchmarkRun.KIND.equals(kind) || !BenchmarkRun.API_VERSION.equals(apiVersion)) {
-                    throw new BenchmarkRunFileException(source + ": document " + document + " is apiVersion "
-                            + apiVersion + ", kind " + kind + ", not a BenchmarkRun: set apiVersion: "
-                            + BenchmarkRun.API_VERSION + " and kind: " + BenchmarkRun.KIND);
-                }
+                visitor.visit(document, node);
             }
         } catch (JsonProcessingException e) {
             throw new BenchmarkRunFileException(describe(source, document, e), e);

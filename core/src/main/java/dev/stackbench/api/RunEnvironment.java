@@ -13,6 +13,11 @@ public class RunEnvironment {
 
     /** {@link #getDatabase()} of a run whose database was deployed for it alone. */
     public static final String DATABASE_OWN = "own";
+    /**
+     * {@link #getDatabase()} of a local repetition of a comparison: one PostgreSQL kept up across the comparison's
+     * repetitions, its schema and data reset by each target at start.
+     */
+    public static final String DATABASE_COMPARISON = "comparison";
 
     @JsonPropertyDescription("cluster or local.")
     private String mode;
@@ -63,7 +68,9 @@ public class RunEnvironment {
 
     @JsonPropertyDescription(
             "The database the target used: \"own\" (deployed for this run alone, fresh and removed with"
-                    + " it; local mode always) or \"external host:port/database\" (shared between runs).")
+                    + " it), \"comparison\" (local mode, a repetition of a comparison: one PostgreSQL for all its"
+                    + " repetitions, reset by each target at start) or \"external host:port/database\" (shared"
+                    + " between runs).")
     private String database;
 
     @JsonPropertyDescription("PostgreSQL's server version, as the database reported it.")

@@ -160,6 +160,29 @@ public final class SpecRules {
     public static final String TOLERATION_OPERATOR_MESSAGE = "each toleration's operator must be Equal (the taint"
             + " has the given value) or Exists (any value; leave value out): write e.g. operator: Equal";
 
+    /** Comparisons: at most this many variants and repetitions, so a comparison stays a bounded amount of work. */
+    public static final long MAX_COMPARISON_VARIANTS = 10;
+
+    public static final long MAX_REPETITIONS = 100;
+    /** A variant's name appears in its runs' names ({@code <comparison>-<name>-r<round>}), which stay short. */
+    public static final long MAX_COMPARISON_LABEL = 30;
+    /**
+     * The longest name of a comparison's run: the longest name derived from it, k6-operator's initializer Job
+     * {@code <run>-k6-initializer}, is also the value of its pods' {@code job-name} label, at most 63 characters.
+     */
+    public static final int MAX_CHILD_RUN_NAME = 48;
+    /** The figures a comparison can compare, as a CEL list. */
+    public static final String COMPARISON_METRIC_NAMES = "['rps', 'p50', 'p90', 'p95', 'p99', 'max', 'errorRate']";
+
+    public static final String COMPARISON_METRICS = "self.all(m, m in " + COMPARISON_METRIC_NAMES + ")";
+    public static final String COMPARISON_METRICS_MESSAGE =
+            "spec.metrics may hold rps, p50, p90, p95, p99, max and" + " errorRate: remove or fix the others";
+    public static final String COMPARISON_LABELS_UNIQUE = "!has(self.variants) || self.variants.all(a,"
+            + " self.variants.exists_one(b, (has(b.name) ? b.name : b.variant) == (has(a.name) ? a.name :"
+            + " a.variant)))";
+    public static final String COMPARISON_LABELS_UNIQUE_MESSAGE = "spec.variants: two entries have the same name"
+            + " (the variant, unless name is set): give each a name of its own, e.g. name: mvc-200-threads";
+
     /** The strings of a CEL list literal such as {@code ['a', 'b']}, for the Java side of a rule. */
     public static java.util.List<String> celStrings(String celList) {
         java.util.List<String> values = new java.util.ArrayList<>();

@@ -5,6 +5,7 @@ import dev.stackbench.stats.RepetitionStatistics.Shift;
 import dev.stackbench.stats.RepetitionStatistics.Spread;
 import dev.stackbench.stats.RepetitionStatistics.Verdict;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,22 +29,46 @@ public final class ComparisonAnalysis {
     /**
      * One run of the comparison.
      *
-     * @param summary its results; null when it failed
+     * @param round from 0
+     * @param figures its figures by metric; null when it failed
+     * @param droppedIterations iterations its load generator could not start in time
      * @param generatorSaturated whether its GeneratorSaturated condition was True
      * @param failure why it failed, when it did
      */
     public record Repetition(
-            String variant, int round, String run, RunSummary summary, boolean generatorSaturated, String failure) {
+            String variant,
+            int round,
+            String run,
+            Map<ComparisonMetric, Double> figures,
+            long droppedIterations,
+            boolean generatorSaturated,
+            String failure) {
 
-        /** Why the run's figures describe the load generator rather than the target, if they do. */
-        Optional<String> flag() {
+        /** A repetition from a run's summary (null when it failed). */
+        public static Repetition of(
+                String variant, int round, String run, RunSummary summary, boolean generatorSaturated, String failure) {
+            Map<ComparisonMetric, Double> figures = null;
+            if (summary != null) {
+                figures = new EnumMap<>(ComparisonMetric.class);
+                for (ComparisonMetric metric : ComparisonMetric.values()) {
+                    Optional<Double> value = metric.of(summary);
+                    if (value.isPresent()) {
+                        figures.put(metric, value.get());
+                    }
+                }
+            }
             long dropped =
                     summary == null || summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
+            return new Repetition(variant, round, run, figures, dropped, generatorSaturated, failure);
+        }
+
+        /** Why the run's figures describe the load generator rather than the target, if they do. */
+        public Optional<String> flag() {
             if (generatorSaturated) {
                 return Optional.of("its load generator was saturated");
             }
-            if (dropped > 0) {
-                return Optional.of(dropped + " iterations dropped");
+            if (droppedIterations > 0) {
+                return Optional.of(droppedIterations + " iterations dropped");
             }
             return Optional.empty();
         }
@@ -70,7 +95,7 @@ public final class ComparisonAnalysis {
             throw new IllegalArgumentException("a comparison needs two or more variants");
         }
         List<String> warnings = new ArrayList<>();
-        Map<String, List<RunSummary>> valid = new LinkedHashMap<>();
+        Map<String, List<Map<ComparisonMetric, Double>>> valid = new LinkedHashMap<>();
         Map<String, Integer> runs = new LinkedHashMap<>();
         variants.forEach(variant -> {
             valid.put(variant, new ArrayList<>());
@@ -84,7 +109,7 @@ public final class ComparisonAnalysis {
             runs.merge(repetition.variant(), 1, Integer::sum);
             String which = "run " + repetition.run() + " (" + repetition.variant() + ", round "
                     + (repetition.round() + 1) + ")";
-            if (repetition.summary() == null) {
+            if (repetition.figures() == null) {
                 warnings.add(which + " failed and is left out: "
                         + (repetition.failure() == null ? "no results" : repetition.failure()));
                 continue;
@@ -98,7 +123,7 @@ public final class ComparisonAnalysis {
             if (flag.isPresent()) {
                 warnings.add(which + " is counted although " + flag.get() + " (includeFlaggedRuns)");
             }
-            valid.get(repetition.variant()).add(repetition.summary());
+            valid.get(repetition.variant()).add(repetition.figures());
         }
 
         List<VariantResult> variantResults = new ArrayList<>();
@@ -186,10 +211,10 @@ public final class ComparisonAnalysis {
                 shift.upper() * scale);
     }
 
-    private static double[] values(List<RunSummary> summaries, ComparisonMetric metric) {
-        return summaries.stream()
-                .map(metric::of)
-                .flatMap(Optional::stream)
+    private static double[] values(List<Map<ComparisonMetric, Double>> runs, ComparisonMetric metric) {
+        return runs.stream()
+                .map(figures -> figures.get(metric))
+                .filter(java.util.Objects::nonNull)
                 .filter(Double::isFinite)
                 .mapToDouble(Double::doubleValue)
                 .toArray();

@@ -17,8 +17,8 @@ class CrdDefaultsTest {
 
     @Test
     void javaDefaultsEqualTheDefaultsInTheGeneratedSchema() throws IOException {
-        JsonNode crd =
-                BenchmarkRuns.yamlMapper().readTree(CrdDriftTest.generatedCrd().toFile());
+        JsonNode crd = BenchmarkRuns.yamlMapper()
+                .readTree(CrdDriftTest.generatedCrd(CrdDriftTest.CRD_FILE).toFile());
         JsonNode specSchema = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
         Map<String, JsonNode> schemaDefaults = new LinkedHashMap<>();
         collectDefaults(specSchema, "spec", schemaDefaults);

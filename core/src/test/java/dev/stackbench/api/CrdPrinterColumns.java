@@ -14,9 +14,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * fabric8's crd-generator sorts printer columns by JSON path, which would make {@code kubectl get benchmarkruns} print
- * AGE first. The committed CRD is the generated one with its columns in the order {@link BenchmarkRun} declares them;
- * nothing else changes.
+ * Two corrections to what fabric8's crd-generator writes, and nothing else:
+ * <ul>
+ *   <li>it sorts printer columns by JSON path, which would make {@code kubectl get benchmarkruns} print AGE first: the
+ *       committed CRD has them in the order the resource class declares them;
+ *   <li>a {@code @SchemaSwap} that removes a field (BenchmarkComparison's template drops the target's variant and
+ *       image) leaves the field's {@code @Required} in the schema's {@code required}, which no object could then
+ *       satisfy: a required name the schema has no property of is dropped.
+ * </ul>
  */
 final class CrdPrinterColumns {
 
@@ -29,11 +34,15 @@ final class CrdPrinterColumns {
 
     private CrdPrinterColumns() {}
 
-    /** The generated CRD with every version's additionalPrinterColumns in annotation order. */
-    static String inDeclarationOrder(String generatedCrd) {
+    /**
+     * The generated CRD of {@code resource} with every version's additionalPrinterColumns in annotation order and no
+     * required field its schema lacks.
+     */
+    static String inDeclarationOrder(String generatedCrd, Class<?> resource) {
         try {
             JsonNode crd = YAML.readTree(generatedCrd);
-            List<String> order = Arrays.stream(BenchmarkRun.class.getAnnotationsByType(AdditionalPrinterColumn.class))
+            dropRequiredWithoutProperty(crd);
+            List<String> order = Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class))
                     .map(AdditionalPrinterColumn::name)
                     .toList();
             for (JsonNode version : crd.path("spec").path("versions")) {
@@ -51,6 +60,25 @@ final class CrdPrinterColumns {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the generated CRD", e);
         }
+    }
+
+    private static void dropRequiredWithoutProperty(JsonNode node) {
+        if (node.isObject()) {
+            JsonNode required = node.get("required");
+            JsonNode properties = node.get("properties");
+            if (required != null && required.isArray() && properties != null && properties.isObject()) {
+                ArrayNode kept = ((ObjectNode) node).putArray("required");
+                required.forEach(name -> {
+                    if (properties.has(name.asText())) {
+                        kept.add(name);
+                    }
+                });
+                if (kept.isEmpty()) {
+                    ((ObjectNode) node).remove("required");
+                }
+            }
+        }
+        node.forEach(CrdPrinterColumns::dropRequiredWithoutProperty);
     }
 
     private static int position(List<String> order, JsonNode column) {
