@@ -75,16 +75,23 @@ capabilities:
 
 {{/* What the operator does in a watched namespace; each rule says what for. */}}
 {{- define "stackbench.operatorRules" -}}
-# The BenchmarkRuns it reconciles, their status and their finalizer.
+# The BenchmarkRuns it reconciles, their status and their finalizer; it creates the runs of a comparison.
 - apiGroups: ["stackbench.dev"]
   resources: ["benchmarkruns"]
-  verbs: ["get", "list", "watch", "patch", "update"]
+  verbs: ["create", "get", "list", "watch", "patch", "update"]
 - apiGroups: ["stackbench.dev"]
   resources: ["benchmarkruns/status"]
   verbs: ["get", "patch", "update"]
 - apiGroups: ["stackbench.dev"]
   resources: ["benchmarkruns/finalizers"]
   verbs: ["update", "patch"]
+# The BenchmarkComparisons it reconciles and their status; the runs they create are owned by them.
+- apiGroups: ["stackbench.dev"]
+  resources: ["benchmarkcomparisons"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["stackbench.dev"]
+  resources: ["benchmarkcomparisons/status"]
+  verbs: ["get", "patch", "update"]
 # What a run deploys: target and delay service Deployments and Services, the k6 script ConfigMap (and a
 # custom script's ConfigMap it reads), and the Secret with the password of a run's own database: created and
 # deleted by name, never read or listed (target pods reference database Secrets themselves).

@@ -1,7 +1,7 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -11,7 +11,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Kubernetes Events on a BenchmarkRun (kubectl describe shows them), one per step the run takes. */
+/** Kubernetes Events on a BenchmarkRun or BenchmarkComparison (kubectl describe shows them), one per step taken. */
 public final class RunEvents {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunEvents.class);
@@ -23,15 +23,15 @@ public final class RunEvents {
         this.client = client;
     }
 
-    public void normal(BenchmarkRun run, String reason, String message) {
+    public void normal(HasMetadata run, String reason, String message) {
         record(run, "Normal", reason, message);
     }
 
-    public void warning(BenchmarkRun run, String reason, String message) {
+    public void warning(HasMetadata run, String reason, String message) {
         record(run, "Warning", reason, message);
     }
 
-    private void record(BenchmarkRun run, String type, String reason, String message) {
+    private void record(HasMetadata run, String type, String reason, String message) {
         String now = Instant.now().toString();
         String name = run.getMetadata().getName() + "."
                 + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
@@ -45,8 +45,8 @@ public final class RunEvents {
                             .withNamespace(run.getMetadata().getNamespace())
                             .endMetadata()
                             .withInvolvedObject(new ObjectReferenceBuilder()
-                                    .withApiVersion(BenchmarkRun.API_VERSION)
-                                    .withKind(BenchmarkRun.KIND)
+                                    .withApiVersion(run.getApiVersion())
+                                    .withKind(run.getKind())
                                     .withNamespace(run.getMetadata().getNamespace())
                                     .withName(run.getMetadata().getName())
                                     .withUid(run.getMetadata().getUid())

@@ -9,7 +9,7 @@ import java.time.Clock;
 import java.util.Set;
 
 /**
- * The operator: one BenchmarkRun controller on a java-operator-sdk Operator, optionally behind leader election (a
+ * The operator: a BenchmarkRun and a BenchmarkComparison controller on a java-operator-sdk Operator, optionally behind leader election (a
  * Lease in the operator's namespace), so a second replica only waits.
  */
 public final class StackbenchOperator implements AutoCloseable {
@@ -66,6 +66,13 @@ public final class StackbenchOperator implements AutoCloseable {
                 new TargetMetricsScraper(client, CoreResults::newTargetMetrics),
                 Clock.systemUTC());
         operator.register(reconciler, configuration -> {
+            if (namespaces.isEmpty()) {
+                configuration.watchingAllNamespaces();
+            } else {
+                configuration.settingNamespaces(namespaces);
+            }
+        });
+        operator.register(new BenchmarkComparisonReconciler(catalogue, settings, Clock.systemUTC()), configuration -> {
             if (namespaces.isEmpty()) {
                 configuration.watchingAllNamespaces();
             } else {

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The chart as `helm lint` and `helm template` see it, for every value combination a user is likely to pick,
@@ -259,9 +260,11 @@ class ChartRenderIT {
         JsonNode clusterRole = manifests.get("ClusterRole", FULLNAME);
         assertThat(rules(clusterRole))
                 .containsExactlyInAnyOrder(
-                        "stackbench.dev/benchmarkruns: get,list,watch,patch,update",
+                        "stackbench.dev/benchmarkruns: create,get,list,watch,patch,update",
                         "stackbench.dev/benchmarkruns/status: get,patch,update",
                         "stackbench.dev/benchmarkruns/finalizers: update,patch",
+                        "stackbench.dev/benchmarkcomparisons: get,list,watch,patch,update",
+                        "stackbench.dev/benchmarkcomparisons/status: get,patch,update",
                         "apps/deployments: create,get,list,watch,update,patch,delete",
                         "/services: create,get,list,watch,update,patch,delete",
                         "/configmaps: create,get,list,watch,update,patch,delete",
@@ -370,28 +373,28 @@ class ChartRenderIT {
         assertThat(manifests.yaml()).doesNotContain("leases");
     }
 
-    @Test
-    void crdIsInstalledAndKeptByDefaultAndCanBeLeftOut() throws IOException {
-        JsonNode crd = chart.template(RELEASE, NAMESPACE, List.of())
-                .get("CustomResourceDefinition", "benchmarkruns.stackbench.dev");
+    @ParameterizedTest
+    @ValueSource(strings = {"benchmarkruns", "benchmarkcomparisons"})
+    void crdIsInstalledAndKeptByDefaultAndCanBeLeftOut(String plural) throws IOException {
+        String name = plural + ".stackbench.dev";
+        String file = "crds/" + name + "-v1.yml";
+        JsonNode crd = chart.template(RELEASE, NAMESPACE, List.of()).get("CustomResourceDefinition", name);
         assertThat(crd.path("metadata")
                         .path("annotations")
                         .path("helm.sh/resource-policy")
                         .asText())
                 .isEqualTo("keep");
         JsonNode generated = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
-                .readTree(ProjectTools.repositoryRoot()
-                        .resolve("crds/benchmarkruns.stackbench.dev-v1.yml")
-                        .toFile());
+                .readTree(ProjectTools.repositoryRoot().resolve(file).toFile());
         // Helm's YAML round trip writes 65535.0 as 65535; the API server reads both as the same number.
         java.util.Comparator<JsonNode> sameValue = (a, b) ->
                 a.isNumber() && b.isNumber() ? a.decimalValue().compareTo(b.decimalValue()) : a.equals(b) ? 0 : 1;
         assertThat(crd.path("spec").equals(sameValue, generated.path("spec")))
-                .as("the chart's CRD spec is the generated one (crds/benchmarkruns.stackbench.dev-v1.yml)")
+                .as("the chart's CRD spec is the generated one (%s)", file)
                 .isTrue();
 
         assertThat(chart.template(RELEASE, NAMESPACE, List.of("--set", "crds.keep=false"))
-                        .get("CustomResourceDefinition", "benchmarkruns.stackbench.dev")
+                        .get("CustomResourceDefinition", name)
                         .path("metadata")
                         .path("annotations")
                         .path("helm.sh/resource-policy")
@@ -611,7 +614,7 @@ class ChartRenderIT {
     }
 
     @Test
-    void exampleBenchmarkRunsMatchTheCrdSchema() throws IOException {
+    void exampleBenchmarkRunsAndComparisonsMatchTheCrdSchemas() throws IOException {
         Path examples = ProjectTools.repositoryRoot().resolve("examples");
         List<Path> files;
         try (var paths = Files.walk(examples)) {
@@ -621,6 +624,9 @@ class ChartRenderIT {
                     .toList();
         }
         assertThat(files).as("BenchmarkRun examples under %s", examples).isNotEmpty();
+        assertThat(files)
+                .as("BenchmarkComparison examples under %s", examples)
+                .anyMatch(file -> file.startsWith(examples.resolve("comparison")));
         for (Path file : files) {
             CommandResult validation = kubeconform.validate(Files.readString(file));
             assertThat(validation.succeeded())
@@ -631,7 +637,8 @@ class ChartRenderIT {
 
     private static boolean isBenchmarkRun(Path file) {
         try {
-            return Files.readString(file).contains("kind: BenchmarkRun");
+            String text = Files.readString(file);
+            return text.contains("kind: BenchmarkRun") || text.contains("kind: BenchmarkComparison");
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

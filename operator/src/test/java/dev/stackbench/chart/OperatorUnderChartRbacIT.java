@@ -48,9 +48,7 @@ class OperatorUnderChartRbacIT {
                         "--server-side",
                         "--force-conflicts",
                         "-f",
-                        ProjectTools.repositoryRoot()
-                                .resolve("crds/benchmarkruns.stackbench.dev-v1.yml")
-                                .toString())
+                        ProjectTools.repositoryRoot().resolve("crds").toString())
                 .requireSuccess();
         String operatorNamespace = cluster.createNamespace("operator");
         String runs = cluster.createNamespace("runs");

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stackbench.api.BenchmarkComparison;
+import dev.stackbench.api.BenchmarkComparisonStatus;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.ComparisonPhase;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Phase;
@@ -279,22 +283,100 @@ class RealNodesE2E {
 
     @Test
     @Order(3)
-    void theDemoPairGivesTheSameShapeAsLocalMode() {
-        BenchmarkRun mvc = measure(root.resolve("examples/demo/1-mvc-jdbc.yaml"), "demo-mvc-jdbc")
-                .last();
-        BenchmarkRun webflux = measure(root.resolve("examples/demo/2-webflux-r2dbc.yaml"), "demo-webflux-r2dbc")
-                .last();
-        assertThat(mvc.getStatus().getPhase()).as(describe(mvc)).isEqualTo(Phase.Succeeded);
-        assertThat(webflux.getStatus().getPhase()).as(describe(webflux)).isEqualTo(Phase.Succeeded);
+    void theDemoComparisonRunsItsRepetitionsOneAfterAnotherAndGivesTheShapeAndVerdictOfLocalMode() throws Exception {
+        // examples/comparison/demo.yaml with 3 repetitions of short windows, to fit the test's time: three runs of
+        // each can only be significant above 90 % confidence (smallest two-sided p of 3 against 3 is 0.1), so the
+        // verdict is asked at 85 %.
+        ObjectNode comparison = (ObjectNode) BenchmarkRuns.yamlMapper()
+                .readTree(root.resolve("examples/comparison/demo.yaml").toFile());
+        ObjectNode spec = (ObjectNode) comparison.get("spec");
+        spec.put("repetitions", 3).put("confidence", 0.85).put("seed", 11);
+        ((ObjectNode) spec.at("/template/workload")).put("warmup", "3s").put("duration", "10s");
+        Instant applied = Instant.now();
+        apply(BenchmarkRuns.yamlMapper().writeValueAsString(comparison));
 
+        BenchmarkComparison done = awaitComparison("demo", Duration.ofMinutes(15));
+        measured.put(
+                "comparison.wallSeconds",
+                Long.toString(Duration.between(applied, Instant.now()).toSeconds()));
+        BenchmarkComparisonStatus status = done.getStatus();
+        assertThat(status.getPhase()).as(BenchmarkRuns.toYaml(status)).isEqualTo(ComparisonPhase.Succeeded);
+        assertThat(status.getProgress()).isEqualTo("6/6 runs");
+        List<BenchmarkRun> runs = client()
+                .resources(BenchmarkRun.class)
+                .inNamespace(NAMESPACE)
+                .withLabel("stackbench.dev/comparison", "demo")
+                .list()
+                .getItems()
+                .stream()
+                .sorted(java.util.Comparator.comparing(run -> run.getMetadata().getCreationTimestamp()))
+                .toList();
+        assertThat(runs).hasSize(6);
         // Little's law: 10 Tomcat threads each holding a request for the 300 ms upstream call serve 33.3 per second.
         double cap = 10 / 0.3;
-        double mvcRps = mvc.getStatus().getSummary().getRps();
-        double webfluxRps = webflux.getStatus().getSummary().getRps();
-        record("demo.mvc-jdbc", mvc);
-        record("demo.webflux-r2dbc", webflux);
-        assertThat(mvcRps).as("mvc-jdbc within 10 %% of its cap %.1f", cap).isBetween(cap * 0.9, cap * 1.1);
-        assertThat(webfluxRps).as("webflux-r2dbc follows the offered 60/s").isBetween(54.0, 66.0);
+        for (BenchmarkRun run : runs) {
+            assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
+            double rps = run.getStatus().getSummary().getRps();
+            if ("mvc-jdbc".equals(run.getSpec().getTarget().getVariant())) {
+                assertThat(rps)
+                        .as("%s within 10 %% of the cap %.1f", run.getMetadata().getName(), cap)
+                        .isBetween(cap * 0.9, cap * 1.1);
+            } else {
+                assertThat(rps)
+                        .as("%s follows the offered 60/s", run.getMetadata().getName())
+                        .isBetween(54.0, 66.0);
+            }
+            record("comparison." + run.getMetadata().getName(), run);
+        }
+        // One run at a time: each created after the one before it was cleaned up.
+        for (int i = 1; i < runs.size(); i++) {
+            Instant cleaned =
+                    Instant.parse(Conditions.find(runs.get(i - 1).getStatus().getConditions(), "CleanedUp")
+                            .orElseThrow()
+                            .getLastTransitionTime());
+            assertThat(Instant.parse(runs.get(i).getMetadata().getCreationTimestamp()))
+                    .as(
+                            "%s created after %s was cleaned up",
+                            runs.get(i).getMetadata().getName(),
+                            runs.get(i - 1).getMetadata().getName())
+                    .isAfterOrEqualTo(cleaned);
+        }
+        var contender = status.getContenders().getFirst();
+        assertThat(contender.getName()).isEqualTo("webflux-r2dbc");
+        assertThat(contender.getMetrics())
+                .filteredOn(shift -> List.of("rps", "p50", "p95").contains(shift.getMetric()))
+                .hasSize(3)
+                .allSatisfy(shift -> assertThat(shift.getVerdict()).isEqualTo("better"));
+        assertThat(status.getVerdict()).startsWith("webflux-r2dbc rps +");
+        CommandResult table =
+                cluster.kubectl("get", "bc", "demo", "-n", NAMESPACE).requireSuccess();
+        assertThat(table.stdout()).contains("BASELINE", "VERDICT", "mvc-jdbc", "6/6 runs", "Succeeded");
+        measured.put("comparison.verdict", status.getVerdict());
+        measured.put("comparison.kubectlGet", table.stdout().strip().replace("\n", " | "));
+        Files.writeString(root.resolve("operator/target/e2e-comparison-status.yaml"), BenchmarkRuns.toYaml(status));
+    }
+
+    private BenchmarkComparison awaitComparison(String name, Duration atMost) {
+        Instant deadline = Instant.now().plus(atMost);
+        while (Instant.now().isBefore(deadline)) {
+            BenchmarkComparison comparison = client().resources(BenchmarkComparison.class)
+                    .inNamespace(NAMESPACE)
+                    .withName(name)
+                    .get();
+            ComparisonPhase phase = comparison == null || comparison.getStatus() == null
+                    ? null
+                    : comparison.getStatus().getPhase();
+            if (phase == ComparisonPhase.Succeeded || phase == ComparisonPhase.Failed) {
+                return comparison;
+            }
+            sleep(Duration.ofSeconds(2));
+        }
+        BenchmarkComparison comparison = client().resources(BenchmarkComparison.class)
+                .inNamespace(NAMESPACE)
+                .withName(name)
+                .get();
+        return fail("comparison " + name + " did not end within " + atMost + ": "
+                + (comparison == null ? "(gone)" : BenchmarkRuns.toYaml(comparison.getStatus())));
     }
 
     @Test

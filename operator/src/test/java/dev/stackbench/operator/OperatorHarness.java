@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stackbench.api.BenchmarkComparison;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.chart.ChartRbac;
@@ -77,22 +78,24 @@ final class OperatorHarness implements AutoCloseable {
         if (crdInstalled) {
             return;
         }
-        Path crd = ProjectTools.repositoryRoot().resolve("crds/benchmarkruns.stackbench.dev-v1.yml");
-        cluster.kubectl("apply", "--server-side", "-f", crd.toString()).requireSuccess();
-        await("CRD " + BenchmarkRun.CRD_NAME + " Established").atMost(WAIT).until(() -> {
-            var established = cluster.client()
-                    .apiextensions()
-                    .v1()
-                    .customResourceDefinitions()
-                    .withName(BenchmarkRun.CRD_NAME)
-                    .get();
-            return established != null
-                    && established.getStatus() != null
-                    && established.getStatus().getConditions() != null
-                    && established.getStatus().getConditions().stream()
-                            .anyMatch(condition ->
-                                    "Established".equals(condition.getType()) && "True".equals(condition.getStatus()));
-        });
+        Path crds = ProjectTools.repositoryRoot().resolve("crds");
+        cluster.kubectl("apply", "--server-side", "-f", crds.toString()).requireSuccess();
+        for (String name : List.of(BenchmarkRun.CRD_NAME, BenchmarkComparison.CRD_NAME)) {
+            await("CRD " + name + " Established").atMost(WAIT).until(() -> {
+                var established = cluster.client()
+                        .apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(name)
+                        .get();
+                return established != null
+                        && established.getStatus() != null
+                        && established.getStatus().getConditions() != null
+                        && established.getStatus().getConditions().stream()
+                                .anyMatch(condition -> "Established".equals(condition.getType())
+                                        && "True".equals(condition.getStatus()));
+            });
+        }
         crdInstalled = true;
     }
 
@@ -172,6 +175,66 @@ final class OperatorHarness implements AutoCloseable {
         ((ObjectNode) root.get("spec")).put("timeout", "3m");
         edit.accept(root);
         return BenchmarkRuns.yamlMapper().writeValueAsString(root);
+    }
+
+    /**
+     * A BenchmarkComparison of {@link #example}'s run as its template (target variant and image removed), with the
+     * given variants entries and repetitions, edited by {@code edit}, as the text kubectl would apply.
+     */
+    static String comparison(
+            String name, int repetitions, List<Map<String, Object>> variants, Consumer<ObjectNode> edit)
+            throws Exception {
+        ObjectNode run = (ObjectNode) BenchmarkRuns.yamlMapper().readTree(example(name, tree -> {}));
+        ObjectNode template = (ObjectNode) run.get("spec");
+        ObjectNode target = (ObjectNode) template.get("target");
+        target.remove("variant");
+        target.remove("image");
+        ObjectNode root = BenchmarkRuns.yamlMapper().createObjectNode();
+        root.put("apiVersion", BenchmarkRun.API_VERSION);
+        root.put("kind", BenchmarkComparison.KIND);
+        root.putObject("metadata").put("name", name);
+        ObjectNode spec = root.putObject("spec");
+        spec.set("template", template);
+        spec.set("variants", BenchmarkRuns.yamlMapper().valueToTree(variants));
+        spec.put("repetitions", repetitions);
+        edit.accept(root);
+        return BenchmarkRuns.yamlMapper().writeValueAsString(root);
+    }
+
+    BenchmarkComparison comparison(String name) {
+        return client().resources(BenchmarkComparison.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
+    }
+
+    /** Waits until the comparison has ended in {@code phase}; fails at once when it ends in the other one. */
+    BenchmarkComparison awaitComparison(String name, dev.stackbench.api.ComparisonPhase phase, Duration atMost) {
+        try {
+            await("BenchmarkComparison " + name + " in phase " + phase)
+                    .atMost(atMost)
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        BenchmarkComparison comparison = comparison(name);
+                        var now = comparison == null || comparison.getStatus() == null
+                                ? null
+                                : comparison.getStatus().getPhase();
+                        boolean ended = now == dev.stackbench.api.ComparisonPhase.Succeeded
+                                || now == dev.stackbench.api.ComparisonPhase.Failed;
+                        if (ended && now != phase) {
+                            throw new AssertionError("BenchmarkComparison " + name + " ended " + now + " instead of "
+                                    + phase + ": " + BenchmarkRuns.toYaml(comparison.getStatus()));
+                        }
+                        return now == phase;
+                    });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            BenchmarkComparison comparison = comparison(name);
+            throw new AssertionError(
+                    e.getMessage() + "; its status:\n"
+                            + (comparison == null ? "(no comparison)" : BenchmarkRuns.toYaml(comparison.getStatus())),
+                    e);
+        }
+        return comparison(name);
     }
 
     CommandResult apply(String yaml) {
