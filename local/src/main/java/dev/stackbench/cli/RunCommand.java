@@ -2,14 +2,24 @@ package dev.stackbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.stackbench.api.BenchmarkComparison;
+import dev.stackbench.api.BenchmarkComparisonSpec;
+import dev.stackbench.api.BenchmarkComparisonStatus;
+import dev.stackbench.api.BenchmarkComparisons;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Conditions;
+import dev.stackbench.api.ComparisonDefaults;
+import dev.stackbench.api.ComparisonOrder;
+import dev.stackbench.api.ComparisonPhase;
+import dev.stackbench.api.ComparisonVariant;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.api.ScriptSpec;
+import dev.stackbench.comparison.ComparisonResults;
+import dev.stackbench.comparison.ComparisonRuns;
+import dev.stackbench.comparison.ComparisonTable;
 import dev.stackbench.local.CoreBindings;
 import dev.stackbench.local.CpuSet;
 import dev.stackbench.local.LocalRunner;
@@ -21,9 +31,9 @@ import dev.stackbench.report.ReportRun;
 import dev.stackbench.report.RunRow;
 import dev.stackbench.report.SummaryTable;
 import dev.stackbench.stats.ComparisonAnalysis;
-import dev.stackbench.stats.ComparisonMetric;
 import dev.stackbench.stats.ComparisonPlan;
-import dev.stackbench.stats.ComparisonTable;
+import dev.stackbench.validation.SpecValidator;
+import dev.stackbench.validation.Violation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,6 +43,7 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -165,17 +176,31 @@ public final class RunCommand implements Callable<Integer> {
         if (core == null) {
             core = StandardCoreBindings.forRepository(repoRoot);
         }
-        List<PlannedRun> planned = readAndValidate(err);
-        if (planned == null) {
+        Repeated repeated;
+        List<PlannedRun> planned;
+        Optional<Path> comparisonFile = comparisonFile(err);
+        if (comparisonFile == null) {
             return ExitCodes.INVALID_INPUT;
         }
-        Repeated repeated = null;
-        if (repetitions != null) {
-            repeated = plan(planned, err);
+        if (comparisonFile.isPresent()) {
+            repeated = planComparison(comparisonFile.get(), err);
             if (repeated == null) {
                 return ExitCodes.INVALID_INPUT;
             }
             planned = repeated.runs();
+        } else {
+            planned = readAndValidate(err);
+            if (planned == null) {
+                return ExitCodes.INVALID_INPUT;
+            }
+            repeated = null;
+            if (repetitions != null) {
+                repeated = plan(planned, err);
+                if (repeated == null) {
+                    return ExitCodes.INVALID_INPUT;
+                }
+                planned = repeated.runs();
+            }
         }
         List<BenchmarkRun> runs = planned.stream().map(PlannedRun::run).toList();
         LocalRunner.Settings settings;
@@ -198,13 +223,21 @@ public final class RunCommand implements Callable<Integer> {
         ProgressPrinter progress = ProgressPrinter.forStderr();
         LocalRunner runner = new LocalRunner(settings, progress, core);
         List<LocalRunner.Result> results = new ArrayList<>();
+        Instant started = Instant.now();
         // Ctrl-C: each run's supervisor stops its processes from its own hook; this one tells the user.
         Thread interrupted = new Thread(
                 () -> progress.message("stackbench: interrupted; stopping every process "
                         + "it started (partial results in " + layout.root() + ")"),
                 "stackbench-interrupted");
         Runtime.getRuntime().addShutdownHook(interrupted);
+        LocalRunner.Backend backend = null;
         try {
+            if (repeated != null && sameBackend(runs)) {
+                progress.message("== starting the PostgreSQL and delay service the repetitions share");
+                backend = runner.startBackend(runs.getFirst(), layout.root().resolve("shared"));
+                repeated = repeated.sharing(backend.describe());
+                progress.message("shared between repetitions: " + repeated.shared());
+            }
             for (int i = 0; i < runs.size(); i++) {
                 BenchmarkRun run = runs.get(i);
                 progress.message("== run " + (i + 1) + "/" + runs.size() + ": "
@@ -214,15 +247,24 @@ public final class RunCommand implements Callable<Integer> {
                         run,
                         new ResultsLayout.RunFiles(
                                 layout.run(i + 1, run.getMetadata().getName())),
-                        planned.get(i).customModule()));
+                        planned.get(i).customModule(),
+                        backend));
+                if (repeated != null) {
+                    // Written after every run, so an interrupted comparison keeps what it measured.
+                    JSON.writeValue(layout.comparisonStatus().toFile(), recorded(repeated, results, started));
+                }
             }
         } finally {
+            if (backend != null) {
+                backend.close();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(interrupted);
             } catch (IllegalStateException shuttingDown) {
                 // The hook runs; nothing else to do.
             }
         }
+        Instant finished = Instant.now();
         List<ReportRun> reportRuns =
                 results.stream().map(LocalRunner.Result::report).toList();
         List<RunRow> rows = reportRuns.stream().map(ReportRun::row).toList();
@@ -233,37 +275,165 @@ public final class RunCommand implements Callable<Integer> {
         JSON.writeValue(layout.comparisonStatuses().toFile(), statuses);
         String title = "stackbench: "
                 + runs.stream().map(run -> run.getMetadata().getName()).collect(Collectors.joining(" vs "));
-        Files.writeString(layout.report(), HtmlReport.render(title, Instant.now(), reportRuns));
+        BenchmarkComparisonStatus comparison = null;
+        String statistics = null;
+        if (repeated != null) {
+            comparison = recorded(repeated, results, started);
+            ComparisonResults.conclude(repeated.spec(), comparison);
+            comparison.setFinishedAt(finished.toString());
+            title = "stackbench: comparison " + repeated.name() + " (" + comparison.getVariantNames() + ")";
+            JSON.writeValue(layout.comparisonStatus().toFile(), comparison);
+            statistics = ComparisonTable.render(
+                    comparison,
+                    ComparisonResults.metrics(repeated.spec()),
+                    repeated.spec().getConfidence());
+            Files.writeString(layout.repetitionStatistics(), statistics);
+        }
+        Files.writeString(layout.report(), HtmlReport.render(title, finished, reportRuns, comparison, statistics));
 
         PrintWriter tableOut = output == Output.table ? out : err;
         tableOut.println();
         tableOut.print(table);
-        if (repeated != null) {
-            String statistics = compare(repeated, results);
-            Files.writeString(layout.repetitionStatistics(), statistics);
+        if (statistics != null) {
             tableOut.println();
             tableOut.print(statistics);
         }
         tableOut.flush();
         if (output != Output.table) {
-            Object document = statuses.size() == 1 ? statuses.get(0) : statuses;
+            Object document = comparison != null ? comparison : statuses.size() == 1 ? statuses.get(0) : statuses;
             out.print(
                     output == Output.json ? JSON.writeValueAsString(document) + "\n" : BenchmarkRuns.toYaml(document));
             out.flush();
         }
         err.println("results: " + layout.root() + "  (report: " + layout.report() + ")");
         err.flush();
-        return exitCode(statuses);
+        int exit = exitCode(statuses);
+        if (comparison != null && comparison.getPhase() == ComparisonPhase.Failed) {
+            err.println("stackbench: the comparison failed: " + comparison.getMessage());
+            err.flush();
+            return ExitCodes.RUN_FAILED;
+        }
+        return exit;
     }
 
     /** A valid run with defaults applied, and for scenario custom the text of its module. */
     private record PlannedRun(BenchmarkRun run, String customModule) {}
 
     /**
-     * The runs of --repetitions in the order they run, and for each its variant (the file's run name) and round.
+     * A comparison to run: its name, its spec with defaults (for the shortcut, one built from the options), the seed
+     * of its order, and its runs in the order they run with their place in the comparison.
      */
-    private record Repeated(List<String> variants, List<PlannedRun> runs, List<ComparisonPlan.Slot> slots) {}
+    private record Repeated(
+            String name,
+            BenchmarkComparisonSpec spec,
+            long seed,
+            List<PlannedRun> runs,
+            List<ComparisonRuns.Child> children,
+            String shared) {
 
+        Repeated sharing(String what) {
+            return new Repeated(name, spec, seed, runs, children, what);
+        }
+    }
+
+    /**
+     * Whether the runs of a comparison can share one PostgreSQL and delay service: their backends and target CPUs
+     * (which decide the CPUs the backend runs on) are the same. A comparison's runs always are; plain files given
+     * to --repetitions may differ.
+     */
+    private static boolean sameBackend(List<BenchmarkRun> runs) {
+        BenchmarkRun first = runs.getFirst();
+        return runs.stream()
+                .allMatch(run -> java.util.Objects.equals(
+                                BenchmarkRuns.yamlMapper()
+                                        .valueToTree(run.getSpec().getBackend()),
+                                BenchmarkRuns.yamlMapper()
+                                        .valueToTree(first.getSpec().getBackend()))
+                        && java.util.Objects.equals(
+                                run.getSpec().getTarget().getResources().getCpu(),
+                                first.getSpec().getTarget().getResources().getCpu()));
+    }
+
+    /**
+     * The BenchmarkComparison file among the arguments, if one is given; null (after saying why) when the arguments
+     * mix a comparison with other files or options that only apply to plain runs.
+     */
+    private Optional<Path> comparisonFile(PrintWriter err) {
+        List<Path> comparisons = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                if (BenchmarkComparison.KIND.equals(BenchmarkRuns.kind(file))) {
+                    comparisons.add(file);
+                }
+            } catch (BenchmarkRunFileException e) {
+                // Reported with every other problem of the file when it is read.
+            }
+        }
+        if (comparisons.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> problems = new ArrayList<>();
+        if (files.size() > 1) {
+            problems.add(comparisons.getFirst() + " is a BenchmarkComparison: run it alone (its spec.variants says"
+                    + " what is compared), or compare plain BenchmarkRun files with --repetitions");
+        }
+        if (repetitions != null || seed != null || includeFlaggedRuns || !"interleaved".equals(order)) {
+            problems.add("--repetitions, --order, --seed and --include-flagged-runs build a comparison from plain"
+                    + " runs; a BenchmarkComparison sets them in its spec (repetitions, order, seed,"
+                    + " includeFlaggedRuns)");
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(problem -> err.println("invalid: " + problem));
+            err.println("nothing was started: fix the command line and run again");
+            err.flush();
+            return null;
+        }
+        return Optional.of(comparisons.getFirst());
+    }
+
+    /** A BenchmarkComparison file checked and planned; null (after saying why) when it is not valid. */
+    private Repeated planComparison(Path file, PrintWriter err) {
+        List<String> problems = new ArrayList<>();
+        BenchmarkComparison comparison = null;
+        try {
+            List<BenchmarkComparison> inFile = BenchmarkComparisons.read(file);
+            if (inFile.size() > 1) {
+                problems.add(file + ": holds " + inFile.size() + " BenchmarkComparisons: run them one at a time");
+            }
+            comparison = inFile.getFirst();
+        } catch (BenchmarkRunFileException e) {
+            problems.add(e.getMessage());
+        }
+        if (comparison != null) {
+            String name = comparison.getMetadata() == null
+                    ? "(no name)"
+                    : comparison.getMetadata().getName();
+            ComparisonDefaults.apply(comparison.getSpec());
+            for (Violation violation : ComparisonRuns.validate(comparison, new SpecValidator(core.catalogue()))) {
+                problems.add(file + ": BenchmarkComparison " + name + ": " + violation);
+            }
+        }
+        if (problems.isEmpty()
+                && comparison.getSpec().getTemplate().getWorkload().getScenario() == Scenario.CUSTOM) {
+            problems.add(file + ": scenario custom is not supported in comparisons yet: compare custom scripts"
+                    + " with --repetitions and plain BenchmarkRun files");
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(problem -> err.println("invalid: " + problem));
+            err.println("nothing was started: fix the field(s) above and run again");
+            err.flush();
+            return null;
+        }
+        BenchmarkComparisonSpec spec = comparison.getSpec();
+        long planSeed = spec.getSeed() != null ? spec.getSeed() : System.currentTimeMillis();
+        List<ComparisonRuns.Child> children = ComparisonRuns.plan(comparison, planSeed);
+        List<PlannedRun> runs = children.stream()
+                .map(child -> new PlannedRun(child.run(), null))
+                .toList();
+        ComparisonRuns.warnings(spec).forEach(warning -> err.println("warning: " + warning));
+        return announce(
+                new Repeated(comparison.getMetadata().getName(), spec, planSeed, runs, children, SHARED_BACKEND), err);
+    }
     /** Each file's run repeated in rounds; null (after saying why) when the command line cannot be a comparison. */
     private Repeated plan(List<PlannedRun> planned, PrintWriter err) {
         List<String> problems = new ArrayList<>();
@@ -300,41 +470,76 @@ public final class RunCommand implements Callable<Integer> {
         }
         long planSeed = seed != null ? seed : System.currentTimeMillis();
         List<ComparisonPlan.Slot> slots = ComparisonPlan.of(planned.size(), repetitions, planOrder, planSeed);
+        BenchmarkComparisonSpec spec = new BenchmarkComparisonSpec()
+                .withVariants(planned.stream()
+                        .map(run -> new ComparisonVariant()
+                                .withVariant(run.run().getSpec().getTarget().getVariant())
+                                .withName(run.run().getMetadata().getName()))
+                        .toList())
+                .withRepetitions(repetitions)
+                .withOrder(
+                        planOrder == ComparisonPlan.Order.SEQUENTIAL
+                                ? ComparisonOrder.SEQUENTIAL
+                                : ComparisonOrder.INTERLEAVED)
+                .withSeed(planSeed)
+                .withConfidence(confidence)
+                .withIncludeFlaggedRuns(includeFlaggedRuns);
+        ComparisonDefaults.apply(spec);
         List<PlannedRun> runs = new ArrayList<>();
+        List<ComparisonRuns.Child> children = new ArrayList<>();
         for (ComparisonPlan.Slot slot : slots) {
             PlannedRun original = planned.get(slot.variant());
             BenchmarkRun copy = BenchmarkRuns.yamlMapper().convertValue(original.run(), BenchmarkRun.class);
             copy.getMetadata().setName(variants.get(slot.variant()) + "-r" + (slot.round() + 1));
             runs.add(new PlannedRun(copy, original.customModule()));
+            children.add(new ComparisonRuns.Child(
+                    children.size(), slot.variant(), variants.get(slot.variant()), slot.round(), copy));
         }
-        err.println("stackbench: " + variants.size() + " runs x " + repetitions + " repetitions, " + order
-                + " (seed " + planSeed + "); baseline " + variants.getFirst()
-                + "; every repetition starts its own processes (nothing is shared between runs)");
-        err.flush();
-        return new Repeated(variants, runs, slots);
+        String name = String.join("-vs-", variants);
+        boolean shareable = sameBackend(runs.stream().map(PlannedRun::run).toList());
+        return announce(
+                new Repeated(name, spec, planSeed, runs, children, shareable ? SHARED_BACKEND : SHARED_NOTHING), err);
     }
 
-    /** The statistics of the repeated runs, as a table with the verdicts and warnings. */
-    private String compare(Repeated repeated, List<LocalRunner.Result> results) {
-        List<ComparisonAnalysis.Repetition> repetitionsRun = new ArrayList<>();
+    /** What local mode shares between the repetitions of a comparison, until the shared processes are up. */
+    private static final String SHARED_NOTHING =
+            "nothing: every repetition starts its own PostgreSQL, delay service" + " and target";
+
+    private static final String SHARED_BACKEND = "PostgreSQL (reset by each target at start) and the delay service;"
+            + " every repetition starts its own target and k6";
+
+    private static Repeated announce(Repeated repeated, PrintWriter err) {
+        List<String> labels = ComparisonRuns.labels(repeated.spec());
+        err.println("stackbench: comparison " + repeated.name() + ": " + labels.size() + " variants x "
+                + repeated.spec().getRepetitions() + " repetitions, "
+                + repeated.spec().getOrder() + " (seed "
+                + repeated.seed() + "); baseline " + labels.getFirst() + "; shared between repetitions: "
+                + repeated.shared());
+        err.flush();
+        return repeated;
+    }
+
+    /**
+     * The comparison's status as the operator writes it while it runs: every run that ended recorded, nothing
+     * concluded yet.
+     */
+    private static BenchmarkComparisonStatus recorded(
+            Repeated repeated, List<LocalRunner.Result> results, Instant started) {
+        BenchmarkComparisonStatus status =
+                ComparisonResults.start(repeated.spec(), repeated.seed(), repeated.shared(), started);
         for (int i = 0; i < results.size(); i++) {
+            ComparisonRuns.Child child = repeated.children().get(i);
             BenchmarkRun run = results.get(i).run();
-            ComparisonPlan.Slot slot = repeated.slots().get(i);
-            BenchmarkRunStatus status = run.getStatus();
-            boolean succeeded = status != null && status.getPhase() == Phase.Succeeded;
-            repetitionsRun.add(new ComparisonAnalysis.Repetition(
-                    repeated.variants().get(slot.variant()),
-                    slot.round(),
-                    run.getMetadata().getName(),
-                    succeeded ? status.getSummary() : null,
-                    status != null
-                            && status.getConditions() != null
-                            && Conditions.isTrue(status.getConditions(), Conditions.GENERATOR_SATURATED),
-                    succeeded ? null : status == null ? "no status" : status.getMessage()));
+            ComparisonResults.put(
+                    status,
+                    ComparisonResults.record(
+                            run.getMetadata().getName(), child.label(), child.round(), run.getStatus()));
         }
-        ComparisonAnalysis.Result result = ComparisonAnalysis.analyse(
-                repeated.variants(), repetitionsRun, ComparisonMetric.DEFAULTS, confidence, includeFlaggedRuns);
-        return ComparisonTable.render(result, ComparisonMetric.DEFAULTS, confidence);
+        status.setMessage(
+                results.size() == repeated.children().size()
+                        ? "every run ended"
+                        : "ran " + results.size() + " of " + repeated.children().size() + " runs");
+        return status;
     }
 
     /** Reads every file and checks every run before anything starts; prints every problem, not just the first. */

@@ -89,7 +89,108 @@ public final class LocalRunner {
      *     written next to the generated script, as the operator puts it next to the script in the ConfigMap
      */
     public Result run(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule) {
-        return new LocalRun(run, files, customModule).execute();
+        return new LocalRun(run, files, customModule, null).execute();
+    }
+
+    /**
+     * Runs one repetition of a comparison against the comparison's PostgreSQL and delay service; the target resets
+     * the database when it starts.
+     */
+    public Result run(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule, Backend backend) {
+        return new LocalRun(run, files, customModule, backend).execute();
+    }
+
+    /**
+     * PostgreSQL and the delay service, started once for the repetitions of a comparison and shared by their runs,
+     * on the CPUs the runs give to them. Each run's target resets the database's schema and data when it starts (as
+     * on a cluster with a shared database), so every repetition still begins from the same state; the delay service
+     * keeps no state between requests. {@link #close} stops both.
+     */
+    public static final class Backend implements AutoCloseable {
+
+        private final ProcessSupervisor supervisor;
+        private final LocalPostgres postgres;
+        private final ManagedProcess delayService;
+        private final SpringApp delayApp;
+
+        private Backend(
+                ProcessSupervisor supervisor, LocalPostgres postgres, ManagedProcess delayService, SpringApp delayApp) {
+            this.supervisor = supervisor;
+            this.postgres = postgres;
+            this.delayService = delayService;
+            this.delayApp = delayApp;
+        }
+
+        /** What the repetitions share, for the comparison's status and output. */
+        public String describe() {
+            return "PostgreSQL " + postgres.serverVersion() + " (pid " + postgres.pid() + ", schema and data reset"
+                    + " by each target at start) and the delay service (pid " + delayService.pid() + "), kept up"
+                    + " from the first repetition to the last; every repetition starts its own target and k6";
+        }
+
+        /** Pids of the shared processes, which outlive each run but not the comparison. */
+        public List<Long> pids() {
+            List<Long> pids = new ArrayList<>(supervisor.startedPids());
+            pids.add(postgres.pid());
+            return pids;
+        }
+
+        private void requireAlive() {
+            if (!postgres.isRunning() || !delayService.isAlive()) {
+                throw new LocalRunException(
+                        RunProgress.TARGET_NOT_READY,
+                        "the comparison's " + (postgres.isRunning() ? "delay service" : "PostgreSQL")
+                                + " has stopped (see "
+                                + (postgres.isRunning() ? delayService.logFile() : postgres.logFile())
+                                + "): the remaining repetitions cannot run");
+            }
+        }
+
+        @Override
+        public void close() {
+            supervisor.close();
+        }
+    }
+
+    /**
+     * Starts the PostgreSQL and delay service the repetitions of a comparison share, sized and placed as for
+     * {@code first} (every repetition has the template's backend and CPUs), logging into {@code dir}.
+     */
+    public Backend startBackend(BenchmarkRun first, Path dir) throws IOException {
+        IsolationPlan plan = IsolationPlanner.plan(
+                settings.machineCpus(),
+                BigDecimal.valueOf(Quantities.cpuCores(
+                        first.getSpec().getTarget().getResources().getCpu())));
+        ProcessSupervisor supervisor = new ProcessSupervisor();
+        try {
+            LocalPostgres postgres = startPostgres(plan);
+            supervisor.register(postgres);
+            FreePorts ports = new FreePorts();
+            AppWiring.Endpoint delayEndpoint = new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
+            SpringApp delayApp =
+                    RunApps.delayService(first.getSpec(), wiringFor(delayEndpoint, delayEndpoint, postgres, true));
+            ManagedProcess delayService = supervisor.start(
+                    "delay service",
+                    javaCommand(jar(core.delayServiceJar())),
+                    delayApp.environment(),
+                    plan.supportCpus(),
+                    dir.resolve("delay-service.log"));
+            ServiceProbe.awaitHealthy(
+                    delayService, managementUri(delayApp, SpringApp.HEALTH_PATH), settings.startTimeout());
+            return new Backend(supervisor, postgres, delayService, delayApp);
+        } catch (IOException | RuntimeException e) {
+            supervisor.close();
+            throw e;
+        }
+    }
+
+    private static AppWiring wiringFor(
+            AppWiring.Endpoint target, AppWiring.Endpoint delay, LocalPostgres postgres, boolean sharedDatabase) {
+        return new AppWiring(
+                target,
+                delay,
+                "http://" + AppWiring.LOOPBACK + ":" + delay.httpPort(),
+                new AppWiring.Database(postgres.host(), postgres.port(), postgres.database(), sharedDatabase));
     }
 
     /** The processes a run started and where they answer. */
@@ -109,6 +210,7 @@ public final class LocalRunner {
         private final RunProgress progress;
         private final String loadAverageBefore;
         private final Instant started = Instant.now();
+        private final Backend backend;
 
         private SpringApp targetApp;
         private LocalPostgres postgres;
@@ -120,7 +222,8 @@ public final class LocalRunner {
         private RunObservation observation;
         private final List<Long> pids = new ArrayList<>();
 
-        LocalRun(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule) {
+        LocalRun(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule, Backend backend) {
+            this.backend = backend;
             this.run = run;
             this.spec = run.getSpec();
             this.name = run.getMetadata().getName();
@@ -172,13 +275,16 @@ public final class LocalRunner {
                 // Give this JVM its CPUs back: an embedding process (a test JVM) and what it starts next keep them.
                 pinThisProcess(settings.machineCpus());
             }
-            if (postgres != null) {
+            if (postgres != null && backend == null) {
                 pids.add(postgres.pid());
             }
             progress.cleanedUp(
                     true,
-                    "stopped every process the run started"
-                            + (settings.keep() && postgres != null
+                    (backend == null
+                                    ? "stopped every process the run started"
+                                    : "stopped the target and k6; the comparison's PostgreSQL and delay service"
+                                            + " stay up for its next repetition")
+                            + (settings.keep() && postgres != null && backend == null
                                     ? "; PostgreSQL's data directory is kept in " + postgres.dataDir()
                                     : "")
                             + "; the results stay in " + files.dir());
@@ -205,30 +311,43 @@ public final class LocalRunner {
             return script;
         }
 
-        /** PostgreSQL, the delay service and the target, each started and healthy; the target is Ready after. */
+        /**
+         * PostgreSQL, the delay service and the target, each started and healthy (or, in a comparison, the target
+         * started against the comparison's PostgreSQL and delay service); the target is Ready after.
+         */
         private Stack provision(ProcessSupervisor supervisor) throws IOException {
-            say("starting PostgreSQL, the delay service and " + variant.name());
-            postgres = startPostgres();
-            supervisor.register(postgres);
-            if (settings.keep()) {
-                say("PostgreSQL data directory (kept after the run): " + postgres.dataDir());
-            }
             FreePorts ports = new FreePorts();
-            AppWiring.Endpoint delayEndpoint = new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
             AppWiring.Endpoint targetEndpoint = new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
-            AppWiring wiring = new AppWiring(
-                    targetEndpoint,
-                    delayEndpoint,
-                    "http://" + AppWiring.LOOPBACK + ":" + delayEndpoint.httpPort(),
-                    new AppWiring.Database(postgres.host(), postgres.port(), postgres.database(), false));
-
-            SpringApp delayApp = RunApps.delayService(spec, wiring);
-            delayService = supervisor.start(
-                    "delay service",
-                    javaCommand(jar(core.delayServiceJar())),
-                    delayApp.environment(),
-                    plan.supportCpus(),
-                    files.delayServiceLog());
+            SpringApp delayApp;
+            if (backend != null) {
+                backend.requireAlive();
+                say("starting " + variant.name() + " against the comparison's PostgreSQL and delay service");
+                postgres = backend.postgres;
+                delayService = backend.delayService;
+                delayApp = backend.delayApp;
+            } else {
+                say("starting PostgreSQL, the delay service and " + variant.name());
+                try {
+                    postgres = startPostgres(plan);
+                } catch (LocalRunException e) {
+                    progress.targetNotReady(e.getMessage());
+                    throw e;
+                }
+                supervisor.register(postgres);
+                if (settings.keep()) {
+                    say("PostgreSQL data directory (kept after the run): " + postgres.dataDir());
+                }
+                AppWiring.Endpoint delayEndpoint =
+                        new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
+                delayApp = RunApps.delayService(spec, wiringFor(targetEndpoint, delayEndpoint, postgres, false));
+                delayService = supervisor.start(
+                        "delay service",
+                        javaCommand(jar(core.delayServiceJar())),
+                        delayApp.environment(),
+                        plan.supportCpus(),
+                        files.delayServiceLog());
+            }
+            AppWiring wiring = wiringFor(targetEndpoint, delayApp.endpoint(), postgres, backend != null);
 
             targetApp = RunApps.target(spec, core.catalogue(), wiring);
             Map<String, String> targetEnv = new LinkedHashMap<>(targetApp.environment());
@@ -242,7 +361,9 @@ public final class LocalRunner {
                     plan.targetCpus(),
                     files.targetLog());
 
-            awaitHealthy(delayService, delayApp);
+            if (backend == null) {
+                awaitHealthy(delayService, delayApp);
+            }
             awaitHealthy(target, targetApp);
             progress.targetReady();
             publishSteps();
@@ -515,7 +636,7 @@ public final class LocalRunner {
             images.put(RunApps.DELAY_SERVICE, core.delayServiceJar());
             images.put("postgres", postgres == null ? "unknown" : postgres.serverVersion());
             environment.setImages(images);
-            environment.setDatabase(RunEnvironment.DATABASE_OWN);
+            environment.setDatabase(backend == null ? RunEnvironment.DATABASE_OWN : RunEnvironment.DATABASE_COMPARISON);
             if (postgres != null) {
                 environment.setPostgresVersion(postgres.serverVersion());
             }
@@ -590,20 +711,20 @@ public final class LocalRunner {
         private void say(String text) {
             printer.message("[" + name + "] " + text);
         }
+    }
 
-        private LocalPostgres startPostgres() {
-            try {
-                return LocalPostgres.builder()
-                        .cpus(plan.supportCpus().toList())
-                        .keepDataDir(settings.keep())
-                        .start();
-            } catch (RuntimeException e) {
-                String message = "could not start PostgreSQL: " + e.getMessage()
-                        + " (run hack/setup.sh postgres, or set STACKBENCH_PG_BIN to the directory with initdb and"
-                        + " pg_ctl)";
-                progress.targetNotReady(message);
-                throw new LocalRunException(RunProgress.TARGET_NOT_READY, message);
-            }
+    private LocalPostgres startPostgres(IsolationPlan plan) {
+        try {
+            return LocalPostgres.builder()
+                    .cpus(plan.supportCpus().toList())
+                    .keepDataDir(settings.keep())
+                    .start();
+        } catch (RuntimeException e) {
+            throw new LocalRunException(
+                    RunProgress.TARGET_NOT_READY,
+                    "could not start PostgreSQL: " + e.getMessage()
+                            + " (run hack/setup.sh postgres, or set STACKBENCH_PG_BIN to the directory with initdb"
+                            + " and pg_ctl)");
         }
     }
 
@@ -629,8 +750,47 @@ public final class LocalRunner {
     }
 
     /** How local mode starts a Spring Boot jar: its JVM options come through JAVA_TOOL_OPTIONS, as in a pod. */
+    /**
+     * {@code java -jar JAR}, with a class-data-sharing archive of the app when this JVM can make one: the first start
+     * of a jar writes it at exit ({@code -XX:+AutoCreateSharedArchive}, JDK 19+), later starts map the classes from
+     * it instead of loading them again. It shortens startup only; nothing a run measures changes (classes load the
+     * same way either way, after the warmup the archive plays no part). The archive is kept with the tools, per jar
+     * and JVM, and made again when the jar changes.
+     */
     private List<String> javaCommand(Path jar) {
-        return List.of(settings.javaBin().toString(), "-jar", jar.toString());
+        List<String> command = new ArrayList<>();
+        command.add(settings.javaBin().toString());
+        classDataArchive(jar).ifPresent(archive -> {
+            command.add("-XX:SharedArchiveFile=" + archive);
+            command.add("-XX:+AutoCreateSharedArchive");
+        });
+        command.add("-jar");
+        command.add(jar.toString());
+        return command;
+    }
+
+    private Optional<Path> classDataArchive(Path jar) {
+        boolean thisJvm = settings.javaBin()
+                .toAbsolutePath()
+                .startsWith(Path.of(System.getProperty("java.home")).toAbsolutePath());
+        if (!thisJvm || Runtime.version().feature() < 19) {
+            return Optional.empty();
+        }
+        String tools = System.getenv("STACKBENCH_TOOLS");
+        Path dir = (tools == null || tools.isBlank() ? settings.repoRoot().resolve(".tools") : Path.of(tools))
+                .resolve("cds");
+        try {
+            Files.createDirectories(dir);
+            String key = jar.toAbsolutePath() + "|" + Files.size(jar) + "|"
+                    + Files.getLastModifiedTime(jar).toMillis() + "|" + System.getProperty("java.home") + "|"
+                    + Runtime.version();
+            String name = jar.getFileName().toString().replaceAll("\\.jar$", "") + "-"
+                    + Integer.toHexString(key.hashCode()) + ".jsa";
+            return Optional.of(dir.resolve(name));
+        } catch (IOException e) {
+            // No archive: the JVM starts as it would without one.
+            return Optional.empty();
+        }
     }
 
     private static URI managementUri(SpringApp app, String path) {

@@ -37,6 +37,11 @@ public record ResultsLayout(Path root) {
         return root.resolve("comparison.txt");
     }
 
+    /** A comparison's status as the operator would write it (JSON). */
+    public Path comparisonStatus() {
+        return root.resolve("comparison.json");
+    }
+
     public Path comparisonStatuses() {
         return root.resolve("statuses.json");
     }

@@ -64,6 +64,74 @@ final class Charts {
         return toDataUri(chart);
     }
 
+    /**
+     * One metric of a comparison: each variant at its own x position, every repetition a point (runs left out of the
+     * statistics as crosses), the median as a diamond and its confidence interval as a vertical bar.
+     */
+    static String comparison(String metric, String unit, List<ComparisonPoints> variants) {
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(metric + ": every repetition, median and its interval")
+                .xAxisTitle("variant (1 = baseline): " + String.join(", ", numbered(variants)))
+                .yAxisTitle(unit)
+                .build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setAntiAlias(true);
+        chart.getStyler().setXAxisDecimalPattern("0");
+        for (int i = 0; i < variants.size(); i++) {
+            ComparisonPoints variant = variants.get(i);
+            double x = i + 1;
+            scatter(chart, variant.name() + " runs", x, variant.values(), SeriesMarkers.CIRCLE);
+            scatter(chart, variant.name() + " left out", x, variant.excluded(), SeriesMarkers.CROSS);
+            if (variant.lower() != null && variant.upper() != null) {
+                XYSeries interval = chart.addSeries(
+                        uniqueName(chart, variant.name() + " interval"),
+                        new double[] {x - 0.2, x - 0.2},
+                        new double[] {variant.lower(), variant.upper()});
+                interval.setMarker(SeriesMarkers.NONE);
+            }
+            if (variant.median() != null) {
+                XYSeries median = chart.addSeries(
+                        uniqueName(chart, variant.name() + " median"),
+                        new double[] {x - 0.2},
+                        new double[] {variant.median()});
+                median.setMarker(SeriesMarkers.DIAMOND);
+                median.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            }
+        }
+        return chart.getSeriesCollection().isEmpty() ? null : toDataUri(chart);
+    }
+
+    /** What {@link #comparison} draws of one variant. */
+    record ComparisonPoints(
+            String name, double[] values, double[] excluded, Double median, Double lower, Double upper) {}
+
+    private static List<String> numbered(List<ComparisonPoints> variants) {
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < variants.size(); i++) {
+            names.add((i + 1) + " " + variants.get(i).name());
+        }
+        return names;
+    }
+
+    /** Points spread a little around x, in run order, so equal values stay visible. */
+    private static void scatter(
+            XYChart chart, String name, double x, double[] values, org.knowm.xchart.style.markers.Marker marker) {
+        if (values.length == 0) {
+            return;
+        }
+        double[] xs = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            xs[i] = x + 0.05 + 0.25 * i / Math.max(1, values.length - 1);
+        }
+        XYSeries series = chart.addSeries(uniqueName(chart, name), xs, values);
+        series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        series.setMarker(marker);
+    }
+
     private static XYChart newChart(String title, String yAxis) {
         XYChart chart = new XYChartBuilder()
                 .width(WIDTH)

@@ -1,5 +1,9 @@
 package dev.stackbench.report;
 
+import dev.stackbench.api.BenchmarkComparisonStatus;
+import dev.stackbench.api.ComparisonRunRecord;
+import dev.stackbench.api.MetricSpread;
+import dev.stackbench.api.VariantStatistics;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +20,22 @@ public final class HtmlReport {
     private HtmlReport() {}
 
     public static String render(String title, Instant generatedAt, List<ReportRun> runs) {
+        return render(title, generatedAt, runs, null, null);
+    }
+
+    /**
+     * The page of a comparison: its statistics table and, per metric, every repetition of every variant with the
+     * median and its interval, before the runs themselves.
+     *
+     * @param comparison the comparison's status, or null for plain runs
+     * @param statistics the comparison's table as printed, or null
+     */
+    public static String render(
+            String title,
+            Instant generatedAt,
+            List<ReportRun> runs,
+            BenchmarkComparisonStatus comparison,
+            String statistics) {
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>")
                 .append(escape(title))
@@ -32,6 +52,9 @@ public final class HtmlReport {
                 .append("</h1>\n<p>Generated ")
                 .append(generatedAt)
                 .append(". Every figure covers the measured window only; warmup is excluded.</p>\n");
+        if (comparison != null) {
+            appendComparison(html, comparison, statistics);
+        }
         appendAlarms(html, runs);
         appendTable(html, runs);
         appendCharts(html, runs);
@@ -40,6 +63,68 @@ public final class HtmlReport {
         }
         html.append("</body></html>\n");
         return html.toString();
+    }
+
+    private static void appendComparison(StringBuilder html, BenchmarkComparisonStatus comparison, String statistics) {
+        html.append("<h2>Comparison</h2>\n<p><b>")
+                .append(escape(comparison.getVerdict()))
+                .append("</b> (")
+                .append(escape(comparison.getProgress()))
+                .append(", seed ")
+                .append(comparison.getSeed())
+                .append("; shared between repetitions: ")
+                .append(escape(comparison.getShared()))
+                .append(")</p>\n");
+        if (comparison.getWarnings() != null) {
+            comparison.getWarnings().forEach(warning -> html.append("<p class=\"warn\">")
+                    .append(escape(warning))
+                    .append("</p>\n"));
+        }
+        if (statistics != null) {
+            html.append("<pre>").append(escape(statistics)).append("</pre>\n");
+        }
+        List<String> metrics =
+                comparison.getVariants() == null || comparison.getVariants().isEmpty()
+                        ? List.of()
+                        : comparison.getVariants().getFirst().getMetrics().stream()
+                                .map(MetricSpread::getMetric)
+                                .toList();
+        for (String metric : metrics) {
+            List<Charts.ComparisonPoints> points = new ArrayList<>();
+            for (VariantStatistics variant : comparison.getVariants()) {
+                MetricSpread spread = variant.getMetrics().stream()
+                        .filter(candidate -> metric.equals(candidate.getMetric()))
+                        .findFirst()
+                        .orElse(null);
+                List<Double> counted = new ArrayList<>();
+                List<Double> leftOut = new ArrayList<>();
+                for (ComparisonRunRecord record : comparison.getRuns()) {
+                    Double value = record.getFigures() == null
+                            ? null
+                            : record.getFigures().get(metric);
+                    if (!variant.getName().equals(record.getVariant()) || value == null) {
+                        continue;
+                    }
+                    (Boolean.FALSE.equals(record.getCounted()) ? leftOut : counted).add(value);
+                }
+                points.add(new Charts.ComparisonPoints(
+                        variant.getName(),
+                        counted.stream().mapToDouble(Double::doubleValue).toArray(),
+                        leftOut.stream().mapToDouble(Double::doubleValue).toArray(),
+                        spread == null ? null : spread.getMedian(),
+                        spread == null ? null : spread.getLower(),
+                        spread == null ? null : spread.getUpper()));
+            }
+            image(html, Charts.comparison(metric, unit(metric), points));
+        }
+    }
+
+    private static String unit(String metric) {
+        return switch (metric) {
+            case "rps" -> "requests/s";
+            case "errorRate" -> "share of failed requests";
+            default -> "latency (ms)";
+        };
     }
 
     private static void appendAlarms(StringBuilder html, List<ReportRun> runs) {

@@ -2,10 +2,14 @@ package dev.stackbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.api.BenchmarkComparison;
+import dev.stackbench.api.BenchmarkComparisons;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.ComparisonDefaults;
 import dev.stackbench.api.PoolPlacement;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.validation.SpecValidator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,11 +36,21 @@ class ExamplesTest {
     }
 
     @Test
-    void everyExampleIsAValidBenchmarkRun() throws IOException {
+    void everyExampleIsAValidBenchmarkRunOrComparison() throws IOException {
         SpecValidator validator = new SpecValidator(CATALOGUE);
         List<Path> files = benchmarkRunFiles();
         assertThat(files).hasSizeGreaterThanOrEqualTo(CATALOGUE.variantNames().size() + 9);
         for (Path file : files) {
+            if (BenchmarkComparison.KIND.equals(BenchmarkRuns.kind(file))) {
+                for (BenchmarkComparison comparison : BenchmarkComparisons.read(file)) {
+                    ComparisonDefaults.apply(comparison.getSpec());
+                    assertThat(ComparisonRuns.validate(comparison, validator))
+                            .as(file.toString())
+                            .isEmpty();
+                    assertThat(comparison.getApiVersion()).isEqualTo("stackbench.dev/v1alpha1");
+                }
+                continue;
+            }
             for (BenchmarkRun run : BenchmarkRuns.read(file)) {
                 assertThat(validator.validate(run)).as(file.toString()).isEmpty();
                 assertThat(run.getApiVersion()).isEqualTo("stackbench.dev/v1alpha1");
@@ -63,7 +77,9 @@ class ExamplesTest {
     @Test
     void everyExperimentFileSaysHowItWasScaledToThisMachine() throws IOException {
         for (Path file : benchmarkRunFiles()) {
-            if (file.startsWith(EXAMPLES.resolve("experiments")) || file.startsWith(EXAMPLES.resolve("demo"))) {
+            if (file.startsWith(EXAMPLES.resolve("experiments"))
+                    || file.startsWith(EXAMPLES.resolve("demo"))
+                    || file.startsWith(EXAMPLES.resolve("comparison"))) {
                 assertThat(Files.readString(file))
                         .as(file.toString())
                         .containsIgnoringCase("scaled")

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.api.BenchmarkComparisonStatus;
 import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.ComparisonPhase;
 import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.MetricShift;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.ServerAgreement;
@@ -47,7 +50,9 @@ class LocalRunIT {
                 .as("STACKBENCH_K6 is not set: run hack/setup.sh and source .tools/env.sh")
                 .isNotBlank();
         for (String jar : List.of(
-                "targets/delay-service/target/delay-service.jar", "targets/webflux-app/target/webflux-app.jar")) {
+                "targets/delay-service/target/delay-service.jar",
+                "targets/webflux-app/target/webflux-app.jar",
+                "targets/mvc-app/target/mvc-app.jar")) {
             assertThat(REPO_ROOT.resolve(jar))
                     .as(jar + " is missing: build the targets first (mvn -pl "
                             + "targets/webflux-app,targets/delay-service -am package, or the full build)")
@@ -235,9 +240,84 @@ class LocalRunIT {
     private record Invocation(int exitCode, String out, String err) {}
 
     @Test
-    void repeatedRunsOfTwoFilesAreInterleavedAndComparedWithVerdicts() throws Exception {
-        // The same stack against a 20 ms and a 150 ms upstream: a difference no noise can hide, so four runs of each
-        // (the fewest that can be significant at 95 %) must call it, in each metric's direction.
+    void aComparisonFileRunsEveryRepetitionOnOneSharedBackendAndGivesVerdicts() throws Exception {
+        // One variant, two Tomcat pools, behind a 100 ms upstream at 30 requests/s: 2 threads cap the throughput at
+        // 2 / 0.1 s = 20 requests/s, 20 threads do not; a difference no noise can hide, so four runs of each (the
+        // fewest that can be significant at 95 %) must call it, in each metric's direction.
+        Path file = Files.writeString(dir.resolve("pools.yaml"), """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkComparison
+                metadata:
+                  name: pools
+                spec:
+                  variants:
+                    - {variant: mvc-jdbc, name: t20, env: {SERVER_TOMCAT_THREADS_MAX: "20"}}
+                    - {variant: mvc-jdbc, name: t2, env: {SERVER_TOMCAT_THREADS_MAX: "2"}}
+                  repetitions: 4
+                  seed: 7
+                  template:
+                    target:
+                      resources: {cpu: "1", memory: 512Mi}
+                    workload:
+                      scenario: upstream
+                      upstreamDelay: 100ms
+                      load: {executor: constant-arrival-rate, rate: 30, vus: 100, preAllocatedVUs: 100}
+                      warmup: 1s
+                      duration: 3s
+                """);
+        Path results = dir.resolve("results");
+
+        Invocation cli = run("--results-dir", results.toString(), "-o", "json", file.toString());
+
+        assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
+        assertThat(cli.err())
+                .contains("comparison pools: 2 variants x 4 repetitions, interleaved (seed 7); baseline t20")
+                .contains("shared between repetitions: PostgreSQL");
+        // -o json prints the comparison's status as the operator writes it.
+        BenchmarkComparisonStatus status = JSON.readValue(cli.out(), BenchmarkComparisonStatus.class);
+        assertThat(status.getPhase()).isEqualTo(ComparisonPhase.Succeeded);
+        assertThat(status.getProgress()).isEqualTo("8/8 runs");
+        assertThat(status.getShared()).contains("PostgreSQL", "reset by each target at start");
+        assertThat(status.getRuns()).hasSize(8).allSatisfy(record -> {
+            assertThat(record.getPhase()).isEqualTo(Phase.Succeeded);
+            assertThat(record.getCounted()).isTrue();
+        });
+        assertThat(Files.readString(results.resolve("comparison.json"))).contains("\"verdict\"");
+        MetricShift rps = shift(status, "rps");
+        MetricShift p50 = shift(status, "p50");
+        assertThat(rps.getVerdict()).isEqualTo("worse");
+        assertThat(p50.getVerdict()).isEqualTo("worse");
+        assertThat(status.getVerdict()).startsWith("t2 rps -");
+        String statistics = Files.readString(results.resolve("comparison.txt"));
+        assertThat(cli.err()).contains(statistics);
+        assertThat(Files.readString(results.resolve("report.html"))).contains("<h2>Comparison</h2>");
+        // Every repetition used the one PostgreSQL, reset by its target; nothing is left running afterwards.
+        List<Long> pids = new ArrayList<>();
+        try (Stream<Path> runDirs = Files.list(results)) {
+            for (Path runDir : runDirs.filter(Files::isDirectory)
+                    .filter(d -> !d.endsWith("shared"))
+                    .toList()) {
+                JsonNode environment =
+                        JSON.readTree(runDir.resolve("environment.json").toFile());
+                BenchmarkRunStatus runStatus =
+                        JSON.readValue(runDir.resolve("status.json").toFile(), BenchmarkRunStatus.class);
+                assertThat(runStatus.getEnvironment().getDatabase()).isEqualTo("comparison");
+                pids.add(environment.path("postgresPid").asLong());
+                pids.add(environment.path("delayServicePid").asLong());
+                environment.path("startedPids").forEach(pid -> pids.add(pid.asLong()));
+            }
+        }
+        assertThat(pids.stream().distinct()).hasSizeGreaterThan(8);
+        for (long pid : pids) {
+            assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+                    .as("process " + pid + " started by the comparison is still alive")
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void repeatedRunsOfTwoFilesAreInterleavedAndCompared() throws Exception {
+        // The shortcut: plain BenchmarkRun files become the variants of a comparison, named after their runs.
         String template = """
                 apiVersion: stackbench.dev/v1alpha1
                 kind: BenchmarkRun
@@ -262,31 +342,31 @@ class LocalRunIT {
                 "--results-dir",
                 results.toString(),
                 "--repetitions",
-                "4",
+                "3",
                 "--seed",
                 "7",
                 fast.toString(),
                 slow.toString());
 
         assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
-        assertThat(cli.err()).contains("2 runs x 4 repetitions, interleaved (seed 7); baseline fast");
+        assertThat(cli.err()).contains("2 variants x 3 repetitions, interleaved (seed 7); baseline fast");
         String statistics = Files.readString(results.resolve("comparison.txt"));
         assertThat(cli.out()).contains(statistics);
         List<String> p50 =
                 statistics.lines().filter(line -> line.startsWith("p50 ")).toList();
         assertThat(p50).hasSize(2);
-        assertThat(p50.get(0)).contains("fast", "4/4", "(baseline)");
-        // Slower upstream, higher latency: worse.
-        assertThat(p50.get(1)).contains("slow", "4/4", "worse");
-        assertThat(statistics).contains("verdict: slow rps");
-        // Eight runs, each in its own directory, named after its file and round, in the interleaved order.
+        assertThat(p50.get(0)).contains("fast", "3/3", "(baseline)");
+        // Three runs of each cannot be significant at 95 % whatever the difference: the table says so.
+        assertThat(statistics).contains("smallest p-value the rank test can give is 0.100");
+        // Six runs, each in its own directory, named after its file and round, in the interleaved order.
         try (Stream<Path> dirs = Files.list(results)) {
             List<String> names = dirs.filter(Files::isDirectory)
                     .map(p -> p.getFileName().toString())
+                    .filter(name -> !name.equals("shared"))
                     .sorted()
                     .toList();
-            assertThat(names).hasSize(8);
-            for (int round = 1; round <= 4; round++) {
+            assertThat(names).hasSize(6);
+            for (int round = 1; round <= 3; round++) {
                 String suffix = "-r" + round;
                 assertThat(names.subList(2 * round - 2, 2 * round))
                         .allMatch(name -> name.endsWith(suffix))
@@ -294,6 +374,13 @@ class LocalRunIT {
                         .anyMatch(name -> name.contains("slow"));
             }
         }
+    }
+
+    private static MetricShift shift(BenchmarkComparisonStatus status, String metric) {
+        return status.getContenders().getFirst().getMetrics().stream()
+                .filter(shift -> metric.equals(shift.getMetric()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + metric + " in " + status.getContenders()));
     }
 
     /** {@code stackbench run --root <repo> ARGS...} in this JVM, as the launcher would call it. */
