@@ -110,7 +110,7 @@ public final class RunCommand implements Callable<Integer> {
             description = "run every file N times (at least 3) and compare them with statistics: the first file is"
                     + " the baseline; each run's median with its confidence interval and CV, and for every other file"
                     + " the Mann-Whitney U test, the Hodges-Lehmann shift with its interval and a verdict (better,"
-                    + " worse, no significant difference). Fewer than 6 repetitions give no 95% interval of a median")
+                    + " worse, no significant difference). Fewer than 6 repetitions give no 95%% interval of a median")
     Integer repetitions;
 
     @Option(
