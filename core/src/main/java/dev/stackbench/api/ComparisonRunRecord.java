@@ -25,7 +25,8 @@ public class ComparisonRunRecord {
     @JsonPropertyDescription("Iterations k6 could not start in time.")
     private Long droppedIterations;
 
-    @JsonPropertyDescription("True when its load generator could not keep up.")
+    @JsonPropertyDescription("True when its load generator's CPU limited it (a saturated or throttled runner);"
+            + " dropped iterations are counted apart.")
     private Boolean generatorSaturated;
 
     @JsonPropertyDescription("Whether the statistics count it (set when the comparison ends): false when it failed,"

@@ -11,6 +11,7 @@ import dev.stackbench.api.MetricShift;
 import dev.stackbench.api.MetricSpread;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.VariantStatistics;
+import dev.stackbench.results.GeneratorCheck;
 import dev.stackbench.stats.ComparisonAnalysis;
 import dev.stackbench.stats.ComparisonMetric;
 import dev.stackbench.stats.RepetitionStatistics.Shift;
@@ -113,8 +114,13 @@ public final class ComparisonResults {
             }
             record.setFigures(figures);
             record.setDroppedIterations(status.getSummary().getDroppedIterations());
+            // Saturated means the runner's CPU (or its throttling) limited it; dropped iterations alone are
+            // counted in droppedIterations, since k6 also drops them when its VUs wait on a saturated target.
             record.setGeneratorSaturated(status.getConditions() != null
-                    && Conditions.isTrue(status.getConditions(), Conditions.GENERATOR_SATURATED));
+                    && Conditions.find(status.getConditions(), Conditions.GENERATOR_SATURATED)
+                            .filter(condition -> "True".equals(condition.getStatus()))
+                            .filter(condition -> !GeneratorCheck.ITERATIONS_DROPPED.equals(condition.getReason()))
+                            .isPresent());
         } else if (phase == Phase.Failed) {
             record.setMessage(status.getMessage() == null ? "failed" : status.getMessage());
         }

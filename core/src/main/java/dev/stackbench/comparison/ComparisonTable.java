@@ -46,7 +46,9 @@ public final class ComparisonTable {
                             : String.format(Locale.ROOT, "%.1f%%", spread.getCv() * 100),
                     variant.getValidRuns() + "/" + variant.getRuns(),
                     baseline ? "(baseline)" : shift == null ? "-" : delta(shift),
-                    shift == null ? "" : String.format(Locale.ROOT, "%.2g", shift.getPValue()),
+                    shift == null
+                            ? ""
+                            : shift.getPValue() == null ? "-" : String.format(Locale.ROOT, "%.2g", shift.getPValue()),
                     shift == null ? "" : shift.getVerdict()
                 });
             }

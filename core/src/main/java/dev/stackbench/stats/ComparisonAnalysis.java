@@ -116,8 +116,8 @@ public final class ComparisonAnalysis {
             }
             Optional<String> flag = repetition.flag();
             if (flag.isPresent() && !includeFlagged) {
-                warnings.add(which + " is left out: " + flag.get() + ", so it measured the load generator, not the"
-                        + " target (set includeFlaggedRuns to count such runs)");
+                warnings.add(which + " is left out: " + flag.get() + ", so it did not get the load the spec asked"
+                        + " for (set includeFlaggedRuns to count such runs)");
                 continue;
             }
             if (flag.isPresent()) {
