@@ -93,8 +93,28 @@ real_nodes_load_tools() {
 
 real_record() { printf '%s\n' "$*" >> "$DIR/host/changes"; }
 
+# real_cluster_alive DIR: true if any process recorded in DIR/pids still runs with DIR on its command line.
+real_cluster_alive() {
+  local other="$1" name pid
+  [[ -f "$other/pids" ]] || return 1
+  while read -r name pid; do
+    [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -qF -- "$other" && return 0
+  done < "$other/pids"
+  return 1
+}
+
 real_host_begin() {
   mkdir -p "$DIR/host"
+  if [[ -e "$REAL_LOCK" ]]; then
+    local other
+    other="$(cat "$REAL_LOCK" 2>/dev/null || true)"
+    if [[ -n "$other" && -f "$other/$MARKER" ]] && ! real_cluster_alive "$other"; then
+      # Its processes are all gone (the machine or its owner was killed): a leftover, not a neighbour.
+      log "a real-node test cluster at $other has no process left; removing its leftovers first"
+      bash "${BASH_SOURCE[0]%/*}/../cluster.sh" down --dir "$other" >&2 \
+        || die "could not remove the leftover real-node cluster at $other; run hack/cluster.sh down --dir $other and read its output"
+    fi
+  fi
   if [[ -e "$REAL_LOCK" ]]; then
     local other
     other="$(cat "$REAL_LOCK" 2>/dev/null || true)"

@@ -109,6 +109,10 @@ class ChartInstallIT {
                 "watch benchmarkruns.stackbench.dev",
                 "patch benchmarkruns.stackbench.dev --subresource=status",
                 "update benchmarkruns.stackbench.dev --subresource=finalizers",
+                // A comparison's repetitions are runs the operator creates, owned by the comparison.
+                "create benchmarkruns.stackbench.dev",
+                "watch benchmarkcomparisons.stackbench.dev",
+                "patch benchmarkcomparisons.stackbench.dev --subresource=status",
                 "create deployments.apps",
                 "delete services",
                 "patch configmaps",
@@ -132,7 +136,8 @@ class ChartInstallIT {
                 "create pods",
                 "create jobs.batch",
                 "delete benchmarkruns.stackbench.dev",
-                "create benchmarkruns.stackbench.dev",
+                "create benchmarkcomparisons.stackbench.dev",
+                "delete benchmarkcomparisons.stackbench.dev",
                 "list nodes",
                 "create clusterroles.rbac.authorization.k8s.io",
                 "create leases.coordination.k8s.io")) {
