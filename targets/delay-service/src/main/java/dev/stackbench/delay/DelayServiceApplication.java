@@ -1,5 +1,6 @@
 package dev.stackbench.delay;
 
+import dev.stackbench.targets.common.NettyExit;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -7,6 +8,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class DelayServiceApplication {
 
     public static void main(String[] args) {
+        NettyExit.withoutQuietPeriod();
         SpringApplication.run(DelayServiceApplication.class, args);
     }
 }

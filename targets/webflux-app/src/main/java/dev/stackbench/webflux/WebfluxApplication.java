@@ -1,5 +1,6 @@
 package dev.stackbench.webflux;
 
+import dev.stackbench.targets.common.NettyExit;
 import dev.stackbench.targets.common.VariantCheck;
 import java.util.List;
 import org.springframework.boot.SpringApplication;
@@ -15,6 +16,7 @@ public class WebfluxApplication {
     static final List<String> VARIANTS = List.of("webflux-r2dbc", "webflux-jdbc-blocking", "webflux-jdbc-elastic");
 
     public static void main(String[] args) {
+        NettyExit.withoutQuietPeriod();
         SpringApplication application = new SpringApplication(WebfluxApplication.class);
         application.addListeners(new VariantCheck("webflux-app", VARIANTS));
         application.run(args);
