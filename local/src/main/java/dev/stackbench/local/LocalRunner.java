@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one BenchmarkRun on this machine through the same life cycle as the operator ({@link RunProgress}): the run is
@@ -67,11 +68,17 @@ public final class LocalRunner {
     private final Settings settings;
     private final ProgressPrinter printer;
     private final CoreBindings core;
+    private final JvmStartCache startCache;
 
     public LocalRunner(Settings settings, ProgressPrinter printer, CoreBindings core) {
         this.settings = settings;
         this.printer = printer;
         this.core = core;
+        String tools = System.getenv("STACKBENCH_TOOLS");
+        this.startCache = new JvmStartCache(
+                settings.javaBin(),
+                (tools == null || tools.isBlank() ? settings.repoRoot().resolve(".tools") : Path.of(tools))
+                        .resolve("jvm-start"));
     }
 
     /**
@@ -169,12 +176,15 @@ public final class LocalRunner {
             AppWiring.Endpoint delayEndpoint = new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
             SpringApp delayApp =
                     RunApps.delayService(first.getSpec(), wiringFor(delayEndpoint, delayEndpoint, postgres, true));
-            ManagedProcess delayService = supervisor.start(
+            ManagedProcess delayService = startSpringApp(
+                    supervisor,
                     "delay service",
-                    javaCommand(jar(core.delayServiceJar())),
+                    jar(core.delayServiceJar()),
+                    delayApp,
                     delayApp.environment(),
                     plan.supportCpus(),
-                    dir.resolve("delay-service.log"));
+                    dir.resolve("delay-service.log"),
+                    printer::message);
             ServiceProbe.awaitHealthy(
                     delayService, managementUri(delayApp, SpringApp.HEALTH_PATH), settings.startTimeout());
             return new Backend(supervisor, postgres, delayService, delayApp);
@@ -340,12 +350,15 @@ public final class LocalRunner {
                 AppWiring.Endpoint delayEndpoint =
                         new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
                 delayApp = RunApps.delayService(spec, wiringFor(targetEndpoint, delayEndpoint, postgres, false));
-                delayService = supervisor.start(
+                delayService = startSpringApp(
+                        supervisor,
                         "delay service",
-                        javaCommand(jar(core.delayServiceJar())),
+                        jar(core.delayServiceJar()),
+                        delayApp,
                         delayApp.environment(),
                         plan.supportCpus(),
-                        files.delayServiceLog());
+                        files.delayServiceLog(),
+                        this::say);
             }
             AppWiring wiring = wiringFor(targetEndpoint, delayApp.endpoint(), postgres, backend != null);
 
@@ -354,12 +367,15 @@ public final class LocalRunner {
             // Locally the credentials are plain variables; on a cluster they come from a Secret.
             targetEnv.put(SpringApp.DB_USER_ENV, postgres.user());
             targetEnv.put(SpringApp.DB_PASSWORD_ENV, postgres.password());
-            target = supervisor.start(
+            target = startSpringApp(
+                    supervisor,
                     "target " + variant.name(),
-                    javaCommand(jar(variant.jar())),
+                    jar(variant.jar()),
+                    targetApp,
                     targetEnv,
                     plan.targetCpus(),
-                    files.targetLog());
+                    files.targetLog(),
+                    this::say);
 
             if (backend == null) {
                 awaitHealthy(delayService, delayApp);
@@ -749,48 +765,52 @@ public final class LocalRunner {
         return notes;
     }
 
-    /** How local mode starts a Spring Boot jar: its JVM options come through JAVA_TOOL_OPTIONS, as in a pod. */
     /**
-     * {@code java -jar JAR}, with a class-data-sharing archive of the app when this JVM can make one: the first start
-     * of a jar writes it at exit ({@code -XX:+AutoCreateSharedArchive}, JDK 19+), later starts map the classes from
-     * it instead of loading them again. It shortens startup only; nothing a run measures changes (classes load the
-     * same way either way, after the warmup the archive plays no part). The archive is kept with the tools, per jar
-     * and JVM, and made again when the jar changes.
+     * The command that starts a Spring Boot app whose JVM options come through JAVA_TOOL_OPTIONS, as in a pod: from
+     * an unpacked copy with a class archive when this JVM can make one (see {@link JvmStartCache}). When the archive
+     * is missing, a training start makes it first, on the CPUs and with the environment the app gets, and logs
+     * next to the app's log; if that fails the app starts without it.
      */
-    private List<String> javaCommand(Path jar) {
-        List<String> command = new ArrayList<>();
-        command.add(settings.javaBin().toString());
-        classDataArchive(jar).ifPresent(archive -> {
-            command.add("-XX:SharedArchiveFile=" + archive);
-            command.add("-XX:+AutoCreateSharedArchive");
-        });
-        command.add("-jar");
-        command.add(jar.toString());
-        return command;
-    }
-
-    private Optional<Path> classDataArchive(Path jar) {
-        boolean thisJvm = settings.javaBin()
-                .toAbsolutePath()
-                .startsWith(Path.of(System.getProperty("java.home")).toAbsolutePath());
-        if (!thisJvm || Runtime.version().feature() < 19) {
-            return Optional.empty();
+    private ManagedProcess startSpringApp(
+            ProcessSupervisor supervisor,
+            String name,
+            Path jar,
+            SpringApp app,
+            Map<String, String> environment,
+            CpuSet cpus,
+            Path log,
+            java.util.function.Consumer<String> say)
+            throws IOException {
+        JvmStartCache.Start start = startCache.prepare(jar, app.javaToolOptions());
+        if (start.training() == null) {
+            return supervisor.start(name, start.command(), environment, cpus, log);
         }
-        String tools = System.getenv("STACKBENCH_TOOLS");
-        Path dir = (tools == null || tools.isBlank() ? settings.repoRoot().resolve(".tools") : Path.of(tools))
-                .resolve("cds");
+        say.accept("making the start cache of the " + name + " (once per build of " + jar.getFileName()
+                + ", JVM and JVM options; it shortens startup only)");
+        Path trainingLog =
+                log.resolveSibling(log.getFileName().toString().replaceAll("\\.log$", "") + "-start-cache.log");
+        ManagedProcess training =
+                supervisor.start(name + " start cache", start.training(), environment, cpus, trainingLog);
+        boolean made = false;
         try {
-            Files.createDirectories(dir);
-            String key = jar.toAbsolutePath() + "|" + Files.size(jar) + "|"
-                    + Files.getLastModifiedTime(jar).toMillis() + "|" + System.getProperty("java.home") + "|"
-                    + Runtime.version();
-            String name = jar.getFileName().toString().replaceAll("\\.jar$", "") + "-"
-                    + Integer.toHexString(key.hashCode()) + ".jsa";
-            return Optional.of(dir.resolve(name));
-        } catch (IOException e) {
-            // No archive: the JVM starts as it would without one.
-            return Optional.empty();
+            made = training.process().waitFor(settings.startTimeout().toSeconds() + 60, TimeUnit.SECONDS)
+                    && training.process().exitValue() == 0
+                    && Files.isRegularFile(start.cache());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (training.isAlive()) {
+                training.stop(Duration.ofSeconds(5));
+            }
         }
+        if (!made) {
+            JvmStartCache.discard(start);
+            say.accept("warning: could not make the start cache of the " + name + " (see " + trainingLog
+                    + "); it starts without one");
+            return supervisor.start(
+                    name, List.of(settings.javaBin().toString(), "-jar", jar.toString()), environment, cpus, log);
+        }
+        return supervisor.start(name, start.command(), environment, cpus, log);
     }
 
     private static URI managementUri(SpringApp app, String path) {
