@@ -412,6 +412,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .withName(RunLabels.testRunName(run))
                 .get();
         if (existing == null) {
+            // A reading of the target's and delay service's CPU counters before the load: the kubelet refreshes them
+            // only every 10-15 s, so a short window may otherwise hold fewer than the two readings a figure needs.
+            scraper.scrapePodCpu(run, progress.now());
             apply(client, testRun.desired(run));
             progress.condition(
                     Conditions.LOAD_RUNNING,
