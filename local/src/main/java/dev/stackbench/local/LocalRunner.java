@@ -27,6 +27,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -62,6 +65,8 @@ public final class LocalRunner {
             new ObjectMapper().findAndRegisterModules().enable(SerializationFeature.INDENT_OUTPUT);
     /** A k6 process still running this long after its planned end (graceful stop included) is stopped. */
     private static final Duration K6_OVERRUN = Duration.ofSeconds(60);
+    /** k6 made its VUs while the target started; this long more for a machine that is slow to. */
+    private static final Duration K6_RESUME_TIMEOUT = Duration.ofSeconds(60);
     /** k6 may use at most this share of the CPUs it can run on before its figures become suspect. */
     private static final double GENERATOR_CPU_ALARM = 0.85;
 
@@ -228,6 +233,8 @@ public final class LocalRunner {
         private ManagedProcess target;
         private ActuatorInfo targetInfo;
         private List<String> k6Command;
+        private ManagedProcess k6;
+        private int k6ApiPort;
         private String k6Version;
         private RunObservation observation;
         private final List<Long> pids = new ArrayList<>();
@@ -268,7 +275,7 @@ public final class LocalRunner {
                 try {
                     K6Script script = writeFiles();
                     Stack stack = provision(supervisor);
-                    int exitCode = sendLoad(supervisor, stack, script);
+                    int exitCode = sendLoad(stack, script);
                     collect(exitCode);
                 } catch (LocalRunException e) {
                     fail(e.reason(), e.getMessage());
@@ -377,6 +384,11 @@ public final class LocalRunner {
                     files.targetLog(),
                     this::say);
 
+            String baseUrl =
+                    "http://" + AppWiring.LOOPBACK + ":" + targetApp.endpoint().httpPort();
+            // k6 compiles the script and makes its VUs while the JVMs start, then waits, paused, sending nothing.
+            startK6Paused(supervisor, baseUrl);
+
             if (backend == null) {
                 awaitHealthy(delayService, delayApp);
             }
@@ -386,10 +398,74 @@ public final class LocalRunner {
             targetInfo = ServiceProbe.get(managementUri(targetApp, SpringApp.INFO_PATH))
                     .map(ActuatorInfo::parse)
                     .orElse(null);
-            return new Stack(
-                    target,
-                    targetApp,
-                    "http://" + AppWiring.LOOPBACK + ":" + targetApp.endpoint().httpPort());
+            return new Stack(target, targetApp, baseUrl);
+        }
+
+        private void startK6Paused(ProcessSupervisor supervisor, String baseUrl) throws IOException {
+            k6ApiPort = new FreePorts().next();
+            k6Command = List.of(
+                    settings.k6Binary().toString(),
+                    "run",
+                    "--quiet",
+                    "--no-color",
+                    "--paused",
+                    "--address",
+                    AppWiring.LOOPBACK + ":" + k6ApiPort,
+                    "--out",
+                    "csv=" + files.k6Requests(),
+                    files.k6Script().toString());
+            Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(baseUrl, files.k6Summary()));
+            k6Env.put(K6Env.NO_USAGE_REPORT, "true");
+            k6 = supervisor.start("k6", k6Command, k6Env, plan.supportCpus(), files.k6Log());
+        }
+
+        /** Unpauses k6 through its REST API, waiting for the API if k6 is still making its VUs. */
+        private void resumeK6() {
+            URI status = URI.create("http://" + AppWiring.LOOPBACK + ":" + k6ApiPort + "/v1/status");
+            HttpRequest resume = HttpRequest.newBuilder(status)
+                    .timeout(Duration.ofSeconds(5))
+                    .header("Content-Type", "application/json")
+                    .method(
+                            "PATCH",
+                            HttpRequest.BodyPublishers.ofString("{\"data\":{\"type\":\"status\",\"id\":\"default\","
+                                    + "\"attributes\":{\"paused\":false}}}"))
+                    .build();
+            Instant deadline = Instant.now().plus(K6_RESUME_TIMEOUT);
+            String last = "no answer";
+            try (HttpClient http = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(2))
+                    .build()) {
+                while (true) {
+                    if (!k6.isAlive()) {
+                        throw new LocalRunException(
+                                RunProgress.LOAD_GENERATOR_FAILED,
+                                "k6 exited before the load began (code "
+                                        + k6.process().exitValue()
+                                        + "); last lines of " + files.k6Log() + ":\n"
+                                        + ServiceProbe.tail(files.k6Log(), 25));
+                    }
+                    try {
+                        HttpResponse<String> answer = http.send(resume, HttpResponse.BodyHandlers.ofString());
+                        if (answer.statusCode() == 200) {
+                            return;
+                        }
+                        last = "HTTP " + answer.statusCode() + ": " + answer.body();
+                    } catch (IOException e) {
+                        last = e.toString();
+                    }
+                    if (Instant.now().isAfter(deadline)) {
+                        throw new LocalRunException(
+                                RunProgress.LOAD_GENERATOR_FAILED,
+                                "k6 did not start its load within " + K6_RESUME_TIMEOUT.toSeconds()
+                                        + " s of being asked (its REST API at " + status + " said: " + last
+                                        + "); see " + files.k6Log());
+                    }
+                    Thread.sleep(100);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LocalRunException(RunProgress.LOAD_GENERATOR_FAILED, "interrupted while starting k6");
+            }
         }
 
         private void awaitHealthy(ManagedProcess process, SpringApp app) {
@@ -405,20 +481,7 @@ public final class LocalRunner {
         }
 
         /** k6 with the generated script; the target is sampled every second. Returns k6's exit code. */
-        private int sendLoad(ProcessSupervisor supervisor, Stack stack, K6Script script) throws IOException {
-            int k6ApiPort = new FreePorts().next();
-            k6Command = List.of(
-                    settings.k6Binary().toString(),
-                    "run",
-                    "--quiet",
-                    "--no-color",
-                    "--address",
-                    AppWiring.LOOPBACK + ":" + k6ApiPort,
-                    "--out",
-                    "csv=" + files.k6Requests(),
-                    files.k6Script().toString());
-            Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(stack.baseUrl(), files.k6Summary()));
-            k6Env.put(K6Env.NO_USAGE_REPORT, "true");
+        private int sendLoad(Stack stack, K6Script script) throws IOException {
             k6Version = K6Version.of(settings.k6Binary());
 
             MetricsSampler sampler = new MetricsSampler(
@@ -435,7 +498,7 @@ public final class LocalRunner {
             }
 
             sampler.start();
-            ManagedProcess k6 = supervisor.start("k6", k6Command, k6Env, plan.supportCpus(), files.k6Log());
+            resumeK6();
             sampler.watchLoadGenerator(k6.process().toHandle());
             progress.loadRunning(1, stack.baseUrl());
             if (warmup.isZero()) {
