@@ -524,6 +524,8 @@ class RealNodesE2E {
                 .isNull();
     }
 
+    private static final int SECOND_ORDERS_SECONDS = 30;
+
     @Test
     @Order(8)
     void twoRunsBackToBackEachGetAFreshDatabaseAndReplicasAreMeasuredPerPod() {
@@ -531,7 +533,7 @@ class RealNodesE2E {
         // its objects (cleanup Never) so that its database can be looked into. The second also runs its target as
         // two replicas of half a CPU each, whose figures must be per pod and combined as one target.
         Set<String> firstDatabaseUids = new LinkedHashSet<>();
-        apply(ordersRun("orders-first", "Always"));
+        apply(ordersRun("orders-first", "Always", 10));
         BenchmarkRun a = follow("orders-first", r -> {
                     databasePods("orders-first")
                             .forEach(p -> firstDatabaseUids.add(p.getMetadata().getUid()));
@@ -540,7 +542,9 @@ class RealNodesE2E {
                 .last();
         assertThat(a.getStatus().getPhase()).as(describe(a)).isEqualTo(Phase.Succeeded);
         Instant firstEnded = Instant.now();
-        apply(ordersRun("orders-second", "Never")
+        // 30 s measured: the kubelet refreshes a container's counters only every 10-15 s, and each of the two pods
+        // needs two readings across the window for its CPU figure.
+        apply(ordersRun("orders-second", "Never", SECOND_ORDERS_SECONDS)
                 .replace(
                         "    resources: {cpu: \"1\", memory: 1Gi}\n",
                         "    resources: {cpu: 500m, memory: 1Gi}\n" + "    replicas: 2\n"));
@@ -554,10 +558,10 @@ class RealNodesE2E {
         assertThat(firstDatabaseUids)
                 .doesNotContain(secondDatabase.getMetadata().getUid());
         String[] rows = orders(secondDatabase);
-        // At 10 iterations/s for 3 s + 10 s a run writes about 130 orders. Had the second run found the first run's
-        // rows (the target no longer empties a database of its own), it would hold about twice that, and its oldest
-        // order would predate the second run.
-        long expected = Math.round(10 * 13 * 1.15);
+        // At 10 iterations/s for 3 s + 30 s the second run writes about 330 orders. Had it found the first run's rows
+        // (the target no longer empties a database of its own), it would hold about 130 more, and its oldest order
+        // would predate the second run.
+        long expected = Math.round(10 * (3 + SECOND_ORDERS_SECONDS) * 1.15);
         assertThat(Long.parseLong(rows[0]))
                 .as("orders in the second run's database")
                 .isBetween(1L, expected);
@@ -794,8 +798,8 @@ class RealNodesE2E {
     }
 
     /** A short run of the orders scenario (writes) at 10 iterations/s. */
-    private static String ordersRun(String name, String cleanup) {
-        return variantRun(name, "{cpu: \"1\", memory: 1Gi}", "", "3s", "10s")
+    private static String ordersRun(String name, String cleanup, int durationSeconds) {
+        return variantRun(name, "{cpu: \"1\", memory: 1Gi}", "", "3s", durationSeconds + "s")
                 .replace("    scenario: upstream\n    upstreamDelay: 100ms\n", "    scenario: orders\n")
                 .replace("rate: 30, vus: 50", "rate: 10, vus: 20")
                 .replace("cleanup: Always", "cleanup: " + cleanup);
