@@ -76,6 +76,12 @@ public record CpuSet(List<Integer> cpus) {
         return new CpuSet(cpus.stream().filter(cpu -> !other.cpus.contains(cpu)).toList());
     }
 
+    public CpuSet with(CpuSet other) {
+        List<Integer> both = new ArrayList<>(cpus);
+        both.addAll(other.cpus);
+        return new CpuSet(both);
+    }
+
     public boolean overlaps(CpuSet other) {
         return cpus.stream().anyMatch(other.cpus::contains);
     }

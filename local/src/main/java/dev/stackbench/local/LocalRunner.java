@@ -374,13 +374,16 @@ public final class LocalRunner {
             // Locally the credentials are plain variables; on a cluster they come from a Secret.
             targetEnv.put(SpringApp.DB_USER_ENV, postgres.user());
             targetEnv.put(SpringApp.DB_PASSWORD_ENV, postgres.password());
+            // The JVM starts (and trains its start cache) on every CPU of the run, sized by ActiveProcessorCount
+            // all the same, and is pinned to its own CPUs once ready, before any load: startup is not measured.
+            CpuSet startCpus = plan.isolated() ? plan.targetCpus().with(plan.supportCpus()) : plan.targetCpus();
             target = startSpringApp(
                     supervisor,
                     "target " + variant.name(),
                     jar(variant.jar()),
                     targetApp,
                     targetEnv,
-                    plan.targetCpus(),
+                    startCpus,
                     files.targetLog(),
                     this::say);
 
@@ -393,12 +396,29 @@ public final class LocalRunner {
                 awaitHealthy(delayService, delayApp);
             }
             awaitHealthy(target, targetApp);
+            if (!startCpus.equals(plan.targetCpus())) {
+                pinTarget(startCpus);
+            }
             progress.targetReady();
             publishSteps();
             targetInfo = ServiceProbe.get(managementUri(targetApp, SpringApp.INFO_PATH))
                     .map(ActuatorInfo::parse)
                     .orElse(null);
             return new Stack(target, targetApp, baseUrl);
+        }
+
+        private void pinTarget(CpuSet startCpus) {
+            try {
+                CpuAffinity.pin(target.process().pid(), plan.targetCpus());
+            } catch (IOException e) {
+                throw new LocalRunException(
+                        LocalRunException.LOCAL_RUN_FAILED,
+                        "the target started on " + startCpus + " but could not be moved to its own "
+                                + plan.targetCpus() + ", so no load was sent (it would have shared CPUs with k6): "
+                                + e.getMessage() + ". Check that taskset (util-linux) works for this user.");
+            }
+            say("target " + variant.name() + " started on " + startCpus + " and is now pinned to " + plan.targetCpus()
+                    + " for the load");
         }
 
         private void startK6Paused(ProcessSupervisor supervisor, String baseUrl) throws IOException {
@@ -886,21 +906,9 @@ public final class LocalRunner {
      */
     private static boolean pinThisProcess(CpuSet cpus) {
         try {
-            Process taskset = new ProcessBuilder(
-                            "taskset",
-                            "-a",
-                            "-p",
-                            "-c",
-                            cpus.toList(),
-                            Long.toString(ProcessHandle.current().pid()))
-                    .redirectErrorStream(true)
-                    .start();
-            taskset.getInputStream().readAllBytes();
-            return taskset.waitFor() == 0;
+            CpuAffinity.pin(ProcessHandle.current().pid(), cpus);
+            return true;
         } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return false;
         }
     }

@@ -16,6 +16,11 @@ class CpuSetTest {
     }
 
     @Test
+    void joinsTwoSetsInOrder() {
+        assertThat(CpuSet.of(3).with(CpuSet.parse("0-1,3")).toList()).isEqualTo("0-1,3");
+    }
+
+    @Test
     void thisProcessHasAtLeastOneCpu() {
         assertThat(CpuSet.ofThisProcess().size()).isPositive();
     }
