@@ -191,11 +191,16 @@ public final class ComparisonAnalysis {
 
     /**
      * One contender's headline, e.g. {@code webflux-r2dbc rps +92% [88,95]} (the shift and its interval relative to
-     * the baseline's median), or {@code ... rps ~ (p=0.41)} when the difference is not significant.
+     * the baseline's median), or {@code ... rps ~ (p=0.41)} when the difference is not significant ({@code ~ (the same in
+     * every run)} when there is no spread to test).
      */
     static String headline(String contender, ComparisonMetric metric, Shift shift, Spread baseline) {
         if (shift == null) {
             return contender + " " + metric + " ? (too few valid runs)";
+        }
+        if (Double.isNaN(shift.pValue())) {
+            // Every run of both variants gave the same figure (a rate at its offered value): nothing to test.
+            return contender + " " + metric + " ~ (the same in every run)";
         }
         if (shift.verdict() == Verdict.NO_SIGNIFICANT_DIFFERENCE || baseline == null || baseline.median() == 0) {
             return String.format(Locale.ROOT, "%s %s ~ (p=%.2g)", contender, metric, shift.pValue());

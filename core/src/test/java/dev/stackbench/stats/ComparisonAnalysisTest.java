@@ -116,6 +116,24 @@ class ComparisonAnalysisTest {
     }
 
     @Test
+    void aRateEqualInEveryRunIsNoDifferenceAndSaysSoWithoutAPValue() {
+        // Both stacks serve an offered 40.1 requests/s in every run: the rank test has no spread to work with.
+        List<Repetition> repetitions = new ArrayList<>();
+        for (int round = 0; round < 6; round++) {
+            repetitions.add(Repetition.of("a", round, "a-" + round, summary(40.1, 120, 0), false, null));
+            repetitions.add(Repetition.of("b", round, "b-" + round, summary(40.1, 110 + round, 0), false, null));
+        }
+
+        Result result = ComparisonAnalysis.analyse(
+                List.of("a", "b"), repetitions, List.of(ComparisonMetric.RPS, ComparisonMetric.P95), 0.95, false);
+
+        var shifts = result.contenders().getFirst().shifts();
+        assertThat(shifts.get(ComparisonMetric.RPS).verdict()).isEqualTo(Verdict.NO_SIGNIFICANT_DIFFERENCE);
+        assertThat(shifts.get(ComparisonMetric.P95).verdict()).isEqualTo(Verdict.BETTER);
+        assertThat(result.verdict()).isEqualTo("b rps ~ (the same in every run)");
+    }
+
+    @Test
     void interleavedRoundsRunEveryVariantOnceInASeededOrder() {
         List<Slot> plan = ComparisonPlan.of(3, 4, Order.INTERLEAVED, 42);
 
