@@ -21,6 +21,9 @@ public enum Scenario {
     @JsonProperty("orders")
     ORDERS("orders"),
 
+    @JsonProperty("sleep")
+    SLEEP("sleep"),
+
     @JsonProperty("custom")
     CUSTOM("custom");
 
@@ -57,6 +60,11 @@ public enum Scenario {
     /** Whether the scenario calls the delay service, so it needs an upstream delay. */
     public boolean callsUpstream() {
         return this == UPSTREAM || this == MIXED;
+    }
+
+    /** Whether the request waits inside the target's process (no database, no upstream), so it needs a sleep. */
+    public boolean sleepsInProcess() {
+        return this == SLEEP;
     }
 
     /** Whether the scenario runs pg_sleep, so it needs a database sleep. */

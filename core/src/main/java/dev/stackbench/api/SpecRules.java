@@ -24,6 +24,7 @@ public final class SpecRules {
     public static final String TIMEOUT_FORMAT_MESSAGE = "spec.timeout" + DURATION_FORMAT_HINT;
     public static final String UPSTREAM_DELAY_FORMAT_MESSAGE = "spec.workload.upstreamDelay" + DURATION_FORMAT_HINT;
     public static final String DB_SLEEP_FORMAT_MESSAGE = "spec.workload.dbSleep" + DURATION_FORMAT_HINT;
+    public static final String SLEEP_FORMAT_MESSAGE = "spec.workload.sleep" + DURATION_FORMAT_HINT;
     public static final String WARMUP_FORMAT_MESSAGE = "spec.workload.warmup" + DURATION_FORMAT_HINT;
     public static final String DURATION_FORMAT_MESSAGE = "spec.workload.duration" + DURATION_FORMAT_HINT;
     public static final String STAGE_DURATION_FORMAT_MESSAGE =
@@ -82,6 +83,13 @@ public final class SpecRules {
     public static final String DB_SLEEP_REQUIRED = "!(self.scenario in ['db', 'mixed']) || has(self.dbSleep)";
     public static final String DB_SLEEP_REQUIRED_MESSAGE = "spec.workload.dbSleep is required when scenario is db"
             + " or mixed: set the pg_sleep of the database call, e.g. dbSleep: 100ms";
+    public static final String SLEEP_REQUIRED = "self.scenario != 'sleep' || has(self.sleep)";
+    public static final String SLEEP_REQUIRED_MESSAGE = "spec.workload.sleep is required when scenario is sleep: set"
+            + " how long each request waits inside the target, e.g. sleep: 1500ms";
+    public static final String SLEEP_MAX = "!has(self.sleep) || !self.sleep" + MATCHES_DURATION
+            + " || duration(self.sleep) <= duration('" + MAX_CALL_DELAY + "')";
+    public static final String SLEEP_MAX_MESSAGE =
+            "spec.workload.sleep must be at most " + MAX_CALL_DELAY + " (the target's limit): lower it";
     public static final String UPSTREAM_DELAY_MAX = "!has(self.upstreamDelay) || !self.upstreamDelay" + MATCHES_DURATION
             + " || duration(self.upstreamDelay) <= duration('" + MAX_CALL_DELAY + "')";
     public static final String UPSTREAM_DELAY_MAX_MESSAGE =

@@ -36,6 +36,8 @@ import java.util.Map;
         message = SpecRules.UPSTREAM_DELAY_MAX_MESSAGE,
         fieldPath = ".upstreamDelay")
 @ValidationRule(value = SpecRules.DB_SLEEP_MAX, message = SpecRules.DB_SLEEP_MAX_MESSAGE, fieldPath = ".dbSleep")
+@ValidationRule(value = SpecRules.SLEEP_REQUIRED, message = SpecRules.SLEEP_REQUIRED_MESSAGE, fieldPath = ".sleep")
+@ValidationRule(value = SpecRules.SLEEP_MAX, message = SpecRules.SLEEP_MAX_MESSAGE, fieldPath = ".sleep")
 @ValidationRule(
         value = SpecRules.DURATION_POSITIVE,
         message = SpecRules.DURATION_POSITIVE_MESSAGE,
@@ -45,7 +47,7 @@ import java.util.Map;
 public class WorkloadSpec {
 
     @Required
-    @JsonPropertyDescription("upstream, db, mixed, rows, orders or custom.")
+    @JsonPropertyDescription("upstream, db, mixed, rows, orders, sleep or custom.")
     private Scenario scenario;
 
     @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.UPSTREAM_DELAY_FORMAT_MESSAGE)
@@ -57,6 +59,12 @@ public class WorkloadSpec {
     @Size(max = SpecRules.DURATION_MAX_LENGTH)
     @JsonPropertyDescription("pg_sleep of the database call (scenarios db and mixed), e.g. 100ms; at most 60s.")
     private String dbSleep;
+
+    @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.SLEEP_FORMAT_MESSAGE)
+    @Size(max = SpecRules.DURATION_MAX_LENGTH)
+    @JsonPropertyDescription("How long each request waits inside the target (scenario sleep), e.g. 1500ms; at most"
+            + " 60s. Blocking variants sleep on their request thread, reactive ones on a timer.")
+    private String sleep;
 
     @Default(BenchmarkRunDefaults.ROW_COUNT_TEXT)
     @Min(1)
@@ -141,6 +149,19 @@ public class WorkloadSpec {
 
     public WorkloadSpec withDbSleep(String dbSleep) {
         this.dbSleep = dbSleep;
+        return this;
+    }
+
+    public String getSleep() {
+        return sleep;
+    }
+
+    public void setSleep(String sleep) {
+        this.sleep = sleep;
+    }
+
+    public WorkloadSpec withSleep(String sleep) {
+        this.sleep = sleep;
         return this;
     }
 

@@ -174,8 +174,8 @@ public final class VariantCatalogue {
     }
 
     /**
-     * Nominal time one request of the workload spends waiting: upstream delay plus database sleep for the scenarios
-     * that have them; empty for scenarios without a fixed wait (rows, orders, custom).
+     * Nominal time one request of the workload spends waiting: upstream delay plus database sleep, or the in-process
+     * sleep, for the scenarios that have them; empty for scenarios without a fixed wait (rows, orders, custom).
      */
     public static Optional<Duration> nominalServiceTime(WorkloadSpec workload) {
         if (workload == null || workload.getScenario() == null) {
@@ -190,6 +190,10 @@ public final class VariantCatalogue {
         }
         if (scenario.sleepsInDatabase() && workload.getDbSleep() != null) {
             total = total.plus(Durations.parse(workload.getDbSleep()));
+            known = true;
+        }
+        if (scenario.sleepsInProcess() && workload.getSleep() != null) {
+            total = total.plus(Durations.parse(workload.getSleep()));
             known = true;
         }
         return known && !total.isZero() ? Optional.of(total) : Optional.empty();

@@ -277,6 +277,9 @@ public final class K6ScriptGenerator {
         if (workload.getDbSleep() != null) {
             node.put("dbSleepMs", Durations.parse(workload.getDbSleep()).toMillis());
         }
+        if (workload.getSleep() != null) {
+            node.put("sleepMs", Durations.parse(workload.getSleep()).toMillis());
+        }
         node.put("rowCount", workload.getRowCount());
         node.put("seededItems", SEEDED_ITEMS);
         return node;
@@ -326,6 +329,13 @@ public final class K6ScriptGenerator {
                       const response = http.get(BASE_URL + '/api/mixed?delayMs=' + WORKLOAD.upstreamDelayMs
                         + '&sleepMs=' + WORKLOAD.dbSleepMs, { tags: { name: 'mixed' } });
                       verify(response, 200, 'mixed');
+                    }
+                    """;
+            case SLEEP -> """
+                    export default function () {
+                      const response = http.get(BASE_URL + '/api/sleep?sleepMs=' + WORKLOAD.sleepMs,
+                        { tags: { name: 'sleep' } });
+                      verify(response, 200, 'sleep');
                     }
                     """;
             case ROWS -> """

@@ -270,6 +270,7 @@ public final class SpecValidator {
         checks.required("spec.workload.scenario", scenario, "use one of " + String.join(", ", Scenario.names()));
         boolean upstreamDelayValid = checks.duration("spec.workload.upstreamDelay", workload.getUpstreamDelay());
         boolean dbSleepValid = checks.duration("spec.workload.dbSleep", workload.getDbSleep());
+        boolean sleepValid = checks.duration("spec.workload.sleep", workload.getSleep());
         checks.range("spec.workload.rowCount", workload.getRowCount(), 1, SpecRules.MAX_ROW_COUNT);
         boolean warmupValid = checks.duration("spec.workload.warmup", workload.getWarmup());
         boolean durationValid = checks.duration("spec.workload.duration", workload.getDuration());
@@ -296,6 +297,10 @@ public final class SpecValidator {
                     !scenario.sleepsInDatabase() || workload.getDbSleep() != null,
                     "spec.workload.dbSleep",
                     SpecRules.DB_SLEEP_REQUIRED_MESSAGE);
+            checks.rule(
+                    !scenario.sleepsInProcess() || workload.getSleep() != null,
+                    "spec.workload.sleep",
+                    SpecRules.SLEEP_REQUIRED_MESSAGE);
         }
         Duration maxCall = Durations.parse(SpecRules.MAX_CALL_DELAY);
         if (upstreamDelayValid && workload.getUpstreamDelay() != null) {
@@ -309,6 +314,12 @@ public final class SpecValidator {
                     Durations.parse(workload.getDbSleep()).compareTo(maxCall) <= 0,
                     "spec.workload.dbSleep",
                     SpecRules.DB_SLEEP_MAX_MESSAGE);
+        }
+        if (sleepValid && workload.getSleep() != null) {
+            checks.rule(
+                    Durations.parse(workload.getSleep()).compareTo(maxCall) <= 0,
+                    "spec.workload.sleep",
+                    SpecRules.SLEEP_MAX_MESSAGE);
         }
         if (durationValid && workload.getDuration() != null) {
             Duration duration = Durations.parse(workload.getDuration());

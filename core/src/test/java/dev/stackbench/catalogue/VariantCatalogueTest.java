@@ -81,6 +81,34 @@ class VariantCatalogueTest {
     }
 
     @Test
+    void anInProcessSleepCapsTheShippedVariantsThatSleepOnAPoolThread() {
+        VariantCatalogue shipped = VariantCatalogue.load();
+        WorkloadSpec sleep = new WorkloadSpec()
+                .withScenario(Scenario.SLEEP)
+                .withSleep("1500ms")
+                .withLoad(new LoadSpec().withRate(10));
+
+        assertThat(VariantCatalogue.nominalServiceTime(sleep)).contains(java.time.Duration.ofMillis(1500));
+        // One CPU: 4 event-loop threads (its minimum), 10 boundedElastic threads, 200 Tomcat threads.
+        assertThat(shipped.littleLawCap("webflux-jdbc-blocking", 1, Map.of(), sleep)
+                        .orElseThrow()
+                        .rps())
+                .isCloseTo(4 / 1.5, within(1e-9));
+        assertThat(shipped.littleLawCap("webflux-jdbc-elastic", 1, Map.of(), sleep)
+                        .orElseThrow()
+                        .rps())
+                .isCloseTo(10 / 1.5, within(1e-9));
+        assertThat(shipped.littleLawCap("mvc-jdbc", 1, Map.of(), sleep)
+                        .orElseThrow()
+                        .rps())
+                .isCloseTo(200 / 1.5, within(1e-9));
+        // A timer or an unmounted virtual thread holds no pool thread, and no database connection is involved.
+        for (String free : java.util.List.of("webflux-r2dbc", "mvc-webclient", "mvc-virtual-threads")) {
+            assertThat(shipped.littleLawCap(free, 1, Map.of(), sleep)).as(free).isEmpty();
+        }
+    }
+
+    @Test
     void databasePoolCapsDatabaseScenariosOfEveryVariant() {
         LittleLawCap cap = small.littleLawCap(
                         "non-blocking", 2, Map.of("DB_POOL_SIZE", "20"), workload(Scenario.DB, null, "100ms"))

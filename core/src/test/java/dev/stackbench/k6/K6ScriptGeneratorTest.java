@@ -130,6 +130,21 @@ class K6ScriptGeneratorTest {
     }
 
     @Test
+    void sleepAsksTheTargetToWaitInProcess() {
+        K6Script script = generator.generate(spec("""
+                scenario: sleep
+                sleep: 1500ms
+                load: {rate: 10}
+                """));
+
+        assertThat(script.requestsPerIteration()).isEqualTo(1);
+        assertThat(script.text())
+                .contains("'/api/sleep?sleepMs=' + WORKLOAD.sleepMs")
+                .contains("\"sleepMs\" : 1500")
+                .contains("verify(response, 200, 'sleep')");
+    }
+
+    @Test
     void customScenarioNeedsTheModule() {
         BenchmarkRunSpec custom = spec("""
                 scenario: custom

@@ -69,6 +69,33 @@ class SpecValidatorTest {
     }
 
     @Test
+    void scenarioSleepNeedsASleepOfAtMostAMinute() {
+        assertThat(new SpecValidator(null).validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload: {scenario: sleep, load: {rate: 5}}
+                        """)))
+                .extracting(Violation::field, Violation::message)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("spec.workload.sleep", SpecRules.SLEEP_REQUIRED_MESSAGE));
+        assertThat(new SpecValidator(null).validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload: {scenario: sleep, sleep: 61s, load: {rate: 5}}
+                        """)))
+                .extracting(Violation::message)
+                .containsExactly(SpecRules.SLEEP_MAX_MESSAGE);
+        assertThat(new SpecValidator(null).validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload: {scenario: sleep, sleep: soon, load: {rate: 5}}
+                        """)))
+                .extracting(Violation::field)
+                .containsExactly("spec.workload.sleep");
+        assertThat(new SpecValidator(null).validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload: {scenario: sleep, sleep: 1500ms, load: {rate: 5}}
+                        """))).isEmpty();
+    }
+
+    @Test
     void missingNameAndSpecAreReported() {
         BenchmarkRun run = new BenchmarkRun();
 

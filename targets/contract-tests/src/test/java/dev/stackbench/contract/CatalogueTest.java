@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 class CatalogueTest {
 
-    static final List<String> OPERATIONS = List.of("upstream", "db", "mixed", "rows", "orders");
+    static final List<String> OPERATIONS = List.of("upstream", "db", "mixed", "rows", "orders", "sleep");
 
     private final Catalogue catalogue = Catalogue.load();
 
@@ -63,5 +63,9 @@ class CatalogueTest {
         assertThat(catalogue.variant("webflux-r2dbc").blocksPoolOn()).isEmpty();
         assertThat(catalogue.variant("mvc-virtual-threads").blocksPoolOn()).isEmpty();
         assertThat(catalogue.variant("mvc-jdbc").blocksPoolOn()).containsExactlyElementsOf(OPERATIONS);
+        // A timer holds no Tomcat thread; Thread.sleep holds the event loop or the boundedElastic thread.
+        assertThat(catalogue.variant("mvc-webclient").blocksPoolOn()).doesNotContain("upstream", "sleep");
+        assertThat(catalogue.variant("webflux-jdbc-blocking").blocksPoolOn()).contains("sleep");
+        assertThat(catalogue.variant("webflux-jdbc-elastic").blocksPoolOn()).contains("sleep");
     }
 }

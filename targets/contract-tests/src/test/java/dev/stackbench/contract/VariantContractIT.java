@@ -120,6 +120,16 @@ class VariantContractIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("variantNames")
+    void sleepWaitsInsideTheTargetForTheWholeSleep(String variant) {
+        long start = System.nanoTime();
+        JsonNode body = ok(variant, http.get(api(variant, "/api/sleep?sleepMs=80")), 200, "sleep");
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(body.get("sleepMs").asInt()).isEqualTo(80);
+        assertThat(elapsedMs).as("answered after the sleep").isGreaterThanOrEqualTo(80);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
     void mixedCallsTheDelayServiceThenPostgres(String variant) {
         JsonNode body = ok(variant, http.get(api(variant, "/api/mixed?delayMs=30&sleepMs=20")), 200, "mixed");
         assertThat(body.get("delayMs").asInt()).isEqualTo(30);
@@ -203,34 +213,44 @@ class VariantContractIT {
         boolean dbVirtual = db.get("virtual").asBoolean();
         JsonNode upstream = ok(variant, http.get(api(variant, "/api/upstream?delayMs=1")), 200, "upstream");
         JsonNode mixed = ok(variant, http.get(api(variant, "/api/mixed?delayMs=1&sleepMs=1")), 200, "mixed");
+        JsonNode sleep = ok(variant, http.get(api(variant, "/api/sleep?sleepMs=1")), 200, "sleep");
+        String sleepThread = sleep.get("thread").asString();
         switch (variant) {
             case "mvc-jdbc" -> {
                 assertThat(dbThread).startsWith("http-nio-");
                 assertThat(dbVirtual).isFalse();
                 assertThat(upstream.get("thread").asString()).startsWith("http-nio-");
+                assertThat(sleepThread).as("Thread.sleep on the Tomcat thread").startsWith("http-nio-");
             }
             case "mvc-virtual-threads" -> {
                 assertThat(dbVirtual)
                         .as("db served on a virtual thread (%s)", dbThread)
                         .isTrue();
                 assertThat(upstream.get("virtual").asBoolean()).isTrue();
+                assertThat(sleep.get("virtual").asBoolean())
+                        .as("slept on a virtual thread (%s)", sleepThread)
+                        .isTrue();
             }
             case "mvc-webclient" -> {
                 assertThat(dbThread).startsWith("http-nio-");
                 assertThat(upstream.get("thread").asString()).startsWith("reactor-http-");
                 assertThat(mixed.get("thread").asString()).startsWith("boundedElastic-");
+                assertThat(sleepThread).as("Mono.delay on Reactor's timer").startsWith("parallel-");
             }
             case "webflux-r2dbc" -> {
                 assertThat(dbThread).startsWith("reactor-").doesNotStartWith("reactor-http-");
                 assertThat(dbVirtual).isFalse();
+                assertThat(sleepThread).as("Mono.delay on Reactor's timer").startsWith("parallel-");
             }
             case "webflux-jdbc-blocking" -> {
                 assertThat(dbThread).as("JDBC on the event loop").startsWith("reactor-http-");
                 assertThat(mixed.get("thread").asString()).startsWith("reactor-http-");
+                assertThat(sleepThread).as("Thread.sleep on the event loop").startsWith("reactor-http-");
             }
             case "webflux-jdbc-elastic" -> {
                 assertThat(dbThread).startsWith("boundedElastic-");
                 assertThat(mixed.get("thread").asString()).startsWith("boundedElastic-");
+                assertThat(sleepThread).startsWith("boundedElastic-");
             }
             default -> fail("No thread expectation for variant " + variant + ": add one to this test");
         }
@@ -245,6 +265,9 @@ class VariantContractIT {
                 Arguments.of("GET", "/api/db?sleepMs=-5", null, 400),
                 Arguments.of("GET", "/api/db?sleepMs=1.5", null, 400),
                 Arguments.of("GET", "/api/mixed?delayMs=1&sleepMs=70000", null, 400),
+                Arguments.of("GET", "/api/sleep?sleepMs=-1", null, 400),
+                Arguments.of("GET", "/api/sleep?sleepMs=60001", null, 400),
+                Arguments.of("GET", "/api/sleep", null, 400),
                 Arguments.of("GET", "/api/rows?count=0", null, 400),
                 Arguments.of("GET", "/api/rows?count=20000", null, 400),
                 Arguments.of("GET", "/api/rows?count=ten", null, 400),

@@ -26,6 +26,10 @@ public final class ApiResponses {
         return build("db", null, sleepMs, null, null, null, null);
     }
 
+    public ApiResponse sleep(int sleepMs) {
+        return build("sleep", null, sleepMs, null, null, null, null);
+    }
+
     public ApiResponse mixed(int delayMs, int sleepMs) {
         return build("mixed", delayMs, sleepMs, null, null, null, null);
     }

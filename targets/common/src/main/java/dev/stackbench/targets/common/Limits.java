@@ -22,6 +22,11 @@ public final class Limits {
         return within("sleepMs", sleepMs, 0, MAX_MILLIS, " (milliseconds the database sleeps)");
     }
 
+    /** The in-process sleep of the sleep endpoint; same parameter name and limit as the database's. */
+    public static int inProcessSleepMs(int sleepMs) {
+        return within("sleepMs", sleepMs, 0, MAX_MILLIS, " (milliseconds the request waits inside the target)");
+    }
+
     public static int count(int count) {
         return within("count", count, 1, MAX_ROWS, " (rows of the seeded items table)");
     }

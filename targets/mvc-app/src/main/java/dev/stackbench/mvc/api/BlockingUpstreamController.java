@@ -3,6 +3,7 @@ package dev.stackbench.mvc.api;
 import dev.stackbench.mvc.upstream.BlockingDelayClient;
 import dev.stackbench.targets.common.ApiResponse;
 import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.BlockingSleep;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.Limits;
 import org.springframework.context.annotation.Profile;
@@ -11,7 +12,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** mvc-jdbc and mvc-virtual-threads: the request thread waits for the delay service, then for the database. */
+/**
+ * mvc-jdbc and mvc-virtual-threads: the request thread waits for the delay service, then for the database; in the
+ * sleep endpoint it sleeps (a Tomcat thread is held, a virtual thread is unmounted from its carrier).
+ */
 @RestController
 @RequestMapping("/api")
 @Profile({"mvc-jdbc", "mvc-virtual-threads"})
@@ -31,6 +35,12 @@ class BlockingUpstreamController {
     ApiResponse upstream(@RequestParam int delayMs) {
         delayService.delay(Limits.delayMs(delayMs));
         return responses.upstream(delayMs);
+    }
+
+    @GetMapping("/sleep")
+    ApiResponse sleep(@RequestParam int sleepMs) {
+        BlockingSleep.sleep(Limits.inProcessSleepMs(sleepMs));
+        return responses.sleep(sleepMs);
     }
 
     @GetMapping("/mixed")

@@ -5,6 +5,7 @@ import dev.stackbench.targets.common.ApiResponses;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.Limits;
 import dev.stackbench.targets.common.ReactiveDelayClient;
+import java.time.Duration;
 import org.springframework.context.annotation.Profile;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -35,6 +36,13 @@ class WebClientUpstreamController {
     @GetMapping("/upstream")
     Mono<ApiResponse> upstream(@RequestParam int delayMs) {
         return delayService.delay(Limits.delayMs(delayMs)).then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+    }
+
+    /** Waits on Reactor's timer, as it waits for WebClient: the Tomcat thread goes back to the pool meanwhile. */
+    @GetMapping("/sleep")
+    Mono<ApiResponse> sleep(@RequestParam int sleepMs) {
+        return Mono.delay(Duration.ofMillis(Limits.inProcessSleepMs(sleepMs)))
+                .then(Mono.fromSupplier(() -> responses.sleep(sleepMs)));
     }
 
     /**

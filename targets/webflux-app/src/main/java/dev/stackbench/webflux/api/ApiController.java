@@ -29,11 +29,17 @@ class ApiController {
 
     private final ReactiveDelayClient delayService;
     private final ReactiveStore store;
+    private final InProcessSleep inProcessSleep;
     private final ApiResponses responses;
 
-    ApiController(ReactiveDelayClient delayService, ReactiveStore store, ApiResponses responses) {
+    ApiController(
+            ReactiveDelayClient delayService,
+            ReactiveStore store,
+            InProcessSleep inProcessSleep,
+            ApiResponses responses) {
         this.delayService = delayService;
         this.store = store;
+        this.inProcessSleep = inProcessSleep;
         this.responses = responses;
     }
 
@@ -45,6 +51,13 @@ class ApiController {
     @GetMapping("/db")
     Mono<ApiResponse> db(@RequestParam int sleepMs) {
         return store.sleep(Limits.sleepMs(sleepMs)).then(Mono.fromSupplier(() -> responses.db(sleepMs)));
+    }
+
+    @GetMapping("/sleep")
+    Mono<ApiResponse> sleep(@RequestParam int sleepMs) {
+        return inProcessSleep
+                .sleep(Limits.inProcessSleepMs(sleepMs))
+                .then(Mono.fromSupplier(() -> responses.sleep(sleepMs)));
     }
 
     @GetMapping("/mixed")

@@ -1,11 +1,14 @@
 package dev.stackbench.webflux.config;
 
 import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.BlockingSleep;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.ReactiveDelayClient;
+import dev.stackbench.webflux.api.InProcessSleep;
 import dev.stackbench.webflux.store.JdbcReactiveStore;
 import dev.stackbench.webflux.store.R2dbcStore;
 import dev.stackbench.webflux.store.ReactiveStore;
+import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.actuate.info.InfoContributor;
@@ -17,9 +20,13 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-/** Wires the variant chosen by Spring profile; the three differ only in their {@link ReactiveStore}. */
+/**
+ * Wires the variant chosen by Spring profile; the three differ only in their {@link ReactiveStore} and the matching
+ * {@link InProcessSleep}.
+ */
 @Configuration(proxyBeanMethods = false)
 class VariantConfig {
 
@@ -54,6 +61,25 @@ class VariantConfig {
     @Profile("webflux-jdbc-elastic")
     ReactiveStore jdbcOnBoundedElastic(JdbcClient jdbc, TransactionTemplate transaction) {
         return new JdbcReactiveStore(new JdbcStore(jdbc, transaction), Schedulers.boundedElastic());
+    }
+
+    @Bean
+    @Profile("webflux-r2dbc")
+    InProcessSleep sleepOnTimer() {
+        return millis -> Mono.delay(Duration.ofMillis(millis)).then();
+    }
+
+    @Bean
+    @Profile("webflux-jdbc-blocking")
+    InProcessSleep sleepOnEventLoop() {
+        return millis -> Mono.fromRunnable(() -> BlockingSleep.sleep(millis));
+    }
+
+    @Bean
+    @Profile("webflux-jdbc-elastic")
+    InProcessSleep sleepOnBoundedElastic() {
+        return millis ->
+                Mono.<Void>fromRunnable(() -> BlockingSleep.sleep(millis)).subscribeOn(Schedulers.boundedElastic());
     }
 
     /** /actuator/info: what a benchmark result must record to be reproducible. */
