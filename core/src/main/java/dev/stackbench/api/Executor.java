@@ -16,7 +16,13 @@ public enum Executor {
     CONSTANT_VUS("constant-vus"),
 
     @JsonProperty("ramping-vus")
-    RAMPING_VUS("ramping-vus");
+    RAMPING_VUS("ramping-vus"),
+
+    @JsonProperty("per-vu-iterations")
+    PER_VU_ITERATIONS("per-vu-iterations"),
+
+    @JsonProperty("shared-iterations")
+    SHARED_ITERATIONS("shared-iterations");
 
     private final String value;
 
@@ -51,6 +57,14 @@ public enum Executor {
     /** Arrival-rate executors start iterations at a rate (open model); the others loop with a fixed VU count. */
     public boolean isArrivalRate() {
         return this == CONSTANT_ARRIVAL_RATE || this == RAMPING_ARRIVAL_RATE;
+    }
+
+    /**
+     * Iteration executors send a fixed number of iterations as fast as their VUs can (a burst: N users sending at the
+     * same moment) instead of loading the target for a duration.
+     */
+    public boolean isBurst() {
+        return this == PER_VU_ITERATIONS || this == SHARED_ITERATIONS;
     }
 
     public boolean isRamping() {

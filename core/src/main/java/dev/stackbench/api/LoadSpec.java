@@ -37,10 +37,20 @@ import java.util.List;
         value = SpecRules.PREALLOCATED_WITHIN_VUS,
         message = SpecRules.PREALLOCATED_WITHIN_VUS_MESSAGE,
         fieldPath = ".preAllocatedVUs")
+@ValidationRule(
+        value = SpecRules.ITERATIONS_ONLY_BURST,
+        message = SpecRules.ITERATIONS_ONLY_BURST_MESSAGE,
+        fieldPath = ".iterations")
+@ValidationRule(
+        value = SpecRules.SHARED_ITERATIONS_COVER_VUS,
+        message = SpecRules.SHARED_ITERATIONS_COVER_VUS_MESSAGE,
+        fieldPath = ".iterations")
 public class LoadSpec {
 
     @Default(BenchmarkRunDefaults.EXECUTOR)
-    @JsonPropertyDescription("constant-arrival-rate, ramping-arrival-rate, constant-vus or ramping-vus.")
+    @JsonPropertyDescription("constant-arrival-rate, ramping-arrival-rate, constant-vus, ramping-vus, or for a"
+            + " burst per-vu-iterations (vus users each send iterations requests at once) or shared-iterations (vus"
+            + " users share iterations requests).")
     private Executor executor;
 
     @Min(1)
@@ -63,6 +73,13 @@ public class LoadSpec {
     @JsonPropertyDescription(
             "Ramp stages for the ramping executors: each reaches target (iterations/s or VUs) over" + " duration.")
     private List<Stage> stages;
+
+    @Min(1)
+    @Max(SpecRules.MAX_ITERATIONS)
+    @JsonPropertyDescription("Burst executors only: requests (iterations) each VU sends for per-vu-iterations"
+            + " (default 1: every user sends one request at the same moment), the total all VUs share for"
+            + " shared-iterations (default vus).")
+    private Integer iterations;
 
     public Executor getExecutor() {
         return executor;
@@ -127,5 +144,29 @@ public class LoadSpec {
     public LoadSpec withStages(List<Stage> stages) {
         this.stages = stages;
         return this;
+    }
+
+    public Integer getIterations() {
+        return iterations;
+    }
+
+    public void setIterations(Integer iterations) {
+        this.iterations = iterations;
+    }
+
+    public LoadSpec withIterations(Integer iterations) {
+        this.iterations = iterations;
+        return this;
+    }
+
+    /** Iterations the burst executor sends in total; 0 for the other executors. */
+    public long burstIterations() {
+        if (executor == null || !executor.isBurst() || vus == null) {
+            return 0;
+        }
+        if (executor == Executor.PER_VU_ITERATIONS) {
+            return (long) vus * (iterations == null ? 1 : iterations);
+        }
+        return iterations == null ? vus : iterations;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The measured results of a run: warmup excluded, all k6 runners combined.
@@ -14,7 +15,8 @@ public class RunSummary {
     @JsonPropertyDescription("HTTP requests sent in the measured window.")
     private Long requests;
 
-    @JsonPropertyDescription("Measured requests per second (requests / measuredSeconds).")
+    @JsonPropertyDescription("Measured requests per second: requests completed in the measured window /"
+            + " measuredSeconds; for a burst, completed requests / makespan.")
     private Double rps;
 
     @JsonPropertyDescription("Share of failed requests (k6 http_req_failed), 0..1.")
@@ -31,6 +33,16 @@ public class RunSummary {
 
     @JsonPropertyDescription("Iterations k6 could not start because it ran out of VUs.")
     private Long droppedIterations;
+
+    @JsonPropertyDescription("Measured requests per HTTP status, e.g. {\"200\": 5210, \"409\": 3}; \"0\" counts"
+            + " requests that got no response, \"other\" statuses stackbench does not count one by one.")
+    private Map<String, Long> statusCodes;
+
+    @JsonPropertyDescription("The measured burst (executors per-vu-iterations and shared-iterations).")
+    private BurstSummary burst;
+
+    @JsonPropertyDescription("Scenario lock: the groups of concurrent changes and the lock wait.")
+    private LockSummary lock;
 
     @JsonPropertyDescription("Request duration percentiles in milliseconds.")
     private LatencySummary latencyMs;
@@ -319,5 +331,29 @@ public class RunSummary {
         }
         warnings.add(warning);
         return this;
+    }
+
+    public Map<String, Long> getStatusCodes() {
+        return statusCodes;
+    }
+
+    public void setStatusCodes(Map<String, Long> statusCodes) {
+        this.statusCodes = statusCodes;
+    }
+
+    public BurstSummary getBurst() {
+        return burst;
+    }
+
+    public void setBurst(BurstSummary burst) {
+        this.burst = burst;
+    }
+
+    public LockSummary getLock() {
+        return lock;
+    }
+
+    public void setLock(LockSummary lock) {
+        this.lock = lock;
     }
 }

@@ -24,6 +24,12 @@ public enum Scenario {
     @JsonProperty("sleep")
     SLEEP("sleep"),
 
+    @JsonProperty("fanout")
+    FANOUT("fanout"),
+
+    @JsonProperty("lock")
+    LOCK("lock"),
+
     @JsonProperty("custom")
     CUSTOM("custom");
 
@@ -59,7 +65,17 @@ public enum Scenario {
 
     /** Whether the scenario calls the delay service, so it needs an upstream delay. */
     public boolean callsUpstream() {
-        return this == UPSTREAM || this == MIXED;
+        return this == UPSTREAM || this == MIXED || this == FANOUT;
+    }
+
+    /** Whether each request makes several upstream calls (spec.workload.calls), in parallel or one after another. */
+    public boolean fansOut() {
+        return this == FANOUT;
+    }
+
+    /** Whether an iteration sends a group of concurrent changes of one order row (spec.workload.lockGroup). */
+    public boolean contendsForLock() {
+        return this == LOCK;
     }
 
     /** Whether the request waits inside the target's process (no database, no upstream), so it needs a sleep. */

@@ -90,6 +90,23 @@ public final class SpecRules {
             + " || duration(self.sleep) <= duration('" + MAX_CALL_DELAY + "')";
     public static final String SLEEP_MAX_MESSAGE =
             "spec.workload.sleep must be at most " + MAX_CALL_DELAY + " (the target's limit): lower it";
+    public static final long MAX_CALLS = 100;
+    public static final long MAX_LOCK_GROUP = 50;
+    public static final String CALLS_REQUIRED = "self.scenario != 'fanout' || has(self.calls)";
+    public static final String CALLS_REQUIRED_MESSAGE = "spec.workload.calls is required when scenario is fanout:"
+            + " set how many upstream calls each request makes, e.g. calls: 5";
+    public static final String CALLS_ONLY_FANOUT = "self.scenario == 'fanout' || !has(self.calls)";
+    public static final String CALLS_ONLY_FANOUT_MESSAGE =
+            "spec.workload.calls is only used by scenario fanout: remove it, or set scenario: fanout";
+    public static final String FANOUT_MODE_ONLY_FANOUT = "self.scenario == 'fanout' || !has(self.fanoutMode)";
+    public static final String FANOUT_MODE_ONLY_FANOUT_MESSAGE =
+            "spec.workload.fanoutMode is only used by scenario fanout: remove it, or set scenario: fanout";
+    public static final String LOCK_GROUP_REQUIRED = "self.scenario != 'lock' || has(self.lockGroup)";
+    public static final String LOCK_GROUP_REQUIRED_MESSAGE = "spec.workload.lockGroup is required when scenario is"
+            + " lock: set how many concurrent changes of the same order each iteration sends, e.g. lockGroup: 3";
+    public static final String LOCK_GROUP_ONLY_LOCK = "self.scenario == 'lock' || !has(self.lockGroup)";
+    public static final String LOCK_GROUP_ONLY_LOCK_MESSAGE =
+            "spec.workload.lockGroup is only used by scenario lock: remove it, or set scenario: lock";
     public static final String UPSTREAM_DELAY_MAX = "!has(self.upstreamDelay) || !self.upstreamDelay" + MATCHES_DURATION
             + " || duration(self.upstreamDelay) <= duration('" + MAX_CALL_DELAY + "')";
     public static final String UPSTREAM_DELAY_MAX_MESSAGE =
@@ -117,9 +134,21 @@ public final class SpecRules {
     public static final String RATE_REQUIRED_RAMPING = "self.executor != 'ramping-arrival-rate' || has(self.rate)";
     public static final String RATE_REQUIRED_RAMPING_MESSAGE = "spec.workload.load.rate is required when executor"
             + " is ramping-arrival-rate: set the start rate in requests per second (the stages ramp from it)";
-    public static final String VUS_REQUIRED = "!(self.executor in ['constant-vus', 'ramping-vus']) || has(self.vus)";
+    public static final String VUS_REQUIRED = "!(self.executor in ['constant-vus', 'ramping-vus', 'per-vu-iterations',"
+            + " 'shared-iterations']) || has(self.vus)";
     public static final String VUS_REQUIRED_MESSAGE = "spec.workload.load.vus is required when executor is"
-            + " constant-vus or ramping-vus: set the number of virtual users (the start count for ramping-vus)";
+            + " constant-vus, ramping-vus, per-vu-iterations or shared-iterations: set the number of virtual users"
+            + " (the start count for ramping-vus, the users sending at once for a burst)";
+    public static final long MAX_ITERATIONS = 1_000_000;
+    public static final String ITERATIONS_ONLY_BURST =
+            "self.executor in ['per-vu-iterations', 'shared-iterations'] || !has(self.iterations)";
+    public static final String ITERATIONS_ONLY_BURST_MESSAGE = "spec.workload.load.iterations is only used by the"
+            + " burst executors: remove it, or use executor per-vu-iterations or shared-iterations";
+    public static final String SHARED_ITERATIONS_COVER_VUS = "self.executor != 'shared-iterations'"
+            + " || !has(self.iterations) || !has(self.vus) || self.iterations >= self.vus";
+    public static final String SHARED_ITERATIONS_COVER_VUS_MESSAGE = "spec.workload.load.iterations of"
+            + " shared-iterations is the total for all VUs and must be at least vus (otherwise some VUs send"
+            + " nothing): raise iterations or lower vus";
     public static final String STAGES_REQUIRED = "!(self.executor in ['ramping-arrival-rate', 'ramping-vus'])"
             + " || (has(self.stages) && size(self.stages) > 0)";
     public static final String STAGES_REQUIRED_MESSAGE = "spec.workload.load.stages is required when executor is"

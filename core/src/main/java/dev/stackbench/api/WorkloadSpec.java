@@ -38,6 +38,23 @@ import java.util.Map;
 @ValidationRule(value = SpecRules.DB_SLEEP_MAX, message = SpecRules.DB_SLEEP_MAX_MESSAGE, fieldPath = ".dbSleep")
 @ValidationRule(value = SpecRules.SLEEP_REQUIRED, message = SpecRules.SLEEP_REQUIRED_MESSAGE, fieldPath = ".sleep")
 @ValidationRule(value = SpecRules.SLEEP_MAX, message = SpecRules.SLEEP_MAX_MESSAGE, fieldPath = ".sleep")
+@ValidationRule(value = SpecRules.CALLS_REQUIRED, message = SpecRules.CALLS_REQUIRED_MESSAGE, fieldPath = ".calls")
+@ValidationRule(
+        value = SpecRules.CALLS_ONLY_FANOUT,
+        message = SpecRules.CALLS_ONLY_FANOUT_MESSAGE,
+        fieldPath = ".calls")
+@ValidationRule(
+        value = SpecRules.FANOUT_MODE_ONLY_FANOUT,
+        message = SpecRules.FANOUT_MODE_ONLY_FANOUT_MESSAGE,
+        fieldPath = ".fanoutMode")
+@ValidationRule(
+        value = SpecRules.LOCK_GROUP_REQUIRED,
+        message = SpecRules.LOCK_GROUP_REQUIRED_MESSAGE,
+        fieldPath = ".lockGroup")
+@ValidationRule(
+        value = SpecRules.LOCK_GROUP_ONLY_LOCK,
+        message = SpecRules.LOCK_GROUP_ONLY_LOCK_MESSAGE,
+        fieldPath = ".lockGroup")
 @ValidationRule(
         value = SpecRules.DURATION_POSITIVE,
         message = SpecRules.DURATION_POSITIVE_MESSAGE,
@@ -47,7 +64,7 @@ import java.util.Map;
 public class WorkloadSpec {
 
     @Required
-    @JsonPropertyDescription("upstream, db, mixed, rows, orders, sleep or custom.")
+    @JsonPropertyDescription("upstream, db, mixed, rows, orders, sleep, fanout, lock or custom.")
     private Scenario scenario;
 
     @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.UPSTREAM_DELAY_FORMAT_MESSAGE)
@@ -65,6 +82,22 @@ public class WorkloadSpec {
     @JsonPropertyDescription("How long each request waits inside the target (scenario sleep), e.g. 1500ms; at most"
             + " 60s. Blocking variants sleep on their request thread, reactive ones on a timer.")
     private String sleep;
+
+    @Min(1)
+    @Max(SpecRules.MAX_CALLS)
+    @JsonPropertyDescription("Upstream calls each request makes (scenario fanout), each with upstreamDelay.")
+    private Integer calls;
+
+    @JsonPropertyDescription("parallel (all calls at once) or sequential (each after the previous one answered),"
+            + " scenario fanout only; left out, each variant uses its own way (parallel where it has a non-blocking"
+            + " client, sequential where it has a blocking one). A variant refuses a mode it cannot do.")
+    private FanoutMode fanoutMode;
+
+    @Min(2)
+    @Max(SpecRules.MAX_LOCK_GROUP)
+    @JsonPropertyDescription("Concurrent changes of the same order each iteration sends (scenario lock): the order row"
+            + " is locked (SELECT ... FOR UPDATE), so exactly one may succeed and the others must get 409.")
+    private Integer lockGroup;
 
     @Default(BenchmarkRunDefaults.ROW_COUNT_TEXT)
     @Min(1)
@@ -261,6 +294,45 @@ public class WorkloadSpec {
 
     public WorkloadSpec withThresholds(Map<String, List<String>> thresholds) {
         this.thresholds = thresholds;
+        return this;
+    }
+
+    public Integer getCalls() {
+        return calls;
+    }
+
+    public void setCalls(Integer calls) {
+        this.calls = calls;
+    }
+
+    public WorkloadSpec withCalls(Integer calls) {
+        this.calls = calls;
+        return this;
+    }
+
+    public FanoutMode getFanoutMode() {
+        return fanoutMode;
+    }
+
+    public void setFanoutMode(FanoutMode fanoutMode) {
+        this.fanoutMode = fanoutMode;
+    }
+
+    public WorkloadSpec withFanoutMode(FanoutMode fanoutMode) {
+        this.fanoutMode = fanoutMode;
+        return this;
+    }
+
+    public Integer getLockGroup() {
+        return lockGroup;
+    }
+
+    public void setLockGroup(Integer lockGroup) {
+        this.lockGroup = lockGroup;
+    }
+
+    public WorkloadSpec withLockGroup(Integer lockGroup) {
+        this.lockGroup = lockGroup;
         return this;
     }
 }

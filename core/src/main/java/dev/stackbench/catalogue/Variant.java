@@ -1,7 +1,10 @@
 package dev.stackbench.catalogue;
 
+import dev.stackbench.api.FanoutMode;
 import dev.stackbench.api.Scenario;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One stack under test.
@@ -10,12 +13,34 @@ import java.util.List;
  * @param app the catalogue app implementing it
  * @param profile the Spring profile selecting it
  * @param blocksPoolOn scenarios (contract operations) that hold a pool thread for their whole duration
+ * @param fanoutModes how the variant can make the upstream calls of a fan-out ({@code parallel}, {@code sequential}),
+ *     its default first
  */
 public record Variant(
-        String name, String app, String profile, String description, ThreadPool threadPool, List<String> blocksPoolOn) {
+        String name,
+        String app,
+        String profile,
+        String description,
+        ThreadPool threadPool,
+        List<String> blocksPoolOn,
+        List<String> fanoutModes) {
 
     public Variant {
         blocksPoolOn = blocksPoolOn == null ? List.of() : List.copyOf(blocksPoolOn);
+        fanoutModes = fanoutModes == null ? List.of() : List.copyOf(fanoutModes);
+    }
+
+    /** Whether the variant can make a fan-out's calls this way. */
+    public boolean supports(FanoutMode mode) {
+        return fanoutModes.contains(mode.value());
+    }
+
+    /** The fan-out mode a request without {@code mode} gets; empty when the catalogue does not say. */
+    public Optional<FanoutMode> defaultFanoutMode() {
+        return fanoutModes.stream()
+                .flatMap(name -> Arrays.stream(FanoutMode.values())
+                        .filter(mode -> mode.value().equals(name)))
+                .findFirst();
     }
 
     /** Whether a request of this scenario holds one of the pool's threads while it waits (Little's law applies). */

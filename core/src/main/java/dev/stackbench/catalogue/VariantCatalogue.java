@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.stackbench.api.Durations;
+import dev.stackbench.api.FanoutMode;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.api.WorkloadSpec;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,6 +108,13 @@ public final class VariantCatalogue {
             if (pool == null || (pool.size() == null) == (pool.perCpu() == null)) {
                 problems.add(where + " needs threadPool with exactly one of size or perCpu");
             }
+            for (String mode : variant.fanoutModes()) {
+                if (Arrays.stream(FanoutMode.values())
+                        .noneMatch(known -> known.value().equals(mode))) {
+                    problems.add(where + " lists unknown mode " + mode + " in fanoutModes (known: parallel,"
+                            + " sequential)");
+                }
+            }
             for (String operation : variant.blocksPoolOn()) {
                 if (!scenarios.contains(operation)) {
                     problems.add(where + " lists unknown operation " + operation + " in blocksPoolOn (known: "
@@ -178,6 +187,25 @@ public final class VariantCatalogue {
      * sleep, for the scenarios that have them; empty for scenarios without a fixed wait (rows, orders, custom).
      */
     public static Optional<Duration> nominalServiceTime(WorkloadSpec workload) {
+        return nominalServiceTime(workload, workload == null ? null : workload.getFanoutMode());
+    }
+
+    /**
+     * The nominal wait of one request on a variant: a fan-out's calls add up when the variant makes them one after
+     * another (its own default unless the workload sets a mode).
+     */
+    public Optional<Duration> nominalServiceTime(String variantName, WorkloadSpec workload) {
+        if (workload == null) {
+            return Optional.empty();
+        }
+        FanoutMode mode = workload.getFanoutMode() != null
+                ? workload.getFanoutMode()
+                : find(variantName).flatMap(Variant::defaultFanoutMode).orElse(null);
+        return nominalServiceTime(workload, mode);
+    }
+
+    /** A fan-out of unknown mode counts as sequential: the longer wait, so VU pools are not sized too small. */
+    private static Optional<Duration> nominalServiceTime(WorkloadSpec workload, FanoutMode fanoutMode) {
         if (workload == null || workload.getScenario() == null) {
             return Optional.empty();
         }
@@ -185,7 +213,9 @@ public final class VariantCatalogue {
         Duration total = Duration.ZERO;
         boolean known = false;
         if (scenario.callsUpstream() && workload.getUpstreamDelay() != null) {
-            total = total.plus(Durations.parse(workload.getUpstreamDelay()));
+            Duration call = Durations.parse(workload.getUpstreamDelay());
+            int calls = scenario.fansOut() && workload.getCalls() != null ? workload.getCalls() : 1;
+            total = total.plus(fanoutMode == FanoutMode.PARALLEL ? call : call.multipliedBy(calls));
             known = true;
         }
         if (scenario.sleepsInDatabase() && workload.getDbSleep() != null) {
@@ -208,7 +238,7 @@ public final class VariantCatalogue {
     public Optional<LittleLawCap> littleLawCap(
             String variantName, double cpus, Map<String, String> env, WorkloadSpec workload) {
         Variant variant = variant(variantName);
-        Optional<Duration> serviceTime = nominalServiceTime(workload);
+        Optional<Duration> serviceTime = nominalServiceTime(variantName, workload);
         if (serviceTime.isEmpty()) {
             return Optional.empty();
         }

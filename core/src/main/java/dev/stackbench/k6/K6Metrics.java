@@ -54,6 +54,33 @@ public final class K6Metrics {
 
     private static final Map<String, Type> BUILT_IN = new LinkedHashMap<>();
 
+    /**
+     * HTTP statuses counted one by one in {@code status.summary.statusCodes}: k6 tags every request with its status,
+     * and a threshold on each tagged sub-metric makes k6 report its count (0 is a request that got no response).
+     * Requests with any other status are the difference to the total.
+     */
+    public static final List<Integer> COUNTED_STATUSES = List.of(
+            0, 200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 405, 408, 409, 413, 422, 429, 500, 502, 503, 504);
+
+    /** Trends of a burst's measured requests: when each was sent and answered, as epoch milliseconds. */
+    public static final String BURST_SENT_AT = "stackbench_burst_sent_at_ms";
+
+    public static final String BURST_DONE_AT = "stackbench_burst_done_at_ms";
+
+    /** What scenario lock counts per group of concurrent changes, and the lock wait its targets report. */
+    public static final String LOCK_GROUPS = "stackbench_lock_groups";
+
+    public static final String LOCK_GROUPS_CORRECT = "stackbench_lock_groups_correct";
+    public static final String LOCK_GROUPS_SEVERAL_WINNERS = "stackbench_lock_groups_several_winners";
+    public static final String LOCK_GROUPS_NO_WINNER = "stackbench_lock_groups_no_winner";
+    public static final String LOCK_GROUPS_WITH_ERRORS = "stackbench_lock_groups_with_errors";
+    public static final String LOCK_WAIT = "stackbench_lock_wait_ms";
+
+    /** The measured sub-metric counting requests that got one status, e.g. http_reqs{scenario:measure,status:409}. */
+    public static String statusMetric(int status) {
+        return "http_reqs{scenario:" + K6Env.MEASURE_SCENARIO + ",status:" + status + "}";
+    }
+
     static {
         // What k6 registers for every test (k6 refuses a threshold on any other name it does not know).
         for (String trend : List.of(

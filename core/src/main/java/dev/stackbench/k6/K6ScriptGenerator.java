@@ -71,12 +71,17 @@ public final class K6ScriptGenerator {
         LoadSpec load = workload.getLoad();
         Duration warmup = Durations.parse(workload.getWarmup());
         Duration measured = measuredDuration(workload);
-        int requestsPerIteration = scenario == Scenario.ORDERS ? 2 : 1;
-        VuPlan vus = planVus(workload, requestsPerIteration);
+        int requestsPerIteration = requestsPerIteration(workload);
+        VuPlan vus = planVus(spec, requestsPerIteration);
 
         ObjectNode options = JSON.createObjectNode();
         options.put("discardResponseBodies", false);
         options.put("userAgent", "stackbench-k6");
+        if (scenario.contendsForLock()) {
+            // A lock group is one http.batch: all of its requests must be in flight at once.
+            options.put("batch", workload.getLockGroup());
+            options.put("batchPerHost", workload.getLockGroup());
+        }
         ArrayNode trendStats = options.putArray("summaryTrendStats");
         for (String stat : List.of("min", "avg", "med", "p(50)", "p(90)", "p(95)", "p(99)", "max", "count")) {
             trendStats.add(stat);
@@ -89,6 +94,7 @@ public final class K6ScriptGenerator {
         measure.put("startTime", Durations.format(warmup));
         scenarios.set(K6Env.MEASURE_SCENARIO, measure);
         options.set("thresholds", thresholds(workload.getThresholds()));
+        boolean burst = load.getExecutor().isBurst();
 
         String text = template()
                 .replace(
@@ -102,7 +108,8 @@ public final class K6ScriptGenerator {
                                 spec.getTarget() == null ? "" : spec.getTarget().getVariant()))
                 .replace("__WORKLOAD__", toJson(workloadConstants(workload)))
                 .replace("__BUCKETS__", toJson(bucketConstants()))
-                .replace("__SUMMARY__", toJson(summaryConstants(warmup, measured, requestsPerIteration, scenario)))
+                .replace(
+                        "__SUMMARY__", toJson(summaryConstants(warmup, measured, requestsPerIteration, scenario, load)))
                 .replace("__OPTIONS__", toJson(options))
                 .replace("__ITERATION__", iteration(scenario));
         return new K6Script(text, warmup, measured, GRACEFUL_STOP, requestsPerIteration, vus.preAllocated(), vus.max());
@@ -128,6 +135,15 @@ public final class K6ScriptGenerator {
                 .reduce(Duration.ZERO, Duration::plus);
     }
 
+    /** HTTP requests one iteration of a built-in scenario sends. */
+    public static int requestsPerIteration(WorkloadSpec workload) {
+        return switch (workload.getScenario()) {
+            case ORDERS -> 2;
+            case LOCK -> 1 + workload.getLockGroup();
+            default -> 1;
+        };
+    }
+
     private record VuPlan(int preAllocated, int max) {}
 
     /**
@@ -135,7 +151,8 @@ public final class K6ScriptGenerator {
      * iteration when no initialised VU is idle (initialising one takes time), so VUs are pre-allocated for requests
      * taking twice their nominal time and at least half a second, as a cold target answers slowly.
      */
-    private static VuPlan planVus(WorkloadSpec workload, int requestsPerIteration) {
+    private static VuPlan planVus(BenchmarkRunSpec spec, int requestsPerIteration) {
+        WorkloadSpec workload = spec.getWorkload();
         LoadSpec load = workload.getLoad();
         if (!load.getExecutor().isArrivalRate()) {
             int peak = load.getVus();
@@ -171,7 +188,13 @@ public final class K6ScriptGenerator {
 
     private static ObjectNode warmupScenario(LoadSpec load, Duration warmup, VuPlan vus) {
         ObjectNode scenario = JSON.createObjectNode();
-        if (load.getExecutor().isArrivalRate()) {
+        if (load.getExecutor().isBurst()) {
+            // A burst warms up with a smaller burst of its own, one request per user, over before measuring starts.
+            scenario.put("executor", Executor.PER_VU_ITERATIONS.value());
+            scenario.put("vus", warmupBurstVus(load));
+            scenario.put("iterations", 1);
+            scenario.put("maxDuration", Durations.format(warmup));
+        } else if (load.getExecutor().isArrivalRate()) {
             scenario.put("executor", Executor.CONSTANT_ARRIVAL_RATE.value());
             scenario.put("rate", load.getRate());
             scenario.put("timeUnit", "1s");
@@ -215,9 +238,24 @@ public final class K6ScriptGenerator {
                 scenario.set("stages", stages(load.getStages(), measured));
                 scenario.put("gracefulRampDown", Durations.format(GRACEFUL_STOP));
             }
+            case PER_VU_ITERATIONS -> {
+                scenario.put("vus", load.getVus());
+                scenario.put("iterations", load.getIterations() == null ? 1 : load.getIterations());
+                scenario.put("maxDuration", Durations.format(measured));
+            }
+            case SHARED_ITERATIONS -> {
+                scenario.put("vus", load.getVus());
+                scenario.put("iterations", load.burstIterations());
+                scenario.put("maxDuration", Durations.format(measured));
+            }
         }
         scenario.put("gracefulStop", Durations.format(GRACEFUL_STOP));
         return scenario;
+    }
+
+    /** A tenth of the burst's users, at least one: enough to load the classes and JIT the request path. */
+    public static int warmupBurstVus(LoadSpec load) {
+        return Math.max(1, (int) Math.ceil(load.getVus() / 10.0));
     }
 
     private static ArrayNode stages(List<Stage> stages, Duration measured) {
@@ -253,6 +291,10 @@ public final class K6ScriptGenerator {
             byMetric.computeIfAbsent(K6Env.measureMetric(reporting[0]), key -> new LinkedHashSet<>())
                     .add(reporting[1]);
         }
+        for (int status : K6Metrics.COUNTED_STATUSES) {
+            byMetric.computeIfAbsent(K6Metrics.statusMetric(status), key -> new LinkedHashSet<>())
+                    .add("count>=0");
+        }
         if (userThresholds != null) {
             userThresholds.forEach((metric, expressions) -> byMetric.computeIfAbsent(
                             K6Env.measureMetric(metric), key -> new LinkedHashSet<>())
@@ -280,6 +322,15 @@ public final class K6ScriptGenerator {
         if (workload.getSleep() != null) {
             node.put("sleepMs", Durations.parse(workload.getSleep()).toMillis());
         }
+        if (workload.getCalls() != null) {
+            node.put("calls", workload.getCalls());
+        }
+        if (workload.getFanoutMode() != null) {
+            node.put("fanoutMode", workload.getFanoutMode().value());
+        }
+        if (workload.getLockGroup() != null) {
+            node.put("lockGroup", workload.getLockGroup());
+        }
         node.put("rowCount", workload.getRowCount());
         node.put("seededItems", SEEDED_ITEMS);
         return node;
@@ -295,8 +346,10 @@ public final class K6ScriptGenerator {
     }
 
     private static ObjectNode summaryConstants(
-            Duration warmup, Duration measured, int requestsPerIteration, Scenario scenario) {
+            Duration warmup, Duration measured, int requestsPerIteration, Scenario scenario, LoadSpec load) {
         ObjectNode node = JSON.createObjectNode();
+        node.put("burst", load.getExecutor().isBurst());
+        node.put("plannedIterations", load.burstIterations());
         node.put("format", K6Env.SUMMARY_FORMAT);
         node.put("begin", K6Env.SUMMARY_BEGIN);
         node.put("end", K6Env.SUMMARY_END);
@@ -305,6 +358,8 @@ public final class K6ScriptGenerator {
         node.put("measuredSeconds", Durations.seconds(measured));
         node.put("requestsPerIteration", requestsPerIteration);
         node.put("windowMetric", K6Env.WINDOW_COMPLETIONS_METRIC);
+        node.put("burstSentMetric", K6Metrics.BURST_SENT_AT);
+        node.put("burstDoneMetric", K6Metrics.BURST_DONE_AT);
         return node;
     }
 
@@ -336,6 +391,83 @@ public final class K6ScriptGenerator {
                       const response = http.get(BASE_URL + '/api/sleep?sleepMs=' + WORKLOAD.sleepMs,
                         { tags: { name: 'sleep' } });
                       verify(response, 200, 'sleep');
+                    }
+                    """;
+            case FANOUT -> """
+                    const FANOUT_MODE = WORKLOAD.fanoutMode ? '&mode=' + WORKLOAD.fanoutMode : '';
+
+                    export default function () {
+                      const response = http.get(BASE_URL + '/api/fanout?delayMs=' + WORKLOAD.upstreamDelayMs
+                        + '&calls=' + WORKLOAD.calls + FANOUT_MODE, { tags: { name: 'fanout' } });
+                      verify(response, 200, 'fanout', {
+                        'fanout: call count': (json) => json.count === WORKLOAD.calls,
+                      });
+                    }
+                    """;
+            case LOCK -> """
+                    const JSON_HEADERS = { 'Content-Type': 'application/json' };
+                    // 409 is the answer a loser of the lock must get, not a failure.
+                    const LOCK_PARAMS = { headers: JSON_HEADERS, tags: { name: 'order-lock' },
+                      responseCallback: http.expectedStatuses(200, 409) };
+                    const lockGroups = new Counter('stackbench_lock_groups');
+                    const lockGroupsCorrect = new Counter('stackbench_lock_groups_correct');
+                    const lockGroupsSeveralWinners = new Counter('stackbench_lock_groups_several_winners');
+                    const lockGroupsNoWinner = new Counter('stackbench_lock_groups_no_winner');
+                    const lockGroupsWithErrors = new Counter('stackbench_lock_groups_with_errors');
+                    const lockWait = new Trend('stackbench_lock_wait_ms');
+
+                    // One iteration creates an order, then sends lockGroup concurrent NEW -> PAID changes of it: the
+                    // row lock lets exactly one succeed, every other one must get 409.
+                    export default function () {
+                      const itemId = 1 + Math.floor(Math.random() * WORKLOAD.seededItems);
+                      const created = http.post(BASE_URL + '/api/orders', JSON.stringify({ itemId, quantity: 1 }),
+                        { headers: JSON_HEADERS, tags: { name: 'order-create' } });
+                      const order = verify(created, 201, 'order-create', {
+                        'order-create: status NEW': (json) => json.status === 'NEW',
+                      });
+                      if (!order || order.orderId === undefined) {
+                        return;
+                      }
+                      const url = BASE_URL + '/api/orders/' + order.orderId + '/status';
+                      const body = JSON.stringify({ status: 'PAID' });
+                      const group = [];
+                      for (let i = 0; i < WORKLOAD.lockGroup; i++) {
+                        group.push(['PUT', url, body, LOCK_PARAMS]);
+                      }
+                      const measuring = exec.scenario.name === MEASURE;
+                      let winners = 0;
+                      let errors = 0;
+                      for (const response of http.batch(group)) {
+                        record(response);
+                        const json = parseBody(response);
+                        if (response.status === 200) {
+                          winners++;
+                        } else if (response.status !== 409) {
+                          errors++;
+                        }
+                        check(response, {
+                          'order-lock: status 200 or 409': (r) => r.status === 200 || r.status === 409,
+                          'order-lock: winner is PAID by this variant': (r) => r.status !== 200
+                            || (json !== null && json.status === 'PAID' && json.variant === VARIANT),
+                          'order-lock: lock wait reported': () => json !== null && typeof json.lockWaitMs === 'number',
+                        }, { operation: 'order-lock' });
+                        if (measuring && json !== null && typeof json.lockWaitMs === 'number') {
+                          lockWait.add(json.lockWaitMs);
+                        }
+                      }
+                      if (!measuring) {
+                        return;
+                      }
+                      lockGroups.add(1);
+                      if (errors > 0) {
+                        lockGroupsWithErrors.add(1);
+                      } else if (winners === 1) {
+                        lockGroupsCorrect.add(1);
+                      } else if (winners === 0) {
+                        lockGroupsNoWinner.add(1);
+                      } else {
+                        lockGroupsSeveralWinners.add(1);
+                      }
                     }
                     """;
             case ROWS -> """
@@ -385,7 +517,7 @@ public final class K6ScriptGenerator {
                 // Generated by stackbench from a BenchmarkRun spec; regenerate it instead of editing.
                 import http from 'k6/http';
                 import { check } from 'k6';
-                import { Counter } from 'k6/metrics';
+                import { Counter, Trend } from 'k6/metrics';
                 import exec from 'k6/execution';
                 __CUSTOM_IMPORT__
                 const BASE_URL = (__ENV.STACKBENCH_BASE_URL || 'http://127.0.0.1:8080').replace(/\\/+$/, '');
@@ -417,12 +549,23 @@ public final class K6ScriptGenerator {
                   }
                 }
 
+                // A burst's makespan: from the first measured request sent to the last response received, as
+                // epoch milliseconds whose min and max add up across runners.
+                const burstSentAt = SUMMARY.burst ? new Trend(SUMMARY.burstSentMetric) : null;
+                const burstDoneAt = SUMMARY.burst ? new Trend(SUMMARY.burstDoneMetric) : null;
+
                 export const options = __OPTIONS__;
 
                 export function record(response) {
                   countIfInsideMeasuredWindow();
                   if (exec.scenario.name !== MEASURE) {
                     return;
+                  }
+                  if (burstSentAt !== null) {
+                    const now = Date.now();
+                    const t = response.timings;
+                    burstSentAt.add(now - t.blocked - t.connecting - t.tls_handshaking - t.duration);
+                    burstDoneAt.add(now);
                   }
                   const ms = response.timings.duration;
                   let index = ms > BUCKETS.minMs ? Math.floor(Math.log(ms / BUCKETS.minMs) / LOG_GROWTH) : 0;
@@ -463,6 +606,8 @@ public final class K6ScriptGenerator {
                     warmupSeconds: SUMMARY.warmupSeconds,
                     measuredSeconds: SUMMARY.measuredSeconds,
                     requestsPerIteration: SUMMARY.requestsPerIteration,
+                    burst: SUMMARY.burst,
+                    plannedIterations: SUMMARY.plannedIterations,
                     buckets: { minMs: BUCKETS.minMs, growth: BUCKETS.growth, count: BUCKETS.count },
                     endedAtMs: Date.now(),
                     k6: data,

@@ -135,7 +135,62 @@ public final class K6SummaryParser {
                 buckets,
                 thresholds,
                 root.path("k6"),
-                loadStartedAt(root));
+                loadStartedAt(root),
+                statusCodes(metrics),
+                burst(root, metrics),
+                lock(root, metrics));
+    }
+
+    private static Map<String, Long> statusCodes(JsonNode metrics) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (int status : K6Metrics.COUNTED_STATUSES) {
+            long count = metrics.path(K6Metrics.statusMetric(status))
+                    .path("values")
+                    .path("count")
+                    .asLong();
+            if (count > 0) {
+                counts.put(String.valueOf(status), count);
+            }
+        }
+        return counts;
+    }
+
+    private static BurstTimes burst(JsonNode root, JsonNode metrics) {
+        if (!root.path("burst").asBoolean(false)) {
+            return null;
+        }
+        return new BurstTimes(
+                root.path("plannedIterations").asLong(),
+                number(metrics.path(K6Metrics.BURST_SENT_AT).path("values"), "min"),
+                number(metrics.path(K6Metrics.BURST_DONE_AT).path("values"), "max"));
+    }
+
+    private static LockCounts lock(JsonNode root, JsonNode metrics) {
+        if (!"lock".equals(root.path("scenario").asText())) {
+            return null;
+        }
+        JsonNode wait = metrics.path(K6Metrics.LOCK_WAIT).path("values");
+        LatencySummary waitMs = new LatencySummary()
+                .withMin(number(wait, "min"))
+                .withMean(number(wait, "avg"))
+                .withP50(number(wait, "p(50)"))
+                .withP90(number(wait, "p(90)"))
+                .withP95(number(wait, "p(95)"))
+                .withP99(number(wait, "p(99)"))
+                .withMax(number(wait, "max"));
+        return new LockCounts(
+                count(metrics, K6Metrics.LOCK_GROUPS),
+                count(metrics, K6Metrics.LOCK_GROUPS_CORRECT),
+                count(metrics, K6Metrics.LOCK_GROUPS_SEVERAL_WINNERS),
+                count(metrics, K6Metrics.LOCK_GROUPS_NO_WINNER),
+                count(metrics, K6Metrics.LOCK_GROUPS_WITH_ERRORS),
+                waitMs,
+                wait.path("count").asLong());
+    }
+
+    /** A counter's count; k6 leaves out a counter that was never incremented, which is 0. */
+    private static long count(JsonNode metrics, String name) {
+        return metrics.path(name).path("values").path("count").asLong();
     }
 
     /** The summary's end time less k6's own test run duration: when the runner's scenarios started. */

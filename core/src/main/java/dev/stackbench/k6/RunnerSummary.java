@@ -18,6 +18,10 @@ import java.util.Optional;
  * @param loadStartedAt when this runner's scenarios started (the summary's end time less k6's test run duration),
  *     so the measured window is loadStartedAt + warmupSeconds for measuredSeconds; null for summaries that do not
  *     say when they ended
+ * @param statusCodes measured requests per HTTP status ({@link K6Metrics#COUNTED_STATUSES}; "0" is no response),
+ *     statuses without a request left out
+ * @param burst when the measured burst began and ended; null unless the executor sends a burst
+ * @param lock scenario lock's group counts and lock waits; null for other scenarios
  */
 public record RunnerSummary(
         String runnerId,
@@ -37,7 +41,14 @@ public record RunnerSummary(
         long[] latencyBuckets,
         Map<String, Map<String, Boolean>> thresholds,
         JsonNode k6Summary,
-        Instant loadStartedAt) {
+        Instant loadStartedAt,
+        Map<String, Long> statusCodes,
+        BurstTimes burst,
+        LockCounts lock) {
+
+    public RunnerSummary {
+        statusCodes = statusCodes == null ? Map.of() : Map.copyOf(statusCodes);
+    }
 
     /** The measured window of this runner, when the summary says when the load started. */
     public Optional<Instant> measuredWindowStart() {

@@ -4,25 +4,32 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.BurstSummary;
 import dev.stackbench.api.Executor;
 import dev.stackbench.api.LatencySummary;
 import dev.stackbench.api.LoadSpec;
+import dev.stackbench.api.LockSummary;
 import dev.stackbench.api.Quantities;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.TargetSummary;
 import dev.stackbench.api.ThresholdResult;
 import dev.stackbench.catalogue.LittleLawCap;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.k6.BurstTimes;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.LatencyBuckets;
+import dev.stackbench.k6.LockCounts;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.k6.ThresholdCheck;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.TreeMap;
 
 /**
  * Combines the summaries of every k6 runner of a run into {@code status.summary}: counts are summed, rates use the
@@ -78,6 +85,9 @@ public final class ResultAggregator {
                 .sum();
         summary.setRps(measuredSeconds > 0 ? TargetMetrics.round(completedInWindow / measuredSeconds, 2) : 0.0);
         summary.setErrorRate(requests > 0 ? TargetMetrics.round(failed / (double) requests, 6) : 0.0);
+        summary.setStatusCodes(statusCodes(runners, requests));
+        burst(runners, summary);
+        lock(spec, runners, summary);
 
         MergedLatency merged = new MergedLatency(
                 runners.stream().map(RunnerSummary::latencyBuckets).toList());
@@ -96,6 +106,116 @@ public final class ResultAggregator {
                 .ifPresent(value -> summary.setLittleLawRps(TargetMetrics.round(value.rps(), 1)));
         warnings(spec, runners, summary, cap, checksPassed);
         return summary;
+    }
+
+    /** Counts per status summed over the runners; what no counted status covers is "other". */
+    static Map<String, Long> statusCodes(List<RunnerSummary> runners, long requests) {
+        Map<String, Long> counts = new TreeMap<>(Comparator.comparingInt(Integer::parseInt));
+        for (RunnerSummary runner : runners) {
+            runner.statusCodes().forEach((status, count) -> counts.merge(status, count, Long::sum));
+        }
+        long counted = counts.values().stream().mapToLong(Long::longValue).sum();
+        Map<String, Long> result = new LinkedHashMap<>(counts);
+        if (requests > counted) {
+            result.put("other", requests - counted);
+        }
+        return result;
+    }
+
+    /**
+     * A burst's figures over every runner: the first request sent and the last response received bound its
+     * makespan, and throughput is what completed over the makespan (the measured window is only its upper limit).
+     */
+    private static void burst(List<RunnerSummary> runners, RunSummary summary) {
+        List<BurstTimes> bursts = runners.stream()
+                .map(RunnerSummary::burst)
+                .filter(b -> b != null)
+                .toList();
+        if (bursts.isEmpty()) {
+            return;
+        }
+        int perIteration = runners.get(0).requestsPerIteration();
+        BurstSummary burst = new BurstSummary()
+                .withPlannedRequests(bursts.get(0).plannedIterations() * perIteration)
+                .withCompletedRequests(summary.getRequests());
+        OptionalDouble first = bursts.stream()
+                .map(BurstTimes::firstSentAtMs)
+                .filter(v -> v != null)
+                .mapToDouble(Double::doubleValue)
+                .min();
+        OptionalDouble last = bursts.stream()
+                .map(BurstTimes::lastDoneAtMs)
+                .filter(v -> v != null)
+                .mapToDouble(Double::doubleValue)
+                .max();
+        if (first.isPresent() && last.isPresent()) {
+            double makespanMs = last.getAsDouble() - first.getAsDouble();
+            burst.setMakespanMs(round(makespanMs));
+            if (makespanMs > 0) {
+                summary.setRps(TargetMetrics.round(summary.getRequests() / (makespanMs / 1000), 2));
+            }
+        }
+        summary.setBurst(burst);
+    }
+
+    private static void lock(BenchmarkRunSpec spec, List<RunnerSummary> runners, RunSummary summary) {
+        List<LockCounts> counts =
+                runners.stream().map(RunnerSummary::lock).filter(c -> c != null).toList();
+        if (counts.isEmpty()) {
+            return;
+        }
+        LockSummary lock = new LockSummary();
+        lock.setGroupSize(spec.getWorkload().getLockGroup());
+        lock.setGroups(counts.stream().mapToLong(LockCounts::groups).sum());
+        lock.setCorrectGroups(counts.stream().mapToLong(LockCounts::correct).sum());
+        lock.setGroupsWithSeveralSuccesses(
+                counts.stream().mapToLong(LockCounts::severalWinners).sum());
+        lock.setGroupsWithoutSuccess(
+                counts.stream().mapToLong(LockCounts::noWinner).sum());
+        lock.setGroupsWithErrors(
+                counts.stream().mapToLong(LockCounts::withErrors).sum());
+        List<LockCounts> waited = counts.stream().filter(c -> c.waitCount() > 0).toList();
+        if (waited.size() == 1) {
+            lock.setLockWaitMs(waited.get(0).waitMs());
+            lock.setLockWaitExact(true);
+        } else if (waited.size() > 1) {
+            // Trend percentiles do not merge; each runner's is exact and the combined one is at most the largest.
+            LatencySummary wait = new LatencySummary();
+            List<LatencySummary> all = waited.stream().map(LockCounts::waitMs).toList();
+            wait.setMin(smallestOf(all, LatencySummary::getMin));
+            wait.setP50(largestOf(all, LatencySummary::getP50));
+            wait.setP90(largestOf(all, LatencySummary::getP90));
+            wait.setP95(largestOf(all, LatencySummary::getP95));
+            wait.setP99(largestOf(all, LatencySummary::getP99));
+            wait.setMax(largestOf(all, LatencySummary::getMax));
+            long total = waited.stream().mapToLong(LockCounts::waitCount).sum();
+            double mean = waited.stream()
+                    .filter(c -> c.waitMs().getMean() != null)
+                    .mapToDouble(c -> c.waitMs().getMean() * c.waitCount())
+                    .sum();
+            wait.setMean(total > 0 ? mean / total : null);
+            lock.setLockWaitMs(wait);
+            lock.setLockWaitExact(false);
+        }
+        summary.setLock(lock);
+    }
+
+    private static Double largestOf(
+            List<LatencySummary> summaries, java.util.function.Function<LatencySummary, Double> field) {
+        return summaries.stream()
+                .map(field)
+                .filter(v -> v != null)
+                .max(Double::compare)
+                .orElse(null);
+    }
+
+    private static Double smallestOf(
+            List<LatencySummary> summaries, java.util.function.Function<LatencySummary, Double> field) {
+        return summaries.stream()
+                .map(field)
+                .filter(v -> v != null)
+                .min(Double::compare)
+                .orElse(null);
     }
 
     private static LatencySummary latency(List<RunnerSummary> runners, MergedLatency merged, RunSummary summary) {
@@ -342,6 +462,34 @@ public final class ResultAggregator {
                     summary.getChecksFailed(),
                     summary.getChecksFailed() + checksPassed,
                     spec.getTarget().getVariant()));
+        }
+        LockSummary lock = summary.getLock();
+        if (lock != null && lock.correctnessErrors() > 0) {
+            summary.addWarning(String.format(
+                    Locale.ROOT,
+                    "correctness error: %d of %d lock groups did not end with exactly one success (%d with several"
+                            + " successes, %d with none): the changes of one order were not serialised by its row"
+                            + " lock; check the variant's transaction handling",
+                    lock.correctnessErrors(),
+                    lock.getGroups(),
+                    lock.getGroupsWithSeveralSuccesses(),
+                    lock.getGroupsWithoutSuccess()));
+        }
+        if (lock != null && lock.getGroups() != null && lock.getGroups() == 0) {
+            summary.addWarning("no lock group completed in the measured window: every order creation failed or"
+                    + " the window ended first; check the target's log");
+        }
+        BurstSummary burst = summary.getBurst();
+        if (burst != null
+                && burst.getPlannedRequests() != null
+                && burst.getCompletedRequests() < burst.getPlannedRequests()) {
+            summary.addWarning(String.format(
+                    Locale.ROOT,
+                    "only %d of the burst's %d requests were answered within spec.workload.duration (%.0f s, the"
+                            + " burst's time limit): the makespan covers the answered ones only; raise duration",
+                    burst.getCompletedRequests(),
+                    burst.getPlannedRequests(),
+                    summary.getMeasuredSeconds()));
         }
         LoadSpec load = spec.getWorkload().getLoad();
         if (load.getExecutor() == Executor.CONSTANT_ARRIVAL_RATE && load.getRate() != null && requests > 0) {

@@ -11,6 +11,7 @@ import dev.stackbench.api.DelayServiceSpec;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Executor;
 import dev.stackbench.api.ExternalDatabaseSpec;
+import dev.stackbench.api.FanoutMode;
 import dev.stackbench.api.LoadSpec;
 import dev.stackbench.api.PlacementSpec;
 import dev.stackbench.api.PoolPlacement;
@@ -106,6 +107,7 @@ public final class SpecValidator {
         placement(checks, spec.getPlacement());
         backend(checks, spec.getBackend());
         workload(checks, spec.getWorkload());
+        fanoutMode(checks, spec);
         if (spec.getWorkload() != null
                 && Durations.isValid(spec.getTimeout())
                 && Durations.isValid(spec.getWorkload().getWarmup())
@@ -118,6 +120,28 @@ public final class SpecValidator {
                     SpecRules.TIMEOUT_COVERS_RUN_MESSAGE);
         }
         return checks.violations;
+    }
+
+    /** A fan-out mode the variant cannot do would only fail at the first request, with the target running. */
+    private void fanoutMode(Checks checks, BenchmarkRunSpec spec) {
+        if (catalogue == null
+                || spec.getWorkload() == null
+                || spec.getWorkload().getFanoutMode() == null
+                || spec.getTarget() == null) {
+            return;
+        }
+        FanoutMode mode = spec.getWorkload().getFanoutMode();
+        catalogue
+                .find(spec.getTarget().getVariant())
+                .filter(variant -> !variant.supports(mode))
+                .ifPresent(variant -> checks.add(
+                        "spec.workload.fanoutMode",
+                        "spec.workload.fanoutMode: variant " + variant.name() + " cannot make its upstream calls "
+                                + (mode == FanoutMode.PARALLEL ? "in parallel" : "one after another")
+                                + (variant.fanoutModes().isEmpty()
+                                        ? ""
+                                        : " (it can: " + String.join(", ", variant.fanoutModes()) + ")")
+                                + ": remove fanoutMode to use the variant's own way, or pick a variant that can"));
     }
 
     private void target(Checks checks, TargetSpec target) {
@@ -272,6 +296,8 @@ public final class SpecValidator {
         boolean dbSleepValid = checks.duration("spec.workload.dbSleep", workload.getDbSleep());
         boolean sleepValid = checks.duration("spec.workload.sleep", workload.getSleep());
         checks.range("spec.workload.rowCount", workload.getRowCount(), 1, SpecRules.MAX_ROW_COUNT);
+        checks.range("spec.workload.calls", workload.getCalls(), 1, SpecRules.MAX_CALLS);
+        checks.range("spec.workload.lockGroup", workload.getLockGroup(), 2, SpecRules.MAX_LOCK_GROUP);
         boolean warmupValid = checks.duration("spec.workload.warmup", workload.getWarmup());
         boolean durationValid = checks.duration("spec.workload.duration", workload.getDuration());
         checks.range("spec.workload.parallelism", workload.getParallelism(), 1, SpecRules.MAX_PARALLELISM);
@@ -301,6 +327,26 @@ public final class SpecValidator {
                     !scenario.sleepsInProcess() || workload.getSleep() != null,
                     "spec.workload.sleep",
                     SpecRules.SLEEP_REQUIRED_MESSAGE);
+            checks.rule(
+                    !scenario.fansOut() || workload.getCalls() != null,
+                    "spec.workload.calls",
+                    SpecRules.CALLS_REQUIRED_MESSAGE);
+            checks.rule(
+                    scenario.fansOut() || workload.getCalls() == null,
+                    "spec.workload.calls",
+                    SpecRules.CALLS_ONLY_FANOUT_MESSAGE);
+            checks.rule(
+                    scenario.fansOut() || workload.getFanoutMode() == null,
+                    "spec.workload.fanoutMode",
+                    SpecRules.FANOUT_MODE_ONLY_FANOUT_MESSAGE);
+            checks.rule(
+                    !scenario.contendsForLock() || workload.getLockGroup() != null,
+                    "spec.workload.lockGroup",
+                    SpecRules.LOCK_GROUP_REQUIRED_MESSAGE);
+            checks.rule(
+                    scenario.contendsForLock() || workload.getLockGroup() == null,
+                    "spec.workload.lockGroup",
+                    SpecRules.LOCK_GROUP_ONLY_LOCK_MESSAGE);
         }
         Duration maxCall = Durations.parse(SpecRules.MAX_CALL_DELAY);
         if (upstreamDelayValid && workload.getUpstreamDelay() != null) {
@@ -434,6 +480,7 @@ public final class SpecValidator {
         checks.range(path + ".rate", load.getRate(), 1, SpecRules.MAX_RATE);
         checks.range(path + ".vus", load.getVus(), 1, SpecRules.MAX_VUS);
         checks.range(path + ".preAllocatedVUs", load.getPreAllocatedVUs(), 1, SpecRules.MAX_VUS);
+        checks.range(path + ".iterations", load.getIterations(), 1, SpecRules.MAX_ITERATIONS);
         List<Stage> stages = load.getStages();
         if (stages != null) {
             if (stages.size() > SpecRules.MAX_STAGES) {
@@ -486,6 +533,17 @@ public final class SpecValidator {
                 executor.isArrivalRate() || load.getPreAllocatedVUs() == null,
                 path + ".preAllocatedVUs",
                 SpecRules.PREALLOCATED_ONLY_ARRIVAL_MESSAGE);
+        checks.rule(
+                executor.isBurst() || load.getIterations() == null,
+                path + ".iterations",
+                SpecRules.ITERATIONS_ONLY_BURST_MESSAGE);
+        checks.rule(
+                executor != Executor.SHARED_ITERATIONS
+                        || load.getIterations() == null
+                        || load.getVus() == null
+                        || load.getIterations() >= load.getVus(),
+                path + ".iterations",
+                SpecRules.SHARED_ITERATIONS_COVER_VUS_MESSAGE);
         checks.rule(
                 load.getPreAllocatedVUs() == null
                         || load.getVus() == null

@@ -1,13 +1,18 @@
 package dev.stackbench.k6;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.LockSummary;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.results.ResultAggregator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -143,5 +148,115 @@ class K6ScriptGeneratorIT {
             assertThat(fromStdout.thresholds().get("http_req_duration{scenario:measure}"))
                     .containsEntry("p(95)<5000", true);
         }
+    }
+
+    @Test
+    void burstReportsItsMakespanAndEveryStatus(@TempDir Path dir) throws Exception {
+        try (TinyTargetServer server = new TinyTargetServer("webflux-r2dbc")) {
+            BenchmarkRunSpec spec = spec("""
+                    scenario: upstream
+                    upstreamDelay: 300ms
+                    load: {executor: per-vu-iterations, vus: 40, iterations: 1}
+                    warmup: 2s
+                    duration: 20s
+                    """);
+            RunnerSummary runner = run(dir, server, spec);
+
+            // 40 users, one request each, all at once against 64 server threads: one round of 300 ms.
+            assertThat(runner.requests()).isEqualTo(40);
+            assertThat(runner.burst()).isNotNull();
+            assertThat(runner.burst().plannedIterations()).isEqualTo(40);
+            RunSummary summary = ResultAggregator.aggregate(List.of(runner), spec, null, null);
+            assertThat(summary.getBurst().getPlannedRequests()).isEqualTo(40);
+            assertThat(summary.getBurst().getCompletedRequests()).isEqualTo(40);
+            assertThat(summary.getBurst().getMakespanMs())
+                    .isGreaterThanOrEqualTo(300.0)
+                    .isLessThan(3000.0)
+                    .isGreaterThanOrEqualTo(summary.getLatencyMs().getMax() - 1);
+            assertThat(summary.getRps()).isCloseTo(40 / (summary.getBurst().getMakespanMs() / 1000), within(0.1));
+            assertThat(summary.getStatusCodes()).containsExactly(Map.entry("200", 40L));
+            // The warmup burst is a tenth of the users, one request each, and is in no figure.
+            assertThat(server.served()).isEqualTo(44);
+            assertThat(summary.getWarnings()).isNull();
+        }
+    }
+
+    @Test
+    void lockGroupsEndWithOneWinnerAndTheLosersConflicts(@TempDir Path dir) throws Exception {
+        try (TinyTargetServer server = new TinyTargetServer("mvc-jdbc")) {
+            BenchmarkRunSpec spec = lockSpec();
+            RunnerSummary runner = run(dir, server, spec);
+            RunSummary summary = ResultAggregator.aggregate(List.of(runner), spec, null, null);
+
+            LockSummary lock = summary.getLock();
+            assertThat(lock.getGroups()).isBetween(25L, 35L);
+            assertThat(lock.getCorrectGroups()).isEqualTo(lock.getGroups());
+            assertThat(lock.correctnessErrors()).isZero();
+            assertThat(lock.getGroupsWithErrors()).isZero();
+            // Each group: the order's creation (201), one winner (200) and two conflicts (409), none a failure.
+            assertThat(summary.getStatusCodes())
+                    .containsEntry("201", runner.iterations())
+                    .containsEntry("200", lock.getGroups())
+                    .containsEntry("409", 2 * lock.getGroups());
+            assertThat(summary.getErrorRate()).isZero();
+            assertThat(summary.getChecksFailed()).isZero();
+            // The server holds the lock 5 ms per change, so the second and third of a group wait for it.
+            assertThat(lock.getLockWaitMs().getMax()).isGreaterThanOrEqualTo(4.0);
+            assertThat(lock.getLockWaitMs().getMin()).isGreaterThanOrEqualTo(0.0);
+            assertThat(lock.getLockWaitExact()).isTrue();
+            assertThat(summary.getWarnings()).isNull();
+        }
+    }
+
+    @Test
+    void lockGroupsWithSeveralWinnersAreReportedAsCorrectnessErrors(@TempDir Path dir) throws Exception {
+        try (TinyTargetServer server = new TinyTargetServer("mvc-jdbc", false)) {
+            BenchmarkRunSpec spec = lockSpec();
+            RunSummary summary = ResultAggregator.aggregate(List.of(run(dir, server, spec)), spec, null, null);
+
+            LockSummary lock = summary.getLock();
+            assertThat(lock.getGroupsWithSeveralSuccesses())
+                    .isEqualTo(lock.getGroups())
+                    .isPositive();
+            assertThat(lock.getCorrectGroups()).isZero();
+            assertThat(summary.getWarnings()).anySatisfy(warning -> assertThat(warning)
+                    .startsWith("correctness error: " + lock.getGroups() + " of " + lock.getGroups()
+                            + " lock groups did not end with exactly one success"));
+        }
+    }
+
+    private static BenchmarkRunSpec lockSpec() {
+        return spec("""
+                scenario: lock
+                lockGroup: 3
+                load: {executor: constant-arrival-rate, rate: 10}
+                warmup: 1s
+                duration: 3s
+                """);
+    }
+
+    private static BenchmarkRunSpec spec(String workload) {
+        return BenchmarkRuns.read("""
+                        apiVersion: stackbench.dev/v1alpha1
+                        kind: BenchmarkRun
+                        metadata: {name: tiny}
+                        spec:
+                          target: {variant: webflux-r2dbc}
+                          workload:
+                        """ + workload.indent(4), "tiny.yaml").get(0).getSpec();
+    }
+
+    private static RunnerSummary run(Path dir, TinyTargetServer server, BenchmarkRunSpec spec) throws Exception {
+        Files.writeString(
+                dir.resolve("script.js"), new K6ScriptGenerator().generate(spec).text());
+        K6Binary.Result result = K6Binary.run(
+                dir,
+                Map.of(K6Env.BASE_URL, server.baseUrl(), K6Env.RUNNER_ID, "0"),
+                120,
+                "run",
+                "--quiet",
+                "script.js");
+        assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
+        return K6SummaryParser.parse(result.stdout());
     }
 }

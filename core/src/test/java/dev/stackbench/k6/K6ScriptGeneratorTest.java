@@ -145,6 +145,104 @@ class K6ScriptGeneratorTest {
     }
 
     @Test
+    void aBurstWarmsUpWithATenthOfItsUsersAndMeasuresOneRequestPerUser() throws Exception {
+        K6Script script = generator.generate(spec("""
+                scenario: sleep
+                sleep: 1500ms
+                load: {executor: per-vu-iterations, vus: 1000}
+                warmup: 10s
+                duration: 2m
+                """));
+        JsonNode scenarios = options(script).path("scenarios");
+
+        assertThat(scenarios.path("warmup").path("executor").asText()).isEqualTo("per-vu-iterations");
+        assertThat(scenarios.path("warmup").path("vus").asInt()).isEqualTo(100);
+        assertThat(scenarios.path("warmup").path("iterations").asInt()).isEqualTo(1);
+        assertThat(scenarios.path("warmup").path("maxDuration").asText()).isEqualTo("10s");
+        assertThat(scenarios.path("measure").path("executor").asText()).isEqualTo("per-vu-iterations");
+        assertThat(scenarios.path("measure").path("vus").asInt()).isEqualTo(1000);
+        assertThat(scenarios.path("measure").path("iterations").asInt()).isEqualTo(1);
+        assertThat(scenarios.path("measure").path("maxDuration").asText()).isEqualTo("2m");
+        assertThat(scenarios.path("measure").path("startTime").asText()).isEqualTo("10s");
+        assertThat(script.maxVUs()).isEqualTo(1000);
+        assertThat(script.text()).contains("\"burst\" : true").contains("\"plannedIterations\" : 1000");
+    }
+
+    @Test
+    void sharedIterationsDefaultToOnePerUser() throws Exception {
+        JsonNode measure =
+                options(generator.generate(spec("""
+                        scenario: upstream
+                        upstreamDelay: 10ms
+                        load: {executor: shared-iterations, vus: 30}
+                        """))).path("scenarios").path("measure");
+
+        assertThat(measure.path("executor").asText()).isEqualTo("shared-iterations");
+        assertThat(measure.path("iterations").asInt()).isEqualTo(30);
+    }
+
+    @Test
+    void everyCountedStatusHasAReportingThreshold() throws Exception {
+        JsonNode thresholds = options(generator.generate(spec("""
+                        scenario: rows
+                        load: {rate: 10}
+                        """))).path("thresholds");
+
+        for (int status : K6Metrics.COUNTED_STATUSES) {
+            assertThat(thresholds
+                            .path("http_reqs{scenario:measure,status:" + status + "}")
+                            .get(0)
+                            .asText())
+                    .isEqualTo("count>=0");
+        }
+    }
+
+    @Test
+    void fanoutPassesCallsAndTheModeOnlyWhenSet() {
+        String withMode = generator.generate(spec("""
+                        scenario: fanout
+                        upstreamDelay: 100ms
+                        calls: 5
+                        fanoutMode: sequential
+                        load: {rate: 10}
+                        """)).text();
+        String withoutMode = generator.generate(spec("""
+                        scenario: fanout
+                        upstreamDelay: 100ms
+                        calls: 5
+                        load: {rate: 10}
+                        """)).text();
+
+        assertThat(withMode)
+                .contains("'/api/fanout?delayMs=' + WORKLOAD.upstreamDelayMs")
+                .contains("\"calls\" : 5")
+                .contains("\"fanoutMode\" : \"sequential\"");
+        assertThat(withoutMode).doesNotContain("\"fanoutMode\"");
+    }
+
+    @Test
+    void lockSendsItsGroupAsOneBatchAndCountsEveryRequest() throws Exception {
+        K6Script script = generator.generate(spec("""
+                scenario: lock
+                lockGroup: 4
+                load: {rate: 10}
+                """));
+
+        assertThat(script.requestsPerIteration()).isEqualTo(5);
+        assertThat(options(script).path("batchPerHost").asInt()).isEqualTo(4);
+        assertThat(script.text()).contains("http.batch(group)").contains("http.expectedStatuses(200, 409)");
+        for (String metric : List.of(
+                K6Metrics.LOCK_GROUPS,
+                K6Metrics.LOCK_GROUPS_CORRECT,
+                K6Metrics.LOCK_GROUPS_SEVERAL_WINNERS,
+                K6Metrics.LOCK_GROUPS_NO_WINNER,
+                K6Metrics.LOCK_GROUPS_WITH_ERRORS,
+                K6Metrics.LOCK_WAIT)) {
+            assertThat(script.text()).contains("'" + metric + "'");
+        }
+    }
+
+    @Test
     void customScenarioNeedsTheModule() {
         BenchmarkRunSpec custom = spec("""
                 scenario: custom

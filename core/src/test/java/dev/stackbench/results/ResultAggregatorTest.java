@@ -73,6 +73,9 @@ class ResultAggregatorTest {
                 buckets,
                 Map.of(),
                 JsonNodeFactory.instance.objectNode(),
+                null,
+                Map.of(),
+                null,
                 null);
     }
 
@@ -181,6 +184,9 @@ class ResultAggregatorTest {
                 new long[LatencyBuckets.COUNT],
                 k6Verdicts,
                 JsonNodeFactory.instance.objectNode(),
+                null,
+                Map.of(),
+                null,
                 null);
     }
 
@@ -219,5 +225,40 @@ class ResultAggregatorTest {
                 null);
 
         assertThat(summary.getLittleLawRps()).isNull();
+    }
+
+    @Test
+    void statusCodesAddUpOverRunnersAndTheRestIsOther() {
+        RunnerSummary one = withStatuses(runner("0", 40, 0, 3, 55), Map.of("200", 30L, "409", 5L));
+        RunnerSummary two = withStatuses(runner("1", 40, 0, 3, 55), Map.of("200", 38L, "0", 1L));
+
+        assertThat(ResultAggregator.statusCodes(List.of(one, two), 80))
+                .containsExactly(
+                        Map.entry("0", 1L), Map.entry("200", 68L), Map.entry("409", 5L), Map.entry("other", 6L));
+    }
+
+    private static RunnerSummary withStatuses(RunnerSummary runner, Map<String, Long> statuses) {
+        return new RunnerSummary(
+                runner.runnerId(),
+                runner.variant(),
+                runner.scenario(),
+                runner.warmupSeconds(),
+                runner.measuredSeconds(),
+                runner.requestsPerIteration(),
+                runner.requests(),
+                runner.failedRequests(),
+                runner.iterations(),
+                runner.droppedIterations(),
+                runner.windowCompletions(),
+                runner.checksPassed(),
+                runner.checksFailed(),
+                runner.latencyMs(),
+                runner.latencyBuckets(),
+                runner.thresholds(),
+                runner.k6Summary(),
+                runner.loadStartedAt(),
+                statuses,
+                null,
+                null);
     }
 }

@@ -96,6 +96,33 @@ class SpecValidatorTest {
     }
 
     @Test
+    void aFanoutModeTheVariantCannotDoIsRefusedNamingWhatItCan() {
+        SpecValidator validator = SpecValidator.withShippedCatalogue();
+        assertThat(validator.validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload: {scenario: fanout, upstreamDelay: 100ms, calls: 5, fanoutMode: parallel,
+                          load: {rate: 5}}
+                        """))).singleElement().satisfies(violation -> {
+            assertThat(violation.field()).isEqualTo("spec.workload.fanoutMode");
+            assertThat(violation.message())
+                    .isEqualTo("spec.workload.fanoutMode: variant mvc-jdbc cannot make its upstream calls in"
+                            + " parallel (it can: sequential): remove fanoutMode to use the variant's own"
+                            + " way, or pick a variant that can");
+        });
+        assertThat(validator.validate(run("x", """
+                        target: {variant: mvc-webclient}
+                        workload: {scenario: fanout, upstreamDelay: 100ms, calls: 5, fanoutMode: parallel,
+                          load: {rate: 5}}
+                        """))).isEmpty();
+        // Without a catalogue (the API server's view) the mode is only checked for its spelling.
+        assertThat(new SpecValidator(null).validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload: {scenario: fanout, upstreamDelay: 100ms, calls: 5, fanoutMode: parallel,
+                          load: {rate: 5}}
+                        """))).isEmpty();
+    }
+
+    @Test
     void missingNameAndSpecAreReported() {
         BenchmarkRun run = new BenchmarkRun();
 

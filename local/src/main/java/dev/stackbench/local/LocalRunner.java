@@ -11,6 +11,7 @@ import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
+import dev.stackbench.k6.K6ScriptGenerator;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.model.AppWiring;
@@ -665,6 +666,8 @@ public final class LocalRunner {
                     throw new LocalRunException(RunProgress.INTERRUPTED, "interrupted while k6 was running");
                 }
                 follower.poll();
+                long burstPlannedRequests = spec.getWorkload().getLoad().burstIterations()
+                        * K6ScriptGenerator.requestsPerIteration(spec.getWorkload());
                 Duration sinceStart = Duration.between(loadStarted, Instant.now());
                 RequestTimeline measure = follower.timeline(core.measureScenario());
                 RequestTimeline warmup = follower.timeline(core.warmupScenario());
@@ -692,7 +695,9 @@ public final class LocalRunner {
                         warmup.requestsAt(latestSecond) + measure.requestsAt(latestSecond),
                         warmup.totalRequests() + measure.totalRequests(),
                         warmup.totalFailed() + measure.totalFailed(),
-                        warmup.totalDropped() + measure.totalDropped()));
+                        warmup.totalDropped() + measure.totalDropped(),
+                        measure.totalRequests(),
+                        burstPlannedRequests));
                 if (sinceStart.compareTo(limit) > 0) {
                     throw new LocalRunException(
                             RunProgress.TIMED_OUT,

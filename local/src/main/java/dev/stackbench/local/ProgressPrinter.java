@@ -19,7 +19,23 @@ public final class ProgressPrinter {
             long currentRps,
             long requests,
             long errors,
-            long dropped) {}
+            long dropped,
+            long burstAnswered,
+            long burstPlanned) {
+
+        /** Progress of a run that is not a burst. */
+        public Progress(
+                String run,
+                String phase,
+                Duration elapsed,
+                Duration total,
+                long currentRps,
+                long requests,
+                long errors,
+                long dropped) {
+            this(run, phase, elapsed, total, currentRps, requests, errors, dropped, 0, 0);
+        }
+    }
 
     private static final Duration PLAIN_LINE_INTERVAL = Duration.ofSeconds(5);
 
@@ -96,6 +112,10 @@ public final class ProgressPrinter {
                 progress.currentRps(),
                 progress.requests()));
         line.append(String.format(Locale.ROOT, "  %d errors", progress.errors()));
+        if (progress.burstPlanned() > 0) {
+            line.append(String.format(
+                    Locale.ROOT, "  burst: %d/%d answered", progress.burstAnswered(), progress.burstPlanned()));
+        }
         if (progress.dropped() > 0) {
             line.append(String.format(Locale.ROOT, "  %d dropped (k6 cannot keep the rate)", progress.dropped()));
         }

@@ -2,12 +2,17 @@ package dev.stackbench.local;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.BurstSummary;
 import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.LockSummary;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.TargetSummary;
 import dev.stackbench.report.RunRow;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Turns a run's status (the same block the operator writes) into its line of the comparison table. */
 public final class ReportRows {
@@ -81,6 +86,55 @@ public final class ReportRows {
                 summary.getLittleLawRps(),
                 summary.getThresholdsPassed(),
                 alarm,
-                warnings);
+                warnings,
+                details(summary));
+    }
+
+    /** The figures some scenarios and executors add: status codes, a burst's makespan, the lock groups. */
+    static List<String> details(RunSummary summary) {
+        List<String> lines = new ArrayList<>();
+        Map<String, Long> codes = summary.getStatusCodes();
+        if (codes != null && !codes.isEmpty()) {
+            lines.add("statuses: "
+                    + codes.entrySet().stream()
+                            .map(entry -> (entry.getKey().equals("0") ? "no response" : entry.getKey()) + " x"
+                                    + entry.getValue())
+                            .collect(Collectors.joining(", ")));
+        }
+        BurstSummary burst = summary.getBurst();
+        if (burst != null) {
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "burst: %d of %d requests answered, makespan %s ms (first request sent to last response)",
+                    burst.getCompletedRequests(),
+                    burst.getPlannedRequests(),
+                    burst.getMakespanMs() == null ? "-" : String.format(Locale.ROOT, "%.0f", burst.getMakespanMs())));
+        }
+        LockSummary lock = summary.getLock();
+        if (lock != null) {
+            LatencySummary wait = lock.getLockWaitMs();
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "lock: %d groups of %d: %d correct, %d with several successes, %d with none, %d with errors%s",
+                    lock.getGroups(),
+                    lock.getGroupSize(),
+                    lock.getCorrectGroups(),
+                    lock.getGroupsWithSeveralSuccesses(),
+                    lock.getGroupsWithoutSuccess(),
+                    lock.getGroupsWithErrors(),
+                    wait == null || wait.getP50() == null
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT,
+                                    "; lock wait p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms%s",
+                                    wait.getP50(),
+                                    wait.getP95(),
+                                    wait.getP99(),
+                                    wait.getMax(),
+                                    Boolean.FALSE.equals(lock.getLockWaitExact())
+                                            ? " (upper bounds: the largest of the runners')"
+                                            : "")));
+        }
+        return lines;
     }
 }

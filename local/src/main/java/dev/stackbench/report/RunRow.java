@@ -11,6 +11,7 @@ import java.util.List;
  * @param loadGeneratorCpuCores average CPU k6 used, in cores
  * @param loadGeneratorAlarm why k6 did not offer the requested load (dropped iterations, CPU saturated), or
  *     null when it did; such a row does not measure what the spec asked for
+ * @param details lines printed under the table for this run: the status codes, a burst's makespan, the lock groups
  */
 public record RunRow(
         String name,
@@ -30,9 +31,53 @@ public record RunRow(
         Double littleLawRps,
         Boolean thresholdsPassed,
         String loadGeneratorAlarm,
-        List<String> warnings) {
+        List<String> warnings,
+        List<String> details) {
 
     public RunRow {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        details = details == null ? List.of() : List.copyOf(details);
+    }
+
+    /** A row without detail lines. */
+    public RunRow(
+            String name,
+            String variant,
+            String phase,
+            long requests,
+            Double rps,
+            Double p50Ms,
+            Double p95Ms,
+            Double p99Ms,
+            Double maxMs,
+            Double errorRate,
+            long droppedIterations,
+            Integer peakThreads,
+            Double avgCpuCores,
+            Double loadGeneratorCpuCores,
+            Double littleLawRps,
+            Boolean thresholdsPassed,
+            String loadGeneratorAlarm,
+            List<String> warnings) {
+        this(
+                name,
+                variant,
+                phase,
+                requests,
+                rps,
+                p50Ms,
+                p95Ms,
+                p99Ms,
+                maxMs,
+                errorRate,
+                droppedIterations,
+                peakThreads,
+                avgCpuCores,
+                loadGeneratorCpuCores,
+                littleLawRps,
+                thresholdsPassed,
+                loadGeneratorAlarm,
+                warnings,
+                List.of());
     }
 }

@@ -73,6 +73,15 @@ public final class SummaryTable {
             }
         }
         for (RunRow row : rows) {
+            for (String detail : row.details()) {
+                table.append("   ")
+                        .append(row.name())
+                        .append(": ")
+                        .append(detail)
+                        .append('\n');
+            }
+        }
+        for (RunRow row : rows) {
             for (String warning : row.warnings()) {
                 table.append("warning: ")
                         .append(row.name())

@@ -30,4 +30,12 @@ class ProgressPrinterTest {
 
         assertThat(ProgressPrinter.format(progress)).contains("7 dropped (k6 cannot keep the rate)");
     }
+
+    @Test
+    void aBurstShowsItsAnsweredRequestsOutOfThePlanned() {
+        var progress = new ProgressPrinter.Progress(
+                "r", "measure", Duration.ofSeconds(3), Duration.ofSeconds(60), 300, 420, 0, 0, 350, 1000);
+
+        assertThat(ProgressPrinter.format(progress)).endsWith("0 errors  burst: 350/1000 answered");
+    }
 }

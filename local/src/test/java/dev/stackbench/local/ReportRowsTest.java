@@ -88,4 +88,35 @@ class ReportRowsTest {
                 .anyMatch(note -> note.contains("spec.target.replicas 3"))
                 .anyMatch(note -> note.contains("spec.workload.parallelism 2"));
     }
+
+    @Test
+    void detailLinesGiveTheStatusesTheBurstAndTheLockGroups() {
+        RunSummary summary = new RunSummary();
+        summary.setStatusCodes(new java.util.LinkedHashMap<>(java.util.Map.of("0", 2L)));
+        summary.getStatusCodes().put("200", 90L);
+        summary.getStatusCodes().put("409", 180L);
+        summary.setBurst(new dev.stackbench.api.BurstSummary()
+                .withPlannedRequests(1000L)
+                .withCompletedRequests(1000L)
+                .withMakespanMs(1712.4));
+        dev.stackbench.api.LockSummary lock = new dev.stackbench.api.LockSummary();
+        lock.setGroupSize(3);
+        lock.setGroups(90L);
+        lock.setCorrectGroups(89L);
+        lock.setGroupsWithSeveralSuccesses(1L);
+        lock.setGroupsWithoutSuccess(0L);
+        lock.setGroupsWithErrors(0L);
+        lock.setLockWaitMs(
+                new LatencySummary().withP50(2.04).withP95(7.9).withP99(11.0).withMax(12.5));
+        lock.setLockWaitExact(true);
+        summary.setLock(lock);
+
+        assertThat(ReportRows.details(summary))
+                .containsExactly(
+                        "statuses: no response x2, 200 x90, 409 x180",
+                        "burst: 1000 of 1000 requests answered, makespan 1712 ms (first request sent to last"
+                                + " response)",
+                        "lock: 90 groups of 3: 89 correct, 1 with several successes, 0 with none, 0 with errors;"
+                                + " lock wait p50 2.0 ms, p95 7.9 ms, p99 11.0 ms, max 12.5 ms");
+    }
 }
