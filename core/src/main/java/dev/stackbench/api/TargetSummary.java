@@ -33,6 +33,11 @@ public class TargetSummary {
     @JsonPropertyDescription("Highest number of requests waiting for a database connection.")
     private Double peakDbPoolPending;
 
+    @JsonPropertyDescription("Highest number of threads of the variant's request pool at work: the live threads of"
+            + " an offloading pool that grows on demand (boundedElastic, Dispatchers.IO), or Tomcat's busy threads,"
+            + " where the target publishes them.")
+    private Integer peakPoolThreads;
+
     @JsonPropertyDescription("Number of metric scrapes the figures are based on.")
     private Integer samples;
 
@@ -151,5 +156,13 @@ public class TargetSummary {
     public TargetSummary withSamples(Integer samples) {
         this.samples = samples;
         return this;
+    }
+
+    public Integer getPeakPoolThreads() {
+        return peakPoolThreads;
+    }
+
+    public void setPeakPoolThreads(Integer peakPoolThreads) {
+        this.peakPoolThreads = peakPoolThreads;
     }
 }

@@ -96,6 +96,8 @@ public final class TargetMetrics {
                         .forEach((le, count) ->
                                 text.append(' ').append(le).append('=').append(count));
             }
+            // Added last, so a journal written before the pool gauge existed still loads.
+            text.append('\t').append(s.poolThreads());
             text.append('\n');
         }
         return text.toString();
@@ -110,7 +112,7 @@ public final class TargetMetrics {
         int loaded = 0;
         for (String line : journal.split("\n")) {
             String[] f = line.split("\t", -1);
-            if (f.length != 14) {
+            if (f.length != 14 && f.length != 15) {
                 continue;
             }
             try {
@@ -119,7 +121,9 @@ public final class TargetMetrics {
                 for (int i = 0; i < 9; i++) {
                     v[i] = Double.parseDouble(f[2 + i]);
                 }
-                TargetSample sample = new TargetSample(at, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+                double poolThreads = f.length == 15 ? Double.parseDouble(f[14]) : Double.NaN;
+                TargetSample sample =
+                        new TargetSample(at, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], poolThreads);
                 ServerRequests requests = null;
                 if (f[13].startsWith("b")) {
                     java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>();
@@ -186,6 +190,8 @@ public final class TargetMetrics {
         peakOfSum(byInstance, TargetSample::heapUsedMiB).ifPresent(peak -> summary.setPeakHeapMiB(round(peak, 1)));
         peakOfSum(byInstance, TargetSample::dbPoolActive).ifPresent(summary::setPeakDbPoolActive);
         peakOfSum(byInstance, TargetSample::dbPoolPending).ifPresent(summary::setPeakDbPoolPending);
+        peakOfSum(byInstance, TargetSample::poolThreads)
+                .ifPresent(peak -> summary.setPeakPoolThreads((int) Math.round(peak)));
         if (instances.stream().allMatch(i -> i.getAvgCpuCores() != null)) {
             summary.setAvgCpuCores(round(
                     instances.stream()
@@ -251,6 +257,7 @@ public final class TargetMetrics {
         max(window, TargetSample::heapUsedMiB).ifPresent(peak -> summary.setPeakHeapMiB(round(peak, 1)));
         max(window, TargetSample::dbPoolActive).ifPresent(summary::setPeakDbPoolActive);
         max(window, TargetSample::dbPoolPending).ifPresent(summary::setPeakDbPoolPending);
+        max(window, TargetSample::poolThreads).ifPresent(peak -> summary.setPeakPoolThreads((int) Math.round(peak)));
 
         if (seconds > 0 && !Double.isNaN(first.cpuSecondsTotal()) && !Double.isNaN(last.cpuSecondsTotal())) {
             summary.setAvgCpuCores(round((last.cpuSecondsTotal() - first.cpuSecondsTotal()) / seconds, 3));

@@ -9,6 +9,8 @@ import java.time.Instant;
  * @param cpuUsage process_cpu_usage: share of all available CPUs, 0..1
  * @param availableCpus system_cpu_count: CPUs the JVM sees
  * @param gcPauseSecondsTotal sum of jvm_gc_pause_seconds_sum over all collectors
+ * @param poolThreads live threads of the variant's offloading pool (stackbench_pool_threads: boundedElastic,
+ *     Dispatchers.IO), else Tomcat's busy threads (tomcat_threads_busy_threads)
  */
 public record TargetSample(
         Instant at,
@@ -20,7 +22,8 @@ public record TargetSample(
         double gcPauseSecondsTotal,
         double gcPauses,
         double dbPoolActive,
-        double dbPoolPending) {
+        double dbPoolPending,
+        double poolThreads) {
 
     private static final double MIB = 1024.0 * 1024.0;
 
@@ -43,7 +46,10 @@ public record TargetSample(
                 // Only the live gauges: r2dbc_pool_max_pending_connections is a configured limit, not a queue.
                 firstPresent(
                         scrape.sum("hikaricp_connections_pending").orElse(Double.NaN),
-                        scrape.sum("r2dbc_pool_pending_connections").orElse(Double.NaN)));
+                        scrape.sum("r2dbc_pool_pending_connections").orElse(Double.NaN)),
+                firstPresent(
+                        scrape.sum("stackbench_pool_threads").orElse(Double.NaN),
+                        scrape.sum("tomcat_threads_busy_threads").orElse(Double.NaN)));
     }
 
     /** Parses and extracts in one step. */

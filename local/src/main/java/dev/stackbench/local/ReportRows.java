@@ -101,6 +101,10 @@ public final class ReportRows {
                                     + entry.getValue())
                             .collect(Collectors.joining(", ")));
         }
+        if (summary.getTarget() != null && summary.getTarget().getPeakPoolThreads() != null) {
+            lines.add("pool: at most " + summary.getTarget().getPeakPoolThreads()
+                    + " threads of the request pool at work (its live threads for an offloading pool)");
+        }
         BurstSummary burst = summary.getBurst();
         if (burst != null) {
             lines.add(String.format(

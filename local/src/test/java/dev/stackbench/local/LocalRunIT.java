@@ -8,6 +8,7 @@ import dev.stackbench.api.BenchmarkComparisonStatus;
 import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.ComparisonPhase;
 import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.LockSummary;
 import dev.stackbench.api.MetricShift;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -374,6 +376,91 @@ class LocalRunIT {
                         .anyMatch(name -> name.contains("slow"));
             }
         }
+    }
+
+    @Test
+    void aBurstAFanoutAndALockRunReportTheirOwnFigures() throws Exception {
+        String template = """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: %s
+                spec:
+                  target:
+                    variant: %s
+                    resources: {cpu: "1", memory: 512Mi}
+                  workload:
+                %s
+                """;
+        // 40 users at once, each request sleeping 300 ms on boundedElastic (10 threads on one CPU): four rounds.
+        Path burst = Files.writeString(
+                dir.resolve("burst.yaml"), template.formatted("it-burst", "webflux-jdbc-elastic", """
+                    scenario: sleep
+                    sleep: 300ms
+                    load: {executor: per-vu-iterations, vus: 40}
+                    warmup: 2s
+                    duration: 30s
+                """));
+        Path fanout =
+                Files.writeString(dir.resolve("fanout.yaml"), template.formatted("it-fanout", "mvc-webclient", """
+                    scenario: fanout
+                    upstreamDelay: 100ms
+                    calls: 3
+                    load: {executor: constant-arrival-rate, rate: 10, vus: 30}
+                    warmup: 1s
+                    duration: 4s
+                """));
+        Path lock = Files.writeString(dir.resolve("lock.yaml"), template.formatted("it-lock", "mvc-jdbc", """
+                    scenario: lock
+                    lockGroup: 3
+                    load: {executor: constant-arrival-rate, rate: 5, vus: 20}
+                    warmup: 1s
+                    duration: 4s
+                """));
+        Path results = dir.resolve("results");
+
+        Invocation cli = run("--results-dir", results.toString(), burst.toString(), fanout.toString(), lock.toString());
+
+        assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
+        RunSummary burstSummary = summaryOf(results, "01-it-burst");
+        assertThat(burstSummary.getRequests()).isEqualTo(40);
+        assertThat(burstSummary.getStatusCodes()).containsExactly(Map.entry("200", 40L));
+        assertThat(burstSummary.getBurst().getPlannedRequests()).isEqualTo(40);
+        assertThat(burstSummary.getBurst().getCompletedRequests()).isEqualTo(40);
+        // Ten threads for forty 300 ms sleeps: at least four rounds, and the slowest request waited for three.
+        assertThat(burstSummary.getBurst().getMakespanMs()).isGreaterThanOrEqualTo(1200.0);
+        assertThat(burstSummary.getLatencyMs().getMax()).isGreaterThanOrEqualTo(1200.0);
+        assertThat(burstSummary.getLatencyMs().getMin()).isGreaterThanOrEqualTo(300.0);
+        assertThat(cli.out()).contains("it-burst: burst: 40 of 40 requests answered, makespan ");
+
+        RunSummary fanoutSummary = summaryOf(results, "02-it-fanout");
+        assertThat(fanoutSummary.getErrorRate()).isZero();
+        assertThat(fanoutSummary.getChecksFailed()).isZero();
+        assertThat(fanoutSummary.getStatusCodes()).containsOnlyKeys("200");
+        // mvc-webclient makes the three calls in parallel: a request takes one delay, not three.
+        assertThat(fanoutSummary.getLatencyMs().getP50())
+                .isGreaterThanOrEqualTo(100.0)
+                .isLessThan(300.0);
+
+        RunSummary lockSummary = summaryOf(results, "03-it-lock");
+        LockSummary groups = lockSummary.getLock();
+        assertThat(groups.getGroups()).isPositive();
+        assertThat(groups.getGroupSize()).isEqualTo(3);
+        assertThat(groups.getCorrectGroups()).isEqualTo(groups.getGroups());
+        assertThat(groups.correctnessErrors()).isZero();
+        assertThat(lockSummary.getStatusCodes())
+                .containsEntry("200", groups.getGroups())
+                .containsEntry("409", 2 * groups.getGroups());
+        assertThat(lockSummary.getErrorRate()).isZero();
+        assertThat(groups.getLockWaitMs().getMax())
+                .isGreaterThanOrEqualTo(groups.getLockWaitMs().getP50());
+        assertThat(groups.getLockWaitMs().getMin()).isGreaterThanOrEqualTo(0.0);
+        assertThat(cli.out()).contains("it-lock: lock: " + groups.getGroups() + " groups of 3: ");
+    }
+
+    private static RunSummary summaryOf(Path results, String run) throws IOException {
+        return JSON.readValue(results.resolve(run).resolve("status.json").toFile(), BenchmarkRunStatus.class)
+                .getSummary();
     }
 
     private static MetricShift shift(BenchmarkComparisonStatus status, String metric) {
