@@ -18,4 +18,5 @@ public record ApiResponse(
         Integer count,
         List<Item> items,
         Long orderId,
-        String status) {}
+        String status,
+        String mode) {}
