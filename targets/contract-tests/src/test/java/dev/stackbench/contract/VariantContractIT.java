@@ -40,6 +40,12 @@ class VariantContractIT {
     private static final Path LOGS = Path.of(System.getProperty("stackbench.logs", "target/it-logs"));
     /** Small pools: six variants share one PostgreSQL on a small machine; the contract does not depend on size. */
     private static final String POOL_SIZE = "5";
+    /** Fan-out of 4 calls of 200 ms: about 200 ms in parallel, at least 800 ms one after another. */
+    private static final int FANOUT_DELAY_MS = 200;
+
+    private static final int FANOUT_CALLS = 4;
+    /** Parallel must stay well clear of the sequential time; the margin is for a slow, busy build machine. */
+    private static final int FANOUT_PARALLEL_LIMIT_MS = 700;
 
     private final Http http = new Http();
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -109,6 +115,77 @@ class VariantContractIT {
     void upstreamWaitsForTheDelayService(String variant) {
         JsonNode body = ok(variant, http.get(api(variant, "/api/upstream?delayMs=50")), 200, "upstream");
         assertThat(body.get("delayMs").asInt()).isEqualTo(50);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void fanoutRunsTheVariantsDefaultModeWhenTheRequestNamesNone(String variant) {
+        assertFanout(variant, "", CATALOGUE.variant(variant).defaultFanoutMode());
+    }
+
+    static Stream<Arguments> fanoutModesTheCatalogueLists() {
+        return CATALOGUE.variants().stream()
+                .flatMap(variant -> variant.fanoutModes().stream().map(mode -> Arguments.of(variant.name(), mode)));
+    }
+
+    @ParameterizedTest(name = "{0}: mode={1}")
+    @MethodSource("fanoutModesTheCatalogueLists")
+    void fanoutRunsEveryModeTheCatalogueLists(String variant, String mode) {
+        assertFanout(variant, "&mode=" + mode, mode);
+    }
+
+    static Stream<Arguments> fanoutModesTheCatalogueLeavesOut() {
+        return CATALOGUE.variants().stream().flatMap(variant -> Stream.of("parallel", "sequential")
+                .filter(mode -> !variant.fanoutModes().contains(mode))
+                .map(mode -> Arguments.of(variant.name(), mode)));
+    }
+
+    @ParameterizedTest(name = "{0}: mode={1}", allowZeroInvocations = true)
+    @MethodSource("fanoutModesTheCatalogueLeavesOut")
+    void fanoutRefusesAModeTheVariantCannotRunSayingWhatToUse(String variant, String mode) {
+        Response response = http.get(api(variant, "/api/fanout?delayMs=1&calls=2&mode=" + mode));
+        assertError(response, 400);
+        assertThat(response.json().get("error").asString())
+                .contains("variant " + variant)
+                .contains("cannot run")
+                .contains("mode=" + CATALOGUE.variant(variant).defaultFanoutMode())
+                .contains("leave mode out");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void fanoutRefusesAWordThatIsNotAModeNamingTheModes(String variant) {
+        Response response = http.get(api(variant, "/api/fanout?delayMs=1&calls=2&mode=bogus"));
+        assertError(response, 400);
+        assertThat(response.json().get("error").asString())
+                .startsWith("mode must be parallel or sequential, got 'bogus'")
+                .contains("variant " + variant + " runs "
+                        + CATALOGUE.variant(variant).defaultFanoutMode() + " (its default");
+    }
+
+    /**
+     * One fan-out of {@link #FANOUT_CALLS} calls of {@link #FANOUT_DELAY_MS}, timed from here. A first fan-out without
+     * delay warms the path up (classes, compiled code, the client's connections), so the time shows the mode alone.
+     */
+    private void assertFanout(String variant, String modeParameter, String expectedMode) {
+        String fanout = "/api/fanout?calls=" + FANOUT_CALLS + modeParameter + "&delayMs=";
+        ok(variant, http.get(api(variant, fanout + 0)), 200, "fanout");
+        long start = System.nanoTime();
+        JsonNode body = ok(variant, http.get(api(variant, fanout + FANOUT_DELAY_MS)), 200, "fanout");
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(body.get("mode").asString()).isEqualTo(expectedMode);
+        assertThat(body.get("delayMs").asInt()).isEqualTo(FANOUT_DELAY_MS);
+        assertThat(body.get("count").asInt()).isEqualTo(FANOUT_CALLS);
+        if (expectedMode.equals("sequential")) {
+            assertThat(elapsedMs)
+                    .as("%s: %d calls one after another", variant, FANOUT_CALLS)
+                    .isGreaterThanOrEqualTo((long) FANOUT_DELAY_MS * FANOUT_CALLS);
+        } else {
+            assertThat(elapsedMs)
+                    .as("%s: %d calls in parallel", variant, FANOUT_CALLS)
+                    .isGreaterThanOrEqualTo(FANOUT_DELAY_MS)
+                    .isLessThan(FANOUT_PARALLEL_LIMIT_MS);
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -215,12 +292,18 @@ class VariantContractIT {
         JsonNode mixed = ok(variant, http.get(api(variant, "/api/mixed?delayMs=1&sleepMs=1")), 200, "mixed");
         JsonNode sleep = ok(variant, http.get(api(variant, "/api/sleep?sleepMs=1")), 200, "sleep");
         String sleepThread = sleep.get("thread").asString();
+        JsonNode fanout = ok(variant, http.get(api(variant, "/api/fanout?delayMs=1&calls=3")), 200, "fanout");
+        String fanoutThread = fanout.get("thread").asString();
         switch (variant) {
             case "mvc-jdbc" -> {
                 assertThat(dbThread).startsWith("http-nio-");
                 assertThat(dbVirtual).isFalse();
                 assertThat(upstream.get("thread").asString()).startsWith("http-nio-");
                 assertThat(sleepThread).as("Thread.sleep on the Tomcat thread").startsWith("http-nio-");
+                assertThat(fanoutThread)
+                        .as("blocking calls on the Tomcat thread")
+                        .startsWith("http-nio-");
+                assertThat(fanout.get("virtual").asBoolean()).isFalse();
             }
             case "mvc-virtual-threads" -> {
                 assertThat(dbVirtual)
@@ -230,27 +313,34 @@ class VariantContractIT {
                 assertThat(sleep.get("virtual").asBoolean())
                         .as("slept on a virtual thread (%s)", sleepThread)
                         .isTrue();
+                assertThat(fanout.get("virtual").asBoolean())
+                        .as("fanned out from a virtual thread (%s)", fanoutThread)
+                        .isTrue();
             }
             case "mvc-webclient" -> {
                 assertThat(dbThread).startsWith("http-nio-");
                 assertThat(upstream.get("thread").asString()).startsWith("reactor-http-");
                 assertThat(mixed.get("thread").asString()).startsWith("boundedElastic-");
                 assertThat(sleepThread).as("Mono.delay on Reactor's timer").startsWith("parallel-");
+                assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
             case "webflux-r2dbc" -> {
                 assertThat(dbThread).startsWith("reactor-").doesNotStartWith("reactor-http-");
                 assertThat(dbVirtual).isFalse();
                 assertThat(sleepThread).as("Mono.delay on Reactor's timer").startsWith("parallel-");
+                assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
             case "webflux-jdbc-blocking" -> {
                 assertThat(dbThread).as("JDBC on the event loop").startsWith("reactor-http-");
                 assertThat(mixed.get("thread").asString()).startsWith("reactor-http-");
                 assertThat(sleepThread).as("Thread.sleep on the event loop").startsWith("reactor-http-");
+                assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
             case "webflux-jdbc-elastic" -> {
                 assertThat(dbThread).startsWith("boundedElastic-");
                 assertThat(mixed.get("thread").asString()).startsWith("boundedElastic-");
                 assertThat(sleepThread).startsWith("boundedElastic-");
+                assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
             default -> fail("No thread expectation for variant " + variant + ": add one to this test");
         }
@@ -268,6 +358,13 @@ class VariantContractIT {
                 Arguments.of("GET", "/api/sleep?sleepMs=-1", null, 400),
                 Arguments.of("GET", "/api/sleep?sleepMs=60001", null, 400),
                 Arguments.of("GET", "/api/sleep", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10&calls=0", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10&calls=101", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10&calls=two", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=60001&calls=1", null, 400),
+                Arguments.of("GET", "/api/fanout?calls=2", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10&calls=2&mode=bogus", null, 400),
                 Arguments.of("GET", "/api/rows?count=0", null, 400),
                 Arguments.of("GET", "/api/rows?count=20000", null, 400),
                 Arguments.of("GET", "/api/rows?count=ten", null, 400),
