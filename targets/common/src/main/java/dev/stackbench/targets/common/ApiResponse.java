@@ -19,4 +19,5 @@ public record ApiResponse(
         List<Item> items,
         Long orderId,
         String status,
-        String mode) {}
+        String mode,
+        Double lockWaitMs) {}

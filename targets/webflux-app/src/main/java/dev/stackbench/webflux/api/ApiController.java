@@ -99,6 +99,6 @@ class ApiController {
 
     @PutMapping("/orders/{orderId}/status")
     Mono<ApiResponse> changeStatus(@PathVariable long orderId, @RequestBody ChangeStatus change) {
-        return store.changeStatus(orderId, change.target()).map(status -> responses.orderStatus(orderId, status));
+        return store.changeStatus(orderId, change.target()).map(changed -> responses.orderStatus(orderId, changed));
     }
 }
