@@ -24,7 +24,14 @@ record Catalogue(Map<String, App> apps, List<Variant> variants) {
             String profile,
             String description,
             ThreadPool threadPool,
-            List<String> blocksPoolOn) {}
+            List<String> blocksPoolOn,
+            List<String> fanoutModes) {
+
+        /** The mode /api/fanout runs when the request names none. */
+        String defaultFanoutMode() {
+            return fanoutModes.getFirst();
+        }
+    }
 
     static Path root() {
         return Path.of(System.getProperty("stackbench.root", "../.."))

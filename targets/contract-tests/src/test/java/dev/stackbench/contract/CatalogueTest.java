@@ -7,7 +7,11 @@ import org.junit.jupiter.api.Test;
 
 class CatalogueTest {
 
-    static final List<String> OPERATIONS = List.of("upstream", "db", "mixed", "rows", "orders", "sleep");
+    /** The scenarios that are one contract operation (lock is the status change of orders, sent in groups). */
+    static final List<String> OPERATIONS =
+            List.of("upstream", "db", "mixed", "rows", "orders", "lock", "sleep", "fanout");
+
+    static final List<String> FANOUT_MODES = List.of("parallel", "sequential");
 
     private final Catalogue catalogue = Catalogue.load();
 
@@ -53,6 +57,26 @@ class CatalogueTest {
     }
 
     @Test
+    void listsTheFanoutModesOfEachVariantItsDefaultFirst() {
+        for (Catalogue.Variant variant : catalogue.variants()) {
+            assertThat(variant.fanoutModes())
+                    .as("%s: fanoutModes", variant.name())
+                    .isNotEmpty()
+                    .doesNotHaveDuplicates()
+                    .isSubsetOf(FANOUT_MODES);
+        }
+        // One blocking call after another on the Tomcat thread; virtual threads keep that loop as their default.
+        assertThat(catalogue.variant("mvc-jdbc").fanoutModes()).containsExactly("sequential");
+        assertThat(catalogue.variant("mvc-virtual-threads").fanoutModes()).containsExactly("sequential", "parallel");
+        for (String webClient :
+                List.of("mvc-webclient", "webflux-r2dbc", "webflux-jdbc-blocking", "webflux-jdbc-elastic")) {
+            assertThat(catalogue.variant(webClient).fanoutModes())
+                    .as(webClient)
+                    .containsExactly("parallel", "sequential");
+        }
+    }
+
+    @Test
     void recordsTheDefaultsOfTheStacks() {
         assertThat(catalogue.variant("mvc-jdbc").threadPool())
                 .isEqualTo(new Catalogue.ThreadPool("tomcat", 200, null, null, "SERVER_TOMCAT_THREADS_MAX"));
@@ -62,9 +86,9 @@ class CatalogueTest {
                 .isEqualTo(10);
         assertThat(catalogue.variant("webflux-r2dbc").blocksPoolOn()).isEmpty();
         assertThat(catalogue.variant("mvc-virtual-threads").blocksPoolOn()).isEmpty();
-        assertThat(catalogue.variant("mvc-jdbc").blocksPoolOn()).containsExactlyElementsOf(OPERATIONS);
+        assertThat(catalogue.variant("mvc-jdbc").blocksPoolOn()).containsAll(OPERATIONS);
         // A timer holds no Tomcat thread; Thread.sleep holds the event loop or the boundedElastic thread.
-        assertThat(catalogue.variant("mvc-webclient").blocksPoolOn()).doesNotContain("upstream", "sleep");
+        assertThat(catalogue.variant("mvc-webclient").blocksPoolOn()).doesNotContain("upstream", "sleep", "fanout");
         assertThat(catalogue.variant("webflux-jdbc-blocking").blocksPoolOn()).contains("sleep");
         assertThat(catalogue.variant("webflux-jdbc-elastic").blocksPoolOn()).contains("sleep");
     }

@@ -2,6 +2,7 @@ package dev.stackbench.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import dev.stackbench.contract.Http.Response;
 import dev.stackbench.postgres.LocalPostgres;
@@ -13,12 +14,15 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +44,14 @@ class VariantContractIT {
     private static final Path LOGS = Path.of(System.getProperty("stackbench.logs", "target/it-logs"));
     /** Small pools: six variants share one PostgreSQL on a small machine; the contract does not depend on size. */
     private static final String POOL_SIZE = "5";
+    /** Fan-out of 4 calls of 200 ms: about 200 ms in parallel, at least 800 ms one after another. */
+    private static final int FANOUT_DELAY_MS = 200;
+
+    private static final int FANOUT_CALLS = 4;
+    /** Parallel must stay well clear of the sequential time; the margin is for a slow, busy build machine. */
+    private static final int FANOUT_PARALLEL_LIMIT_MS = 700;
+    /** How long a test transaction keeps holding an order's row lock once a status change waits for it. */
+    private static final long LOCK_HOLD_MS = 500;
 
     private final Http http = new Http();
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -113,6 +125,77 @@ class VariantContractIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("variantNames")
+    void fanoutRunsTheVariantsDefaultModeWhenTheRequestNamesNone(String variant) {
+        assertFanout(variant, "", CATALOGUE.variant(variant).defaultFanoutMode());
+    }
+
+    static Stream<Arguments> fanoutModesTheCatalogueLists() {
+        return CATALOGUE.variants().stream()
+                .flatMap(variant -> variant.fanoutModes().stream().map(mode -> Arguments.of(variant.name(), mode)));
+    }
+
+    @ParameterizedTest(name = "{0}: mode={1}")
+    @MethodSource("fanoutModesTheCatalogueLists")
+    void fanoutRunsEveryModeTheCatalogueLists(String variant, String mode) {
+        assertFanout(variant, "&mode=" + mode, mode);
+    }
+
+    static Stream<Arguments> fanoutModesTheCatalogueLeavesOut() {
+        return CATALOGUE.variants().stream().flatMap(variant -> Stream.of("parallel", "sequential")
+                .filter(mode -> !variant.fanoutModes().contains(mode))
+                .map(mode -> Arguments.of(variant.name(), mode)));
+    }
+
+    @ParameterizedTest(name = "{0}: mode={1}", allowZeroInvocations = true)
+    @MethodSource("fanoutModesTheCatalogueLeavesOut")
+    void fanoutRefusesAModeTheVariantCannotRunSayingWhatToUse(String variant, String mode) {
+        Response response = http.get(api(variant, "/api/fanout?delayMs=1&calls=2&mode=" + mode));
+        assertError(response, 400);
+        assertThat(response.json().get("error").asString())
+                .contains("variant " + variant)
+                .contains("cannot run")
+                .contains("mode=" + CATALOGUE.variant(variant).defaultFanoutMode())
+                .contains("leave mode out");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void fanoutRefusesAWordThatIsNotAModeNamingTheModes(String variant) {
+        Response response = http.get(api(variant, "/api/fanout?delayMs=1&calls=2&mode=bogus"));
+        assertError(response, 400);
+        assertThat(response.json().get("error").asString())
+                .startsWith("mode must be parallel or sequential, got 'bogus'")
+                .contains("variant " + variant + " runs "
+                        + CATALOGUE.variant(variant).defaultFanoutMode() + " (its default");
+    }
+
+    /**
+     * One fan-out of {@link #FANOUT_CALLS} calls of {@link #FANOUT_DELAY_MS}, timed from here. A first fan-out without
+     * delay warms the path up (classes, compiled code, the client's connections), so the time shows the mode alone.
+     */
+    private void assertFanout(String variant, String modeParameter, String expectedMode) {
+        String fanout = "/api/fanout?calls=" + FANOUT_CALLS + modeParameter + "&delayMs=";
+        ok(variant, http.get(api(variant, fanout + 0)), 200, "fanout");
+        long start = System.nanoTime();
+        JsonNode body = ok(variant, http.get(api(variant, fanout + FANOUT_DELAY_MS)), 200, "fanout");
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(body.get("mode").asString()).isEqualTo(expectedMode);
+        assertThat(body.get("delayMs").asInt()).isEqualTo(FANOUT_DELAY_MS);
+        assertThat(body.get("count").asInt()).isEqualTo(FANOUT_CALLS);
+        if (expectedMode.equals("sequential")) {
+            assertThat(elapsedMs)
+                    .as("%s: %d calls one after another", variant, FANOUT_CALLS)
+                    .isGreaterThanOrEqualTo((long) FANOUT_DELAY_MS * FANOUT_CALLS);
+        } else {
+            assertThat(elapsedMs)
+                    .as("%s: %d calls in parallel", variant, FANOUT_CALLS)
+                    .isGreaterThanOrEqualTo(FANOUT_DELAY_MS)
+                    .isLessThan(FANOUT_PARALLEL_LIMIT_MS);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
     void dbSleepsInPostgres(String variant) {
         JsonNode body = ok(variant, http.get(api(variant, "/api/db?sleepMs=20")), 200, "db");
         assertThat(body.get("sleepMs").asInt()).isEqualTo(20);
@@ -169,12 +252,16 @@ class VariantContractIT {
                 .containsExactly("NEW|42|2|true");
 
         String status = api(variant, "/api/orders/" + orderId + "/status");
-        JsonNode paid = ok(variant, http.put(status, "{\"status\":\"PAID\"}"), 200, "order-status");
+        Response paying = http.put(status, "{\"status\":\"PAID\"}");
+        JsonNode paid = ok(variant, paying, 200, "order-status");
         assertThat(paid.get("orderId").asLong()).isEqualTo(orderId);
         assertThat(paid.get("status").asString()).isEqualTo("PAID");
+        assertLockWait(paying);
         JsonNode shipped = ok(variant, http.put(status, "{\"status\":\"SHIPPED\"}"), 200, "order-status");
         assertThat(shipped.get("status").asString()).isEqualTo("SHIPPED");
-        assertError(http.put(status, "{\"status\":\"CANCELLED\"}"), 409);
+        Response cancelling = http.put(status, "{\"status\":\"CANCELLED\"}");
+        assertError(cancelling, 409);
+        assertLockWait(cancelling);
         assertThat(query("select status from orders where id = " + orderId)).containsExactly("SHIPPED");
     }
 
@@ -201,8 +288,112 @@ class VariantContractIT {
                     .as("%s", responses)
                     .containsExactlyInAnyOrder(200, 409, 409);
             responses.stream().filter(r -> r.status() == 409).forEach(r -> assertError(r, 409));
+            Response winner = responses.stream()
+                    .filter(r -> r.status() == 200)
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(ok(variant, winner, 200, "order-status").get("status").asString())
+                    .isEqualTo("PAID");
+            responses.forEach(VariantContractIT::assertLockWait);
             assertThat(query("select status from orders where id = " + orderId)).containsExactly("PAID");
         }
+    }
+
+    /**
+     * A transaction of this test holds the order's row lock; once the target's SELECT ... FOR UPDATE is seen waiting
+     * for it, the lock is held {@link #LOCK_HOLD_MS} longer. The change's lockWaitMs must cover at least that, in the
+     * 200 of a change that goes through and in the 409 of one the holder made impossible meanwhile.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void lockWaitShowsHowLongAnotherTransactionHeldTheOrder(String variant) throws SQLException {
+        long orderId = ok(
+                        variant,
+                        http.post(api(variant, "/api/orders"), "{\"itemId\":11,\"quantity\":1}"),
+                        201,
+                        "order-create")
+                .get("orderId")
+                .asLong();
+        String status = api(variant, "/api/orders/" + orderId + "/status");
+
+        Response paid =
+                whileAnotherTransactionLocks(orderId, null, () -> http.putAsync(status, "{\"status\":\"PAID\"}"));
+        assertThat(ok(variant, paid, 200, "order-status").get("status").asString())
+                .isEqualTo("PAID");
+        assertThat(paid.json().get("lockWaitMs").asDouble()).as("%s", paid).isGreaterThanOrEqualTo(LOCK_HOLD_MS);
+
+        Response refused = whileAnotherTransactionLocks(
+                orderId, "CANCELLED", () -> http.putAsync(status, "{\"status\":\"SHIPPED\"}"));
+        assertError(refused, 409);
+        assertThat(refused.json().get("error").asString()).contains("is CANCELLED");
+        assertThat(refused.json().get("lockWaitMs").asDouble())
+                .as("%s", refused)
+                .isGreaterThanOrEqualTo(LOCK_HOLD_MS);
+    }
+
+    /**
+     * Locks the order's row in a transaction of its own (setting {@code newStatus} too, unless null), sends the
+     * request, waits until PostgreSQL shows the target's statement blocked by this transaction, holds the lock
+     * {@link #LOCK_HOLD_MS} more and commits; returns the answer.
+     */
+    private Response whileAnotherTransactionLocks(
+            long orderId, String newStatus, Supplier<CompletableFuture<Response>> request) throws SQLException {
+        try (Connection holder =
+                DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), postgres.password())) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock =
+                    holder.prepareStatement("select status from orders where id = ? for update")) {
+                lock.setLong(1, orderId);
+                lock.executeQuery().close();
+            }
+            if (newStatus != null) {
+                try (PreparedStatement update = holder.prepareStatement("update orders set status = ? where id = ?")) {
+                    update.setString(1, newStatus);
+                    update.setLong(2, orderId);
+                    update.executeUpdate();
+                }
+            }
+            int holderPid;
+            try (Statement statement = holder.createStatement();
+                    ResultSet pid = statement.executeQuery("select pg_backend_pid()")) {
+                pid.next();
+                holderPid = pid.getInt(1);
+            }
+            CompletableFuture<Response> response = request.get();
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> response.isDone() || !blockedBy(holderPid).isEmpty());
+            assertThat(response.isDone())
+                    .as("answered without waiting for the row lock: %s", response.getNow(null))
+                    .isFalse();
+            holdFor(LOCK_HOLD_MS);
+            holder.commit();
+            return response.join();
+        }
+    }
+
+    /** The backends whose statements wait for a lock the given backend holds. */
+    private List<String> blockedBy(int holderPid) throws SQLException {
+        return query("select pid from pg_stat_activity where " + holderPid + " = any(pg_blocking_pids(pid))");
+    }
+
+    /** The lock is held on purpose here: this is the time the target's lockWaitMs has to show. */
+    private static void holdFor(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void assertLockWait(Response response) {
+        JsonNode lockWaitMs = response.json().get("lockWaitMs");
+        assertThat(lockWaitMs).as("lockWaitMs of %s", response).isNotNull();
+        assertThat(lockWaitMs.isNumber())
+                .as("lockWaitMs of %s is a number", response)
+                .isTrue();
+        assertThat(lockWaitMs.asDouble()).as("%s", response).isGreaterThanOrEqualTo(0);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -215,12 +406,18 @@ class VariantContractIT {
         JsonNode mixed = ok(variant, http.get(api(variant, "/api/mixed?delayMs=1&sleepMs=1")), 200, "mixed");
         JsonNode sleep = ok(variant, http.get(api(variant, "/api/sleep?sleepMs=1")), 200, "sleep");
         String sleepThread = sleep.get("thread").asString();
+        JsonNode fanout = ok(variant, http.get(api(variant, "/api/fanout?delayMs=1&calls=3")), 200, "fanout");
+        String fanoutThread = fanout.get("thread").asString();
         switch (variant) {
             case "mvc-jdbc" -> {
                 assertThat(dbThread).startsWith("http-nio-");
                 assertThat(dbVirtual).isFalse();
                 assertThat(upstream.get("thread").asString()).startsWith("http-nio-");
                 assertThat(sleepThread).as("Thread.sleep on the Tomcat thread").startsWith("http-nio-");
+                assertThat(fanoutThread)
+                        .as("blocking calls on the Tomcat thread")
+                        .startsWith("http-nio-");
+                assertThat(fanout.get("virtual").asBoolean()).isFalse();
             }
             case "mvc-virtual-threads" -> {
                 assertThat(dbVirtual)
@@ -230,27 +427,34 @@ class VariantContractIT {
                 assertThat(sleep.get("virtual").asBoolean())
                         .as("slept on a virtual thread (%s)", sleepThread)
                         .isTrue();
+                assertThat(fanout.get("virtual").asBoolean())
+                        .as("fanned out from a virtual thread (%s)", fanoutThread)
+                        .isTrue();
             }
             case "mvc-webclient" -> {
                 assertThat(dbThread).startsWith("http-nio-");
                 assertThat(upstream.get("thread").asString()).startsWith("reactor-http-");
                 assertThat(mixed.get("thread").asString()).startsWith("boundedElastic-");
                 assertThat(sleepThread).as("Mono.delay on Reactor's timer").startsWith("parallel-");
+                assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
             case "webflux-r2dbc" -> {
                 assertThat(dbThread).startsWith("reactor-").doesNotStartWith("reactor-http-");
                 assertThat(dbVirtual).isFalse();
                 assertThat(sleepThread).as("Mono.delay on Reactor's timer").startsWith("parallel-");
+                assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
             case "webflux-jdbc-blocking" -> {
                 assertThat(dbThread).as("JDBC on the event loop").startsWith("reactor-http-");
                 assertThat(mixed.get("thread").asString()).startsWith("reactor-http-");
                 assertThat(sleepThread).as("Thread.sleep on the event loop").startsWith("reactor-http-");
+                assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
             case "webflux-jdbc-elastic" -> {
                 assertThat(dbThread).startsWith("boundedElastic-");
                 assertThat(mixed.get("thread").asString()).startsWith("boundedElastic-");
                 assertThat(sleepThread).startsWith("boundedElastic-");
+                assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
             default -> fail("No thread expectation for variant " + variant + ": add one to this test");
         }
@@ -268,6 +472,13 @@ class VariantContractIT {
                 Arguments.of("GET", "/api/sleep?sleepMs=-1", null, 400),
                 Arguments.of("GET", "/api/sleep?sleepMs=60001", null, 400),
                 Arguments.of("GET", "/api/sleep", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10&calls=0", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10&calls=101", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10&calls=two", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=60001&calls=1", null, 400),
+                Arguments.of("GET", "/api/fanout?calls=2", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10", null, 400),
+                Arguments.of("GET", "/api/fanout?delayMs=10&calls=2&mode=bogus", null, 400),
                 Arguments.of("GET", "/api/rows?count=0", null, 400),
                 Arguments.of("GET", "/api/rows?count=20000", null, 400),
                 Arguments.of("GET", "/api/rows?count=ten", null, 400),

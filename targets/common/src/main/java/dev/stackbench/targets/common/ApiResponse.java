@@ -18,4 +18,6 @@ public record ApiResponse(
         Integer count,
         List<Item> items,
         Long orderId,
-        String status) {}
+        String status,
+        String mode,
+        Double lockWaitMs) {}

@@ -19,31 +19,37 @@ public final class ApiResponses {
     }
 
     public ApiResponse upstream(int delayMs) {
-        return build("upstream", delayMs, null, null, null, null, null);
+        return build("upstream", delayMs, null, null, null, null, null, null, null);
     }
 
     public ApiResponse db(int sleepMs) {
-        return build("db", null, sleepMs, null, null, null, null);
+        return build("db", null, sleepMs, null, null, null, null, null, null);
     }
 
     public ApiResponse sleep(int sleepMs) {
-        return build("sleep", null, sleepMs, null, null, null, null);
+        return build("sleep", null, sleepMs, null, null, null, null, null, null);
     }
 
     public ApiResponse mixed(int delayMs, int sleepMs) {
-        return build("mixed", delayMs, sleepMs, null, null, null, null);
+        return build("mixed", delayMs, sleepMs, null, null, null, null, null, null);
+    }
+
+    /** {@code count} is the number of upstream calls, {@code mode} how they ran. */
+    public ApiResponse fanout(int delayMs, int calls, FanoutMode mode) {
+        return build("fanout", delayMs, null, calls, null, null, null, mode, null);
     }
 
     public ApiResponse rows(List<Item> items) {
-        return build("rows", null, null, items.size(), items, null, null);
+        return build("rows", null, null, items.size(), items, null, null, null, null);
     }
 
     public ApiResponse orderCreated(long orderId) {
-        return build("order-create", null, null, null, null, orderId, OrderStatus.NEW);
+        return build("order-create", null, null, null, null, orderId, OrderStatus.NEW, null, null);
     }
 
-    public ApiResponse orderStatus(long orderId, OrderStatus status) {
-        return build("order-status", null, null, null, null, orderId, status);
+    /** Also reports how long the change waited for the order's row lock. */
+    public ApiResponse orderStatus(long orderId, StatusChange change) {
+        return build("order-status", null, null, null, null, orderId, change.status(), null, change.lockWaitMs());
     }
 
     private ApiResponse build(
@@ -53,7 +59,9 @@ public final class ApiResponses {
             Integer count,
             List<Item> items,
             Long orderId,
-            OrderStatus status) {
+            OrderStatus status,
+            FanoutMode mode,
+            Double lockWaitMs) {
         Thread current = Thread.currentThread();
         return new ApiResponse(
                 variant,
@@ -65,6 +73,8 @@ public final class ApiResponses {
                 count,
                 items,
                 orderId,
-                status == null ? null : status.name());
+                status == null ? null : status.name(),
+                mode == null ? null : mode.value(),
+                lockWaitMs);
     }
 }

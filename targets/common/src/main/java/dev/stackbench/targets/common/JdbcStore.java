@@ -51,21 +51,24 @@ public class JdbcStore {
 
     /**
      * Locks the order row (SELECT ... FOR UPDATE) so concurrent changes queue up behind each other and each one sees
-     * the status its predecessor committed: of three concurrent NEW -> PAID, one wins and two get a conflict.
+     * the status its predecessor committed: of three concurrent NEW -> PAID, one wins and two get a conflict. The
+     * transaction holds its connection already, so the time around the statement is the lock wait plus one round
+     * trip.
      */
-    public OrderStatus changeStatus(long orderId, OrderStatus target) {
+    public StatusChange changeStatus(long orderId, OrderStatus target) {
         return transaction.execute(status -> {
+            long lockSent = System.nanoTime();
             String current = jdbc.sql(Sql.LOCK_ORDER)
                     .param("orderId", orderId)
                     .query(String.class)
                     .optional()
                     .orElseThrow(() -> OrderRequests.unknownOrder(orderId));
-            OrderStatus next = OrderStatus.valueOf(current).moveTo(target, orderId);
+            StatusChange change = StatusChange.afterLock(current, lockSent, target, orderId);
             jdbc.sql(Sql.UPDATE_ORDER_STATUS)
-                    .param("status", next.name())
+                    .param("status", change.status().name())
                     .param("orderId", orderId)
                     .update();
-            return next;
+            return change;
         });
     }
 }

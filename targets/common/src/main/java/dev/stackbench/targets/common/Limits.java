@@ -6,6 +6,7 @@ public final class Limits {
     public static final int MAX_MILLIS = 60_000;
     public static final int MAX_ROWS = 10_000;
     public static final int MAX_QUANTITY = 1_000;
+    public static final int MAX_FANOUT_CALLS = 100;
 
     private Limits() {}
 
@@ -29,6 +30,11 @@ public final class Limits {
 
     public static int count(int count) {
         return within("count", count, 1, MAX_ROWS, " (rows of the seeded items table)");
+    }
+
+    /** The calls one fan-out request makes to the delay service. */
+    public static int calls(int calls) {
+        return within("calls", calls, 1, MAX_FANOUT_CALLS, " (upstream calls per request)");
     }
 
     public static int quantity(int quantity) {

@@ -2,6 +2,7 @@ package dev.stackbench.targets.common;
 
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
@@ -33,5 +34,17 @@ public class ReactiveDelayClient {
                 .retrieve()
                 .toBodilessEntity()
                 .then();
+    }
+
+    /**
+     * {@code calls} delay calls: all subscribed at once (flatMap with a concurrency of {@code calls}, so none waits
+     * for another) or each after the previous one has answered (concatMap). The first failure cancels the others.
+     */
+    public Mono<Void> fanout(int delayMs, int calls, FanoutMode mode) {
+        Flux<Integer> each = Flux.range(0, calls);
+        return switch (mode) {
+            case PARALLEL -> each.flatMap(call -> delay(delayMs), calls).then();
+            case SEQUENTIAL -> each.concatMap(call -> delay(delayMs)).then();
+        };
     }
 }

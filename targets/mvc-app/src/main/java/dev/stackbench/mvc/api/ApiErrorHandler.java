@@ -28,7 +28,7 @@ class ApiErrorHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ApiError> refused(ApiException e) {
-        return error(HttpStatus.valueOf(e.status()), e.getMessage());
+        return ResponseEntity.status(e.status()).body(new ApiError(e.getMessage(), e.status(), e.lockWaitMs()));
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)

@@ -1,9 +1,12 @@
 package dev.stackbench.mvc.api;
 
 import dev.stackbench.mvc.upstream.BlockingDelayClient;
+import dev.stackbench.mvc.upstream.VirtualThreadFanout;
 import dev.stackbench.targets.common.ApiResponse;
 import dev.stackbench.targets.common.ApiResponses;
 import dev.stackbench.targets.common.BlockingSleep;
+import dev.stackbench.targets.common.FanoutMode;
+import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.Limits;
 import org.springframework.context.annotation.Profile;
@@ -14,7 +17,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * mvc-jdbc and mvc-virtual-threads: the request thread waits for the delay service, then for the database; in the
- * sleep endpoint it sleeps (a Tomcat thread is held, a virtual thread is unmounted from its carrier).
+ * sleep endpoint it sleeps (a Tomcat thread is held, a virtual thread is unmounted from its carrier). Which fan-out
+ * modes a variant runs is its {@link FanoutModes}.
  */
 @RestController
 @RequestMapping("/api")
@@ -23,11 +27,14 @@ class BlockingUpstreamController {
 
     private final BlockingDelayClient delayService;
     private final JdbcStore store;
+    private final FanoutModes fanoutModes;
     private final ApiResponses responses;
 
-    BlockingUpstreamController(BlockingDelayClient delayService, JdbcStore store, ApiResponses responses) {
+    BlockingUpstreamController(
+            BlockingDelayClient delayService, JdbcStore store, FanoutModes fanoutModes, ApiResponses responses) {
         this.delayService = delayService;
         this.store = store;
+        this.fanoutModes = fanoutModes;
         this.responses = responses;
     }
 
@@ -35,6 +42,27 @@ class BlockingUpstreamController {
     ApiResponse upstream(@RequestParam int delayMs) {
         delayService.delay(Limits.delayMs(delayMs));
         return responses.upstream(delayMs);
+    }
+
+    /**
+     * Sequential: the request thread makes the calls one after another. Parallel (mvc-virtual-threads only): each
+     * call on a virtual thread of its own while the request's thread waits for all of them.
+     */
+    @GetMapping("/fanout")
+    ApiResponse fanout(
+            @RequestParam int delayMs, @RequestParam int calls, @RequestParam(required = false) String mode) {
+        Limits.delayMs(delayMs);
+        Limits.calls(calls);
+        FanoutMode chosen = fanoutModes.choose(mode);
+        switch (chosen) {
+            case SEQUENTIAL -> {
+                for (int call = 0; call < calls; call++) {
+                    delayService.delay(delayMs);
+                }
+            }
+            case PARALLEL -> VirtualThreadFanout.runAll(calls, () -> delayService.delay(delayMs));
+        }
+        return responses.fanout(delayMs, calls, chosen);
     }
 
     @GetMapping("/sleep")

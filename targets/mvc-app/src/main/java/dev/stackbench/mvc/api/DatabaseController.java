@@ -6,7 +6,7 @@ import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.Limits;
 import dev.stackbench.targets.common.OrderRequests.ChangeStatus;
 import dev.stackbench.targets.common.OrderRequests.CreateOrder;
-import dev.stackbench.targets.common.OrderStatus;
+import dev.stackbench.targets.common.StatusChange;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -53,7 +53,7 @@ class DatabaseController {
 
     @PutMapping("/orders/{orderId}/status")
     ApiResponse changeStatus(@PathVariable long orderId, @RequestBody ChangeStatus change) {
-        OrderStatus status = store.changeStatus(orderId, change.target());
-        return responses.orderStatus(orderId, status);
+        StatusChange changed = store.changeStatus(orderId, change.target());
+        return responses.orderStatus(orderId, changed);
     }
 }

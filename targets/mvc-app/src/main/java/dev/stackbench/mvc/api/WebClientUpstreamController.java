@@ -2,6 +2,8 @@ package dev.stackbench.mvc.api;
 
 import dev.stackbench.targets.common.ApiResponse;
 import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.FanoutMode;
+import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.Limits;
 import dev.stackbench.targets.common.ReactiveDelayClient;
@@ -25,17 +27,32 @@ class WebClientUpstreamController {
 
     private final ReactiveDelayClient delayService;
     private final JdbcStore store;
+    private final FanoutModes fanoutModes;
     private final ApiResponses responses;
 
-    WebClientUpstreamController(ReactiveDelayClient delayService, JdbcStore store, ApiResponses responses) {
+    WebClientUpstreamController(
+            ReactiveDelayClient delayService, JdbcStore store, FanoutModes fanoutModes, ApiResponses responses) {
         this.delayService = delayService;
         this.store = store;
+        this.fanoutModes = fanoutModes;
         this.responses = responses;
     }
 
     @GetMapping("/upstream")
     Mono<ApiResponse> upstream(@RequestParam int delayMs) {
         return delayService.delay(Limits.delayMs(delayMs)).then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+    }
+
+    /** The calls as Monos, all at once or one after another; the Tomcat thread is back in the pool meanwhile. */
+    @GetMapping("/fanout")
+    Mono<ApiResponse> fanout(
+            @RequestParam int delayMs, @RequestParam int calls, @RequestParam(required = false) String mode) {
+        Limits.delayMs(delayMs);
+        Limits.calls(calls);
+        FanoutMode chosen = fanoutModes.choose(mode);
+        return delayService
+                .fanout(delayMs, calls, chosen)
+                .then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen)));
     }
 
     /** Waits on Reactor's timer, as it waits for WebClient: the Tomcat thread goes back to the pool meanwhile. */

@@ -2,6 +2,8 @@ package dev.stackbench.webflux.api;
 
 import dev.stackbench.targets.common.ApiResponse;
 import dev.stackbench.targets.common.ApiResponses;
+import dev.stackbench.targets.common.FanoutMode;
+import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.Limits;
 import dev.stackbench.targets.common.OrderRequests.ChangeStatus;
 import dev.stackbench.targets.common.OrderRequests.CreateOrder;
@@ -30,22 +32,36 @@ class ApiController {
     private final ReactiveDelayClient delayService;
     private final ReactiveStore store;
     private final InProcessSleep inProcessSleep;
+    private final FanoutModes fanoutModes;
     private final ApiResponses responses;
 
     ApiController(
             ReactiveDelayClient delayService,
             ReactiveStore store,
             InProcessSleep inProcessSleep,
+            FanoutModes fanoutModes,
             ApiResponses responses) {
         this.delayService = delayService;
         this.store = store;
         this.inProcessSleep = inProcessSleep;
+        this.fanoutModes = fanoutModes;
         this.responses = responses;
     }
 
     @GetMapping("/upstream")
     Mono<ApiResponse> upstream(@RequestParam int delayMs) {
         return delayService.delay(Limits.delayMs(delayMs)).then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+    }
+
+    @GetMapping("/fanout")
+    Mono<ApiResponse> fanout(
+            @RequestParam int delayMs, @RequestParam int calls, @RequestParam(required = false) String mode) {
+        Limits.delayMs(delayMs);
+        Limits.calls(calls);
+        FanoutMode chosen = fanoutModes.choose(mode);
+        return delayService
+                .fanout(delayMs, calls, chosen)
+                .then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen)));
     }
 
     @GetMapping("/db")
@@ -83,6 +99,6 @@ class ApiController {
 
     @PutMapping("/orders/{orderId}/status")
     Mono<ApiResponse> changeStatus(@PathVariable long orderId, @RequestBody ChangeStatus change) {
-        return store.changeStatus(orderId, change.target()).map(status -> responses.orderStatus(orderId, status));
+        return store.changeStatus(orderId, change.target()).map(changed -> responses.orderStatus(orderId, changed));
     }
 }

@@ -29,7 +29,7 @@ class ApiErrorHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ApiError> refused(ApiException e) {
-        return ResponseEntity.status(e.status()).body(new ApiError(e.getMessage(), e.status()));
+        return ResponseEntity.status(e.status()).body(new ApiError(e.getMessage(), e.status(), e.lockWaitMs()));
     }
 
     @ExceptionHandler(WebClientException.class)

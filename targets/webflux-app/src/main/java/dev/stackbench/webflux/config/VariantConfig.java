@@ -2,6 +2,8 @@ package dev.stackbench.webflux.config;
 
 import dev.stackbench.targets.common.ApiResponses;
 import dev.stackbench.targets.common.BlockingSleep;
+import dev.stackbench.targets.common.FanoutMode;
+import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.ReactiveDelayClient;
 import dev.stackbench.webflux.api.InProcessSleep;
@@ -42,6 +44,15 @@ class VariantConfig {
             @Value("${stackbench.upstream.url}") String delayServiceUrl,
             @Value("${stackbench.upstream.max-connections}") int maxConnections) {
         return new ReactiveDelayClient(builder, delayServiceUrl, maxConnections);
+    }
+
+    /**
+     * WebClient in every variant, whatever its database access: the calls are subscribed all at once unless the
+     * request asks for them one after another.
+     */
+    @Bean
+    FanoutModes fanoutModes(ApiResponses responses) {
+        return FanoutModes.all(responses.variant(), FanoutMode.PARALLEL);
     }
 
     @Bean

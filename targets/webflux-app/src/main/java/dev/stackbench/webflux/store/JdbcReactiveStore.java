@@ -4,6 +4,7 @@ import dev.stackbench.targets.common.Item;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.OrderRequests.CreateOrder;
 import dev.stackbench.targets.common.OrderStatus;
+import dev.stackbench.targets.common.StatusChange;
 import java.util.List;
 import java.util.concurrent.Callable;
 import reactor.core.publisher.Mono;
@@ -44,7 +45,7 @@ public class JdbcReactiveStore implements ReactiveStore {
     }
 
     @Override
-    public Mono<OrderStatus> changeStatus(long orderId, OrderStatus target) {
+    public Mono<StatusChange> changeStatus(long orderId, OrderStatus target) {
         return call(() -> jdbc.changeStatus(orderId, target));
     }
 

@@ -5,6 +5,7 @@ import dev.stackbench.targets.common.OrderRequests;
 import dev.stackbench.targets.common.OrderRequests.CreateOrder;
 import dev.stackbench.targets.common.OrderStatus;
 import dev.stackbench.targets.common.Sql;
+import dev.stackbench.targets.common.StatusChange;
 import java.util.List;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -58,20 +59,26 @@ public class R2dbcStore implements ReactiveStore {
                 .as(transaction::transactional);
     }
 
-    /** SELECT ... FOR UPDATE inside the transaction, exactly like the JDBC variants. */
+    /**
+     * SELECT ... FOR UPDATE inside the transaction, exactly like the JDBC variants. The transaction has begun on its
+     * connection before this pipeline is subscribed, so the clock starts when the statement goes out.
+     */
     @Override
-    public Mono<OrderStatus> changeStatus(long orderId, OrderStatus target) {
-        return db.sql(Sql.LOCK_ORDER)
-                .bind("orderId", orderId)
-                .map(row -> row.get("status", String.class))
-                .one()
-                .switchIfEmpty(Mono.error(() -> OrderRequests.unknownOrder(orderId)))
-                .map(current -> OrderStatus.valueOf(current).moveTo(target, orderId))
-                .flatMap(next -> db.sql(Sql.UPDATE_ORDER_STATUS)
-                        .bind("status", next.name())
+    public Mono<StatusChange> changeStatus(long orderId, OrderStatus target) {
+        return Mono.defer(() -> {
+                    long lockSent = System.nanoTime();
+                    return db.sql(Sql.LOCK_ORDER)
+                            .bind("orderId", orderId)
+                            .map(row -> row.get("status", String.class))
+                            .one()
+                            .switchIfEmpty(Mono.error(() -> OrderRequests.unknownOrder(orderId)))
+                            .map(current -> StatusChange.afterLock(current, lockSent, target, orderId));
+                })
+                .flatMap(change -> db.sql(Sql.UPDATE_ORDER_STATUS)
+                        .bind("status", change.status().name())
                         .bind("orderId", orderId)
                         .then()
-                        .thenReturn(next))
+                        .thenReturn(change))
                 .as(transaction::transactional);
     }
 }

@@ -3,6 +3,7 @@ package dev.stackbench.webflux.store;
 import dev.stackbench.targets.common.Item;
 import dev.stackbench.targets.common.OrderRequests.CreateOrder;
 import dev.stackbench.targets.common.OrderStatus;
+import dev.stackbench.targets.common.StatusChange;
 import java.util.List;
 import reactor.core.publisher.Mono;
 
@@ -15,5 +16,5 @@ public interface ReactiveStore {
 
     Mono<Long> createOrder(CreateOrder order);
 
-    Mono<OrderStatus> changeStatus(long orderId, OrderStatus target);
+    Mono<StatusChange> changeStatus(long orderId, OrderStatus target);
 }
