@@ -183,7 +183,7 @@ class K6ScriptGeneratorIT {
 
     @Test
     void lockGroupsEndWithOneWinnerAndTheLosersConflicts(@TempDir Path dir) throws Exception {
-        try (TinyTargetServer server = new TinyTargetServer("mvc-jdbc")) {
+        try (TinyTargetServer server = new TinyTargetServer("webflux-r2dbc")) {
             BenchmarkRunSpec spec = lockSpec();
             RunnerSummary runner = run(dir, server, spec);
             RunSummary summary = ResultAggregator.aggregate(List.of(runner), spec, null, null);
@@ -210,7 +210,7 @@ class K6ScriptGeneratorIT {
 
     @Test
     void lockGroupsWithSeveralWinnersAreReportedAsCorrectnessErrors(@TempDir Path dir) throws Exception {
-        try (TinyTargetServer server = new TinyTargetServer("mvc-jdbc", false)) {
+        try (TinyTargetServer server = new TinyTargetServer("webflux-r2dbc", false)) {
             BenchmarkRunSpec spec = lockSpec();
             RunSummary summary = ResultAggregator.aggregate(List.of(run(dir, server, spec)), spec, null, null);
 
