@@ -16,7 +16,7 @@ class CatalogueTest {
     private final Catalogue catalogue = Catalogue.load();
 
     @Test
-    void listsTheSixVariantsEachOnAKnownAppWithAProfileOfItsName() {
+    void listsTheSevenVariantsEachOnAKnownAppWithAProfileOfItsName() {
         assertThat(catalogue.variants())
                 .extracting(Catalogue.Variant::name)
                 .containsExactly(
@@ -25,7 +25,8 @@ class CatalogueTest {
                         "mvc-webclient",
                         "webflux-r2dbc",
                         "webflux-jdbc-blocking",
-                        "webflux-jdbc-elastic");
+                        "webflux-jdbc-elastic",
+                        "webflux-coroutines");
         assertThat(catalogue.apps()).containsOnlyKeys("mvc-app", "webflux-app", "delay-service");
         catalogue.apps().forEach((name, app) -> {
             assertThat(app.jar()).isEqualTo("targets/" + name + "/target/" + name + ".jar");
@@ -91,5 +92,11 @@ class CatalogueTest {
         assertThat(catalogue.variant("mvc-webclient").blocksPoolOn()).doesNotContain("upstream", "sleep", "fanout");
         assertThat(catalogue.variant("webflux-jdbc-blocking").blocksPoolOn()).contains("sleep");
         assertThat(catalogue.variant("webflux-jdbc-elastic").blocksPoolOn()).contains("sleep");
+        // Dispatchers.IO holds a thread for each blocking call, like boundedElastic; only upstream suspends.
+        assertThat(catalogue.variant("webflux-coroutines").threadPool())
+                .isEqualTo(new Catalogue.ThreadPool("Dispatchers.IO", 64, null, null, "COROUTINES_IO_PARALLELISM"));
+        assertThat(catalogue.variant("webflux-coroutines").blocksPoolOn())
+                .containsExactlyInAnyOrderElementsOf(
+                        catalogue.variant("webflux-jdbc-elastic").blocksPoolOn());
     }
 }

@@ -48,6 +48,11 @@ final class Http {
         return send(putRequest(url, json));
     }
 
+    CompletableFuture<Response> getAsync(String url) {
+        return client.sendAsync(request(url).GET().build(), HttpResponse.BodyHandlers.ofString())
+                .thenApply(Http::parse);
+    }
+
     CompletableFuture<Response> putAsync(String url, String json) {
         return client.sendAsync(putRequest(url, json), HttpResponse.BodyHandlers.ofString())
                 .thenApply(Http::parse);

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -42,7 +43,7 @@ class VariantContractIT {
 
     private static final Catalogue CATALOGUE = Catalogue.load();
     private static final Path LOGS = Path.of(System.getProperty("stackbench.logs", "target/it-logs"));
-    /** Small pools: six variants share one PostgreSQL on a small machine; the contract does not depend on size. */
+    /** Small pools: all variants share one PostgreSQL on a small machine; the contract does not depend on size. */
     private static final String POOL_SIZE = "5";
     /** Fan-out of 4 calls of 200 ms: about 200 ms in parallel, at least 800 ms one after another. */
     private static final int FANOUT_DELAY_MS = 200;
@@ -456,8 +457,70 @@ class VariantContractIT {
                 assertThat(sleepThread).startsWith("boundedElastic-");
                 assertThat(fanoutThread).as("completed by WebClient").startsWith("reactor-http-");
             }
+            case "webflux-coroutines" -> {
+                assertThat(dbThread).as("JDBC in withContext(Dispatchers.IO)").startsWith("DefaultDispatcher-worker-");
+                assertThat(upstream.get("thread").asString())
+                        .as("resumed where WebClient's answer arrived")
+                        .startsWith("reactor-http-");
+                assertThat(mixed.get("thread").asString()).startsWith("DefaultDispatcher-worker-");
+                assertThat(sleepThread).as("Thread.sleep on Dispatchers.IO").startsWith("DefaultDispatcher-worker-");
+                JsonNode rows = ok(variant, http.get(api(variant, "/api/rows?count=1")), 200, "rows");
+                assertThat(rows.get("thread").asString()).startsWith("DefaultDispatcher-worker-");
+                JsonNode order = ok(
+                        variant,
+                        http.post(api(variant, "/api/orders"), "{\"itemId\":5,\"quantity\":1}"),
+                        201,
+                        "order-create");
+                assertThat(order.get("thread").asString()).startsWith("DefaultDispatcher-worker-");
+            }
             default -> fail("No thread expectation for variant " + variant + ": add one to this test");
         }
+    }
+
+    /**
+     * Dispatchers.IO is a bounded pool, like boundedElastic, not a non-blocking driver: of 80 concurrent 300 ms sleeps
+     * 64 run at once (its default parallelism) and 16 wait for a thread, so all 80 take two rounds, about 600 ms; an
+     * unbounded pool would answer in one round, a single thread in 80.
+     */
+    @Test
+    void coroutinesSleepOnAtMost64ThreadsOfDispatchersIo() {
+        String variant = "webflux-coroutines";
+        String sleep = api(variant, "/api/sleep?sleepMs=300");
+        // Untimed first round: the pool's threads and the client's 80 connections exist before the timed one.
+        concurrently(80, sleep);
+        long start = System.nanoTime();
+        List<Response> responses = concurrently(80, sleep);
+        long makespanMs = (System.nanoTime() - start) / 1_000_000;
+        System.out.printf("%s: 80 concurrent 300 ms sleeps answered in %d ms%n", variant, makespanMs);
+        responses.forEach(response -> ok(variant, response, 200, "sleep"));
+        assertThat(makespanMs)
+                .as("80 concurrent 300 ms sleeps on 64 threads: two rounds")
+                .isBetween(550L, 1500L);
+    }
+
+    private List<Response> concurrently(int requests, String url) {
+        List<CompletableFuture<Response>> calls =
+                Stream.generate(() -> http.getAsync(url)).limit(requests).toList();
+        return calls.stream().map(CompletableFuture::join).toList();
+    }
+
+    /** The offloading pools publish their live threads, tagged with the pool's name in the catalogue. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"webflux-jdbc-elastic", "webflux-coroutines"})
+    void publishesTheLiveThreadsOfItsOffloadingPool(String variant) {
+        for (int request = 0; request < 3; request++) {
+            ok(variant, http.get(api(variant, "/api/db?sleepMs=1")), 200, "db");
+        }
+        String pool = CATALOGUE.variant(variant).threadPool().name();
+        String tag = "pool=\"" + pool + "\"";
+        String metrics = http.get(variants.get(variant).managementUrl() + "/actuator/prometheus")
+                .body();
+        double threads = metrics.lines()
+                .filter(line -> line.startsWith("stackbench_pool_threads{") && line.contains(tag))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(variant + " exports no stackbench_pool_threads{" + tag + "}"));
+        assertThat(threads).as("%s live threads", pool).isGreaterThanOrEqualTo(1);
     }
 
     static Stream<Arguments> badRequests() {

@@ -9,6 +9,7 @@ import dev.stackbench.targets.common.OrderRequests.ChangeStatus;
 import dev.stackbench.targets.common.OrderRequests.CreateOrder;
 import dev.stackbench.targets.common.ReactiveDelayClient;
 import dev.stackbench.webflux.store.ReactiveStore;
+import org.springframework.context.annotation.Profile;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -27,6 +28,7 @@ import reactor.core.publisher.Mono;
  */
 @RestController
 @RequestMapping("/api")
+@Profile("!webflux-coroutines") // that variant's endpoints are suspend functions (CoroutineApiController)
 class ApiController {
 
     private final ReactiveDelayClient delayService;

@@ -5,6 +5,7 @@ import dev.stackbench.targets.common.BlockingSleep;
 import dev.stackbench.targets.common.FanoutMode;
 import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.JdbcStore;
+import dev.stackbench.targets.common.PoolThreadsMeter;
 import dev.stackbench.targets.common.ReactiveDelayClient;
 import dev.stackbench.webflux.api.InProcessSleep;
 import dev.stackbench.webflux.store.JdbcReactiveStore;
@@ -72,6 +73,13 @@ class VariantConfig {
     @Profile("webflux-jdbc-elastic")
     ReactiveStore jdbcOnBoundedElastic(JdbcClient jdbc, TransactionTemplate transaction) {
         return new JdbcReactiveStore(new JdbcStore(jdbc, transaction), Schedulers.boundedElastic());
+    }
+
+    /** boundedElastic's live threads (it starts them on demand, up to 10 per CPU): how many were busy at once. */
+    @Bean
+    @Profile("webflux-jdbc-elastic")
+    PoolThreadsMeter boundedElasticThreads() {
+        return new PoolThreadsMeter("boundedElastic", "boundedElastic-");
     }
 
     @Bean
