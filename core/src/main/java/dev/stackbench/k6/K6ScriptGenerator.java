@@ -135,6 +135,19 @@ public final class K6ScriptGenerator {
                 .reduce(Duration.ZERO, Duration::plus);
     }
 
+    /**
+     * How long a request may wait for its answer: k6's default of 60 s, and for a burst its whole time limit, since
+     * the last requests of a burst queue behind all the others and cutting them off would hide the makespan.
+     */
+    static Duration requestTimeout(WorkloadSpec workload) {
+        Duration k6Default = Duration.ofSeconds(60);
+        if (!workload.getLoad().getExecutor().isBurst()) {
+            return k6Default;
+        }
+        Duration limit = measuredDuration(workload);
+        return limit.compareTo(k6Default) > 0 ? limit : k6Default;
+    }
+
     /** HTTP requests one iteration of a built-in scenario sends. */
     public static int requestsPerIteration(WorkloadSpec workload) {
         return switch (workload.getScenario()) {
@@ -332,6 +345,7 @@ public final class K6ScriptGenerator {
             node.put("lockGroup", workload.getLockGroup());
         }
         node.put("rowCount", workload.getRowCount());
+        node.put("requestTimeout", Durations.format(requestTimeout(workload)));
         node.put("seededItems", SEEDED_ITEMS);
         return node;
     }
@@ -368,28 +382,28 @@ public final class K6ScriptGenerator {
             case UPSTREAM -> """
                     export default function () {
                       const response = http.get(BASE_URL + '/api/upstream?delayMs=' + WORKLOAD.upstreamDelayMs,
-                        { tags: { name: 'upstream' } });
+                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'upstream' } });
                       verify(response, 200, 'upstream');
                     }
                     """;
             case DB -> """
                     export default function () {
                       const response = http.get(BASE_URL + '/api/db?sleepMs=' + WORKLOAD.dbSleepMs,
-                        { tags: { name: 'db' } });
+                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'db' } });
                       verify(response, 200, 'db');
                     }
                     """;
             case MIXED -> """
                     export default function () {
                       const response = http.get(BASE_URL + '/api/mixed?delayMs=' + WORKLOAD.upstreamDelayMs
-                        + '&sleepMs=' + WORKLOAD.dbSleepMs, { tags: { name: 'mixed' } });
+                        + '&sleepMs=' + WORKLOAD.dbSleepMs, { timeout: WORKLOAD.requestTimeout, tags: { name: 'mixed' } });
                       verify(response, 200, 'mixed');
                     }
                     """;
             case SLEEP -> """
                     export default function () {
                       const response = http.get(BASE_URL + '/api/sleep?sleepMs=' + WORKLOAD.sleepMs,
-                        { tags: { name: 'sleep' } });
+                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'sleep' } });
                       verify(response, 200, 'sleep');
                     }
                     """;
@@ -398,7 +412,7 @@ public final class K6ScriptGenerator {
 
                     export default function () {
                       const response = http.get(BASE_URL + '/api/fanout?delayMs=' + WORKLOAD.upstreamDelayMs
-                        + '&calls=' + WORKLOAD.calls + FANOUT_MODE, { tags: { name: 'fanout' } });
+                        + '&calls=' + WORKLOAD.calls + FANOUT_MODE, { timeout: WORKLOAD.requestTimeout, tags: { name: 'fanout' } });
                       verify(response, 200, 'fanout', {
                         'fanout: call count': (json) => json.count === WORKLOAD.calls,
                       });
@@ -407,8 +421,8 @@ public final class K6ScriptGenerator {
             case LOCK -> """
                     const JSON_HEADERS = { 'Content-Type': 'application/json' };
                     // 409 is the answer a loser of the lock must get, not a failure.
-                    const LOCK_PARAMS = { headers: JSON_HEADERS, tags: { name: 'order-lock' },
-                      responseCallback: http.expectedStatuses(200, 409) };
+                    const LOCK_PARAMS = { headers: JSON_HEADERS, timeout: WORKLOAD.requestTimeout,
+                      tags: { name: 'order-lock' }, responseCallback: http.expectedStatuses(200, 409) };
                     const lockGroups = new Counter('stackbench_lock_groups');
                     const lockGroupsCorrect = new Counter('stackbench_lock_groups_correct');
                     const lockGroupsSeveralWinners = new Counter('stackbench_lock_groups_several_winners');
@@ -421,7 +435,7 @@ public final class K6ScriptGenerator {
                     export default function () {
                       const itemId = 1 + Math.floor(Math.random() * WORKLOAD.seededItems);
                       const created = http.post(BASE_URL + '/api/orders', JSON.stringify({ itemId, quantity: 1 }),
-                        { headers: JSON_HEADERS, tags: { name: 'order-create' } });
+                        { headers: JSON_HEADERS, timeout: WORKLOAD.requestTimeout, tags: { name: 'order-create' } });
                       const order = verify(created, 201, 'order-create', {
                         'order-create: status NEW': (json) => json.status === 'NEW',
                       });
@@ -473,7 +487,7 @@ public final class K6ScriptGenerator {
             case ROWS -> """
                     export default function () {
                       const response = http.get(BASE_URL + '/api/rows?count=' + WORKLOAD.rowCount,
-                        { tags: { name: 'rows' } });
+                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'rows' } });
                       verify(response, 200, 'rows', {
                         'rows: item count': (json) => Array.isArray(json.items)
                           && json.items.length === WORKLOAD.rowCount,
@@ -488,7 +502,7 @@ public final class K6ScriptGenerator {
                       const itemId = 1 + Math.floor(Math.random() * WORKLOAD.seededItems);
                       const quantity = 1 + Math.floor(Math.random() * 3);
                       const created = http.post(BASE_URL + '/api/orders', JSON.stringify({ itemId, quantity }),
-                        { headers: JSON_HEADERS, tags: { name: 'order-create' } });
+                        { headers: JSON_HEADERS, timeout: WORKLOAD.requestTimeout, tags: { name: 'order-create' } });
                       const order = verify(created, 201, 'order-create', {
                         'order-create: status NEW': (json) => json.status === 'NEW',
                       });
@@ -496,7 +510,7 @@ public final class K6ScriptGenerator {
                         return;
                       }
                       const paid = http.put(BASE_URL + '/api/orders/' + order.orderId + '/status',
-                        JSON.stringify({ status: 'PAID' }), { headers: JSON_HEADERS, tags: { name: 'order-status' } });
+                        JSON.stringify({ status: 'PAID' }), { headers: JSON_HEADERS, timeout: WORKLOAD.requestTimeout, tags: { name: 'order-status' } });
                       verify(paid, 200, 'order-status', {
                         'order-status: status PAID': (json) => json.status === 'PAID',
                       });

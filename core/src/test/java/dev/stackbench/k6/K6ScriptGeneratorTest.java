@@ -53,6 +53,7 @@ class K6ScriptGeneratorTest {
         assertThat(script.preAllocatedVUs()).isGreaterThanOrEqualTo(45);
         assertThat(script.maxVUs()).isGreaterThan(script.preAllocatedVUs());
         assertThat(script.text()).contains("/api/db?sleepMs=").contains("\"dbSleepMs\" : 100");
+        assertThat(script.text()).contains("\"requestTimeout\" : \"1m\"");
     }
 
     @Test
@@ -166,6 +167,10 @@ class K6ScriptGeneratorTest {
         assertThat(scenarios.path("measure").path("startTime").asText()).isEqualTo("10s");
         assertThat(script.maxVUs()).isEqualTo(1000);
         assertThat(script.text()).contains("\"burst\" : true").contains("\"plannedIterations\" : 1000");
+        // The last of a burst's requests queue behind the others: they may wait the burst's whole time limit.
+        assertThat(script.text())
+                .contains("\"requestTimeout\" : \"2m\"")
+                .contains("timeout: WORKLOAD.requestTimeout, tags: { name: 'sleep' }");
     }
 
     @Test
