@@ -37,10 +37,20 @@ public final class PoolThreadsMeter implements MeterBinder {
     int liveThreads() {
         int count = 0;
         for (ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds(), 0)) {
-            if (thread != null && thread.getThreadName().startsWith(threadNamePrefix)) {
+            if (thread != null && isWorker(thread.getThreadName())) {
                 count++;
             }
         }
         return count;
+    }
+
+    /**
+     * A worker is the prefix followed by its number: the pool's housekeeping threads share the prefix
+     * ({@code boundedElastic-evictor-1}) but run no task.
+     */
+    boolean isWorker(String threadName) {
+        return threadName.startsWith(threadNamePrefix)
+                && threadName.length() > threadNamePrefix.length()
+                && Character.isDigit(threadName.charAt(threadNamePrefix.length()));
     }
 }

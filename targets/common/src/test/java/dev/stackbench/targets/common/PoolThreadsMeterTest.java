@@ -34,6 +34,16 @@ class PoolThreadsMeterTest {
         assertThat(registry.get(PoolThreadsMeter.NAME).gauge().value()).isZero();
     }
 
+    @Test
+    void theHousekeepingThreadsOfAPoolAreNotWorkers() {
+        PoolThreadsMeter meter = new PoolThreadsMeter("boundedElastic", "boundedElastic-");
+
+        assertThat(meter.isWorker("boundedElastic-12")).isTrue();
+        assertThat(meter.isWorker("boundedElastic-evictor-1")).isFalse();
+        assertThat(meter.isWorker("boundedElastic-")).isFalse();
+        assertThat(meter.isWorker("parallel-1")).isFalse();
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await();
