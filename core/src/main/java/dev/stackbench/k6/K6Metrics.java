@@ -1,5 +1,6 @@
 package dev.stackbench.k6;
 
+import dev.stackbench.api.Scenario;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,6 +130,33 @@ public final class K6Metrics {
     /** The names of the metrics every generated script has, for messages (the latency buckets left out). */
     public static List<String> knownNames() {
         return new ArrayList<>(BUILT_IN.keySet());
+    }
+
+    /** Scenario lock's own metrics: its group counts and the lock wait the target reports. */
+    private static final Map<String, Type> LOCK = Map.of(
+            LOCK_GROUPS, Type.COUNTER,
+            LOCK_GROUPS_CORRECT, Type.COUNTER,
+            LOCK_GROUPS_SEVERAL_WINNERS, Type.COUNTER,
+            LOCK_GROUPS_NO_WINNER, Type.COUNTER,
+            LOCK_GROUPS_WITH_ERRORS, Type.COUNTER,
+            LOCK_WAIT, Type.TREND);
+
+    /** The type of a metric the script of this scenario has: every script's, plus the scenario's own. */
+    public static Optional<Type> type(String name, Scenario scenario) {
+        Optional<Type> common = type(name);
+        if (common.isPresent() || scenario != Scenario.LOCK) {
+            return common;
+        }
+        return Optional.ofNullable(LOCK.get(name));
+    }
+
+    /** The metric names a threshold may use with this scenario, for messages. */
+    public static List<String> knownNames(Scenario scenario) {
+        List<String> names = knownNames();
+        if (scenario == Scenario.LOCK) {
+            LOCK.keySet().stream().sorted().forEach(names::add);
+        }
+        return names;
     }
 
     /**

@@ -410,12 +410,13 @@ public final class SpecValidator {
                         field + ": thresholds apply to the measured requests only, so stackbench sets the scenario"
                                 + " tag itself: remove scenario:" + scenarioTag);
             }
-            Optional<K6Metrics.Type> type = K6Metrics.type(metric.name());
+            Optional<K6Metrics.Type> type = K6Metrics.type(metric.name(), scenario);
             if (type.isEmpty() && scenario != Scenario.CUSTOM) {
                 checks.add(
                         field,
                         field + ": '" + metric.name() + "' is not a metric of the generated script: use one of "
-                                + String.join(", ", K6Metrics.knownNames()) + " (a metric of your own can only be"
+                                + String.join(", ", K6Metrics.knownNames(scenario))
+                                + " (a metric of your own can only be"
                                 + " used with scenario custom, whose module defines it)");
             }
             for (String expression : expressions == null ? List.<String>of() : expressions) {

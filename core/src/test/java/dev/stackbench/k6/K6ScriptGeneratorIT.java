@@ -1,6 +1,7 @@
 package dev.stackbench.k6;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.stackbench.api.BenchmarkRun;
@@ -8,6 +9,7 @@ import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.LockSummary;
 import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.ThresholdResult;
 import dev.stackbench.results.ResultAggregator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -205,6 +207,12 @@ class K6ScriptGeneratorIT {
             assertThat(lock.getLockWaitMs().getMin()).isGreaterThanOrEqualTo(0.0);
             assertThat(lock.getLockWaitExact()).isTrue();
             assertThat(summary.getWarnings()).isNull();
+            // Thresholds on the scenario's own metrics are k6's verdicts on the measured window.
+            assertThat(summary.getThresholdResults())
+                    .extracting(ThresholdResult::getMetric, ThresholdResult::getPassed, ThresholdResult::getSource)
+                    .containsExactly(
+                            tuple("stackbench_lock_wait_ms", true, "k6"),
+                            tuple("stackbench_lock_groups_several_winners", true, "k6"));
         }
     }
 
@@ -219,6 +227,7 @@ class K6ScriptGeneratorIT {
                     .isEqualTo(lock.getGroups())
                     .isPositive();
             assertThat(lock.getCorrectGroups()).isZero();
+            assertThat(summary.getThresholdsPassed()).isFalse();
             assertThat(summary.getWarnings()).anySatisfy(warning -> assertThat(warning)
                     .startsWith("correctness error: " + lock.getGroups() + " of " + lock.getGroups()
                             + " lock groups did not end with exactly one success"));
@@ -232,6 +241,9 @@ class K6ScriptGeneratorIT {
                 load: {executor: constant-arrival-rate, rate: 10}
                 warmup: 1s
                 duration: 3s
+                thresholds:
+                  stackbench_lock_wait_ms: ["p(95)<1000"]
+                  stackbench_lock_groups_several_winners: ["count<1"]
                 """);
     }
 
@@ -256,7 +268,8 @@ class K6ScriptGeneratorIT {
                 "run",
                 "--quiet",
                 "script.js");
-        assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
+        // 99: the run completed and a threshold failed, which some tests want.
+        assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isIn(0, K6Env.EXIT_THRESHOLDS_FAILED);
         return K6SummaryParser.parse(result.stdout());
     }
 }

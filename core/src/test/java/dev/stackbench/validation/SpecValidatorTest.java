@@ -123,6 +123,42 @@ class SpecValidatorTest {
     }
 
     @Test
+    void scenarioLockMayPutThresholdsOnItsLockWaitAndGroupsOnlyItself() {
+        assertThat(new SpecValidator(null).validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload:
+                          scenario: lock
+                          lockGroup: 3
+                          load: {rate: 5}
+                          thresholds:
+                            stackbench_lock_wait_ms: ["p(95)<50"]
+                            stackbench_lock_groups_several_winners: ["count==0"]
+                        """))).isEmpty();
+        assertThat(new SpecValidator(null).validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload:
+                          scenario: orders
+                          load: {rate: 5}
+                          thresholds:
+                            stackbench_lock_wait_ms: ["p(95)<50"]
+                        """)))
+                .extracting(Violation::field)
+                .containsExactly("spec.workload.thresholds.stackbench_lock_wait_ms");
+        assertThat(new SpecValidator(null).validate(run("x", """
+                        target: {variant: mvc-jdbc}
+                        workload:
+                          scenario: lock
+                          lockGroup: 3
+                          load: {rate: 5}
+                          thresholds:
+                            stackbench_lock_wait_ms: ["rate<1"]
+                        """)))
+                .extracting(Violation::message)
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("which k6 does not allow on stackbench_lock_wait_ms (a trend)");
+    }
+
+    @Test
     void missingNameAndSpecAreReported() {
         BenchmarkRun run = new BenchmarkRun();
 

@@ -137,6 +137,13 @@ public final class HtmlReport {
                         .append(escape(row.loadGeneratorAlarm()))
                         .append("</p>\n");
             }
+            for (String detail : row.details()) {
+                html.append("<p>")
+                        .append(escape(row.name()))
+                        .append(": ")
+                        .append(escape(detail))
+                        .append("</p>\n");
+            }
             for (String warning : row.warnings()) {
                 html.append("<p class=\"warn\">")
                         .append(escape(row.name()))

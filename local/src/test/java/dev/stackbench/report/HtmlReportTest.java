@@ -38,7 +38,8 @@ class HtmlReportTest {
                 66.7,
                 false,
                 "k6 used all its CPU: this result measures k6, not the target",
-                List.of("k6 dropped iterations"));
+                List.of("k6 dropped iterations"),
+                List.of("burst: 40 of 40 requests answered, makespan 1270 ms <first to last>"));
         ReportRun run = new ReportRun(
                 saturated,
                 points,
@@ -60,6 +61,7 @@ class HtmlReportTest {
                 .contains("k6 used all its CPU: this result measures k6, not the target")
                 .contains("target on CPU 1")
                 .contains("Test CPU")
+                .contains("burst: 40 of 40 requests answered, makespan 1270 ms &lt;first to last&gt;")
                 .contains("FAILED")
                 .doesNotContain("<svg")
                 .doesNotContain("src=\"http");
