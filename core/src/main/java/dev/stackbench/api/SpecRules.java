@@ -101,6 +101,10 @@ public final class SpecRules {
     public static final String FANOUT_MODE_ONLY_FANOUT = "self.scenario == 'fanout' || !has(self.fanoutMode)";
     public static final String FANOUT_MODE_ONLY_FANOUT_MESSAGE =
             "spec.workload.fanoutMode is only used by scenario fanout: remove it, or set scenario: fanout";
+    public static final String PROTOCOL_ONLY_UPSTREAM =
+            "self.scenario in ['upstream', 'mixed', 'fanout'] || !has(self.upstreamProtocol)";
+    public static final String PROTOCOL_ONLY_UPSTREAM_MESSAGE = "spec.workload.upstreamProtocol is only used by the"
+            + " scenarios that call the delay service (upstream, mixed, fanout): remove it, or pick one of them";
     public static final String LOCK_GROUP_REQUIRED = "self.scenario != 'lock' || has(self.lockGroup)";
     public static final String LOCK_GROUP_REQUIRED_MESSAGE = "spec.workload.lockGroup is required when scenario is"
             + " lock: set how many concurrent changes of the same order each iteration sends, e.g. lockGroup: 3";

@@ -48,6 +48,10 @@ import java.util.Map;
         message = SpecRules.FANOUT_MODE_ONLY_FANOUT_MESSAGE,
         fieldPath = ".fanoutMode")
 @ValidationRule(
+        value = SpecRules.PROTOCOL_ONLY_UPSTREAM,
+        message = SpecRules.PROTOCOL_ONLY_UPSTREAM_MESSAGE,
+        fieldPath = ".upstreamProtocol")
+@ValidationRule(
         value = SpecRules.LOCK_GROUP_REQUIRED,
         message = SpecRules.LOCK_GROUP_REQUIRED_MESSAGE,
         fieldPath = ".lockGroup")
@@ -92,6 +96,11 @@ public class WorkloadSpec {
             + " scenario fanout only; left out, each variant uses its own way (parallel where it has a non-blocking"
             + " client, sequential where it has a blocking one). A variant refuses a mode it cannot do.")
     private FanoutMode fanoutMode;
+
+    @JsonPropertyDescription("http (default) or rsocket: how the target calls the delay service in scenarios"
+            + " upstream, mixed and fanout. Over RSocket each call is a request-stream on one multiplexed connection;"
+            + " blocking variants block on it (.block()), reactive ones compose it.")
+    private UpstreamProtocol upstreamProtocol;
 
     @Min(2)
     @Max(SpecRules.MAX_LOCK_GROUP)
@@ -333,6 +342,19 @@ public class WorkloadSpec {
 
     public WorkloadSpec withLockGroup(Integer lockGroup) {
         this.lockGroup = lockGroup;
+        return this;
+    }
+
+    public UpstreamProtocol getUpstreamProtocol() {
+        return upstreamProtocol;
+    }
+
+    public void setUpstreamProtocol(UpstreamProtocol upstreamProtocol) {
+        this.upstreamProtocol = upstreamProtocol;
+    }
+
+    public WorkloadSpec withUpstreamProtocol(UpstreamProtocol upstreamProtocol) {
+        this.upstreamProtocol = upstreamProtocol;
         return this;
     }
 }

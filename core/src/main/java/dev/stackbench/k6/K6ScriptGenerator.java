@@ -13,6 +13,7 @@ import dev.stackbench.api.LoadSpec;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.api.SpecRules;
 import dev.stackbench.api.Stage;
+import dev.stackbench.api.UpstreamProtocol;
 import dev.stackbench.api.WorkloadSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
 import java.time.Duration;
@@ -344,6 +345,9 @@ public final class K6ScriptGenerator {
         if (workload.getLockGroup() != null) {
             node.put("lockGroup", workload.getLockGroup());
         }
+        // Left out for http, the targets' default, so the requests are the same as before the parameter existed.
+        node.put(
+                "protocolParam", workload.getUpstreamProtocol() == UpstreamProtocol.RSOCKET ? "&protocol=rsocket" : "");
         node.put("rowCount", workload.getRowCount());
         node.put("requestTimeout", Durations.format(requestTimeout(workload)));
         node.put("seededItems", SEEDED_ITEMS);
@@ -381,7 +385,8 @@ public final class K6ScriptGenerator {
         return switch (scenario) {
             case UPSTREAM -> """
                     export default function () {
-                      const response = http.get(BASE_URL + '/api/upstream?delayMs=' + WORKLOAD.upstreamDelayMs,
+                      const response = http.get(BASE_URL + '/api/upstream?delayMs=' + WORKLOAD.upstreamDelayMs
+                        + WORKLOAD.protocolParam,
                         { timeout: WORKLOAD.requestTimeout, tags: { name: 'upstream' } });
                       verify(response, 200, 'upstream');
                     }
@@ -396,7 +401,8 @@ public final class K6ScriptGenerator {
             case MIXED -> """
                     export default function () {
                       const response = http.get(BASE_URL + '/api/mixed?delayMs=' + WORKLOAD.upstreamDelayMs
-                        + '&sleepMs=' + WORKLOAD.dbSleepMs, { timeout: WORKLOAD.requestTimeout, tags: { name: 'mixed' } });
+                        + '&sleepMs=' + WORKLOAD.dbSleepMs + WORKLOAD.protocolParam,
+                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'mixed' } });
                       verify(response, 200, 'mixed');
                     }
                     """;
@@ -412,7 +418,8 @@ public final class K6ScriptGenerator {
 
                     export default function () {
                       const response = http.get(BASE_URL + '/api/fanout?delayMs=' + WORKLOAD.upstreamDelayMs
-                        + '&calls=' + WORKLOAD.calls + FANOUT_MODE, { timeout: WORKLOAD.requestTimeout, tags: { name: 'fanout' } });
+                        + '&calls=' + WORKLOAD.calls + FANOUT_MODE + WORKLOAD.protocolParam,
+                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'fanout' } });
                       verify(response, 200, 'fanout', {
                         'fanout: call count': (json) => json.count === WORKLOAD.calls,
                       });
@@ -510,7 +517,8 @@ public final class K6ScriptGenerator {
                         return;
                       }
                       const paid = http.put(BASE_URL + '/api/orders/' + order.orderId + '/status',
-                        JSON.stringify({ status: 'PAID' }), { headers: JSON_HEADERS, timeout: WORKLOAD.requestTimeout, tags: { name: 'order-status' } });
+                        JSON.stringify({ status: 'PAID' }),
+                        { headers: JSON_HEADERS, timeout: WORKLOAD.requestTimeout, tags: { name: 'order-status' } });
                       verify(paid, 200, 'order-status', {
                         'order-status: status PAID': (json) => json.status === 'PAID',
                       });

@@ -340,6 +340,10 @@ public final class SpecValidator {
                     "spec.workload.fanoutMode",
                     SpecRules.FANOUT_MODE_ONLY_FANOUT_MESSAGE);
             checks.rule(
+                    scenario.callsUpstream() || workload.getUpstreamProtocol() == null,
+                    "spec.workload.upstreamProtocol",
+                    SpecRules.PROTOCOL_ONLY_UPSTREAM_MESSAGE);
+            checks.rule(
                     !scenario.contendsForLock() || workload.getLockGroup() != null,
                     "spec.workload.lockGroup",
                     SpecRules.LOCK_GROUP_REQUIRED_MESSAGE);

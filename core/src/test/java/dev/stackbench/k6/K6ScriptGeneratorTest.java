@@ -226,6 +226,28 @@ class K6ScriptGeneratorTest {
     }
 
     @Test
+    void rsocketIsAskedForOnlyWhenTheSpecSaysSo() {
+        String rsocket = generator.generate(spec("""
+                        scenario: fanout
+                        upstreamDelay: 100ms
+                        calls: 5
+                        upstreamProtocol: rsocket
+                        load: {rate: 10}
+                        """)).text();
+        String http = generator.generate(spec("""
+                        scenario: upstream
+                        upstreamDelay: 100ms
+                        upstreamProtocol: http
+                        load: {rate: 10}
+                        """)).text();
+
+        assertThat(rsocket)
+                .contains("\"protocolParam\" : \"&protocol=rsocket\"")
+                .contains("FANOUT_MODE + WORKLOAD.protocolParam");
+        assertThat(http).contains("\"protocolParam\" : \"\"").contains("+ WORKLOAD.protocolParam");
+    }
+
+    @Test
     void lockSendsItsGroupAsOneBatchAndCountsEveryRequest() throws Exception {
         K6Script script = generator.generate(spec("""
                 scenario: lock
