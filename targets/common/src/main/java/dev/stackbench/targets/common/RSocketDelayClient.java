@@ -1,0 +1,110 @@
+package dev.stackbench.targets.common;
+
+import io.rsocket.RSocketErrorException;
+import java.net.URI;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.messaging.rsocket.RSocketRequester;
+import org.springframework.messaging.rsocket.RSocketStrategies;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The delay service over RSocket, for {@code protocol=rsocket}: the request-stream route {@value #ROUTE} over
+ * WebSocket on the delay service's HTTP port ({@code DELAY_SERVICE_URL} with ws instead of http, path
+ * {@value #PATH}). One connection carries every call of the application, multiplexed; it is opened by the first
+ * call (not at start, so a target may start before the delay service) and opened again by the next call once it
+ * has closed. A call that cannot reach the delay service fails with a 502 that says where it tried.
+ *
+ * <p>The Flux and Mono returned here do not block; the blocking variants call {@code block()} on them themselves.
+ */
+public class RSocketDelayClient implements AutoCloseable {
+
+    public static final String ROUTE = "delay.items";
+    public static final String PATH = "/rsocket";
+
+    private final URI uri;
+    private final RSocketRequester requester;
+
+    public RSocketDelayClient(String delayServiceUrl) {
+        this.uri = websocketUri(delayServiceUrl);
+        this.requester = RSocketRequester.builder()
+                .rsocketStrategies(strategies())
+                .dataMimeType(MediaType.APPLICATION_JSON)
+                .websocket(uri);
+    }
+
+    /** JSON payloads; the delay service's route uses the same. */
+    public static RSocketStrategies strategies() {
+        return RSocketStrategies.builder()
+                .encoder(new JacksonJsonEncoder())
+                .decoder(new JacksonJsonDecoder())
+                .build();
+    }
+
+    /** {@code http://host:port} becomes {@code ws://host:port/rsocket} (https: wss). */
+    static URI websocketUri(String delayServiceUrl) {
+        String base = delayServiceUrl.trim().replaceAll("/+$", "");
+        if (base.startsWith("http://") || base.startsWith("https://")) {
+            return URI.create("ws" + base.substring("http".length()) + PATH);
+        }
+        throw new IllegalArgumentException(
+                "DELAY_SERVICE_URL must start with http:// or https://, got '" + delayServiceUrl + "'");
+    }
+
+    public URI uri() {
+        return uri;
+    }
+
+    /** {@code count} seeded items, each {@code delayMs} after the previous one. */
+    public Flux<Item> items(int delayMs, int count) {
+        return requester
+                .route(ROUTE)
+                .data(new DelayItemsRequest(delayMs, count))
+                .retrieveFlux(Item.class)
+                .onErrorMap(failure -> !(failure instanceof ApiException), this::failed);
+    }
+
+    /** One call: a stream of one item after {@code delayMs}, consumed to its end. */
+    public Mono<Void> call(int delayMs) {
+        return items(delayMs, 1).then();
+    }
+
+    /**
+     * {@code calls} calls on the one connection: all subscribed at once (flatMap with a concurrency of {@code calls})
+     * or each after the previous one has completed (concatMap). The first failure cancels the others.
+     */
+    public Mono<Void> fanout(int delayMs, int calls, FanoutMode mode) {
+        Flux<Integer> each = Flux.range(0, calls);
+        return switch (mode) {
+            case PARALLEL -> each.flatMap(call -> call(delayMs), calls).then();
+            case SEQUENTIAL -> each.concatMap(call -> call(delayMs)).then();
+        };
+    }
+
+    /**
+     * A 502 like the HTTP client's: the delay service's own refusal (an RSocket error frame) with its message, else
+     * the connection problem and where the client tried.
+     */
+    private ApiException failed(Throwable failure) {
+        if (failure instanceof RSocketErrorException refused) {
+            return new ApiException(
+                    502,
+                    "the delay service refused the call over RSocket (route " + ROUTE + "): " + refused.getMessage());
+        }
+        String reason = failure.getMessage() == null
+                ? failure.getClass().getSimpleName()
+                : failure.getClass().getSimpleName() + ": " + failure.getMessage();
+        return new ApiException(
+                502,
+                "the delay service call over RSocket (" + uri + ", route " + ROUTE + ") failed (" + reason
+                        + "): check DELAY_SERVICE_URL and that the delay service is running");
+    }
+
+    /** Closes the connection, if one is open. */
+    @Override
+    public void close() {
+        requester.dispose();
+    }
+}
