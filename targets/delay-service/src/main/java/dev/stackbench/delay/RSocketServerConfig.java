@@ -28,9 +28,14 @@ class RSocketServerConfig {
     }
 
     @Bean
-    NettyRouteProvider rsocketOverWebSocket(RSocketMessageHandler handler) {
+    RSocketConnections rsocketConnections() {
+        return new RSocketConnections();
+    }
+
+    @Bean
+    NettyRouteProvider rsocketOverWebSocket(RSocketMessageHandler handler, RSocketConnections connections) {
         ServerTransport.ConnectionAcceptor acceptor =
-                RSocketServer.create(handler.responder()).asConnectionAcceptor();
+                RSocketServer.create(connections.tracking(handler.responder())).asConnectionAcceptor();
         return routes -> routes.ws(
                 RSocketDelayClient.PATH,
                 WebsocketRouteTransport.newHandler(acceptor),

@@ -1,6 +1,6 @@
 package dev.stackbench.targets.common;
 
-import io.rsocket.RSocketErrorException;
+import io.rsocket.exceptions.ApplicationErrorException;
 import java.net.URI;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
@@ -84,11 +84,11 @@ public class RSocketDelayClient implements AutoCloseable {
     }
 
     /**
-     * A 502 like the HTTP client's: the delay service's own refusal (an RSocket error frame) with its message, else
-     * the connection problem and where the client tried.
+     * A 502 like the HTTP client's: the delay service's own refusal (an APPLICATION_ERROR frame) with its message,
+     * else the connection problem (refused, closed, reset) and where the client tried.
      */
     private ApiException failed(Throwable failure) {
-        if (failure instanceof RSocketErrorException refused) {
+        if (failure instanceof ApplicationErrorException refused) {
             return new ApiException(
                     502,
                     "the delay service refused the call over RSocket (route " + ROUTE + "): " + refused.getMessage());
