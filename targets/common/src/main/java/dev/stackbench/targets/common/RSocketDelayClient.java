@@ -1,21 +1,29 @@
 package dev.stackbench.targets.common;
 
+import io.rsocket.core.RSocketConnector;
 import io.rsocket.exceptions.ApplicationErrorException;
+import io.rsocket.metadata.WellKnownMimeType;
+import io.rsocket.transport.netty.client.WebsocketClientTransport;
 import java.net.URI;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.messaging.rsocket.RSocketRequester;
 import org.springframework.messaging.rsocket.RSocketStrategies;
+import org.springframework.util.MimeType;
+import org.springframework.util.MimeTypeUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
 
 /**
  * The delay service over RSocket, for {@code protocol=rsocket}: the request-stream route {@value #ROUTE} over
  * WebSocket on the delay service's HTTP port ({@code DELAY_SERVICE_URL} with ws instead of http, path
  * {@value #PATH}). One connection carries every call of the application, multiplexed; it is opened by the first
  * call (not at start, so a target may start before the delay service) and opened again by the next call once it
- * has closed. A call that cannot reach the delay service fails with a 502 that says where it tried.
+ * has closed or could not be opened. A call that cannot reach the delay service fails with a 502 that says where it
+ * tried.
  *
  * <p>The Flux and Mono returned here do not block; the blocking variants call {@code block()} on them themselves.
  */
@@ -24,15 +32,38 @@ public class RSocketDelayClient implements AutoCloseable {
     public static final String ROUTE = "delay.items";
     public static final String PATH = "/rsocket";
 
+    /** The route goes in composite metadata, as Spring's RSocketRequester sends it by default. */
+    private static final MimeType COMPOSITE_METADATA =
+            MimeTypeUtils.parseMimeType(WellKnownMimeType.MESSAGE_RSOCKET_COMPOSITE_METADATA.getString());
+
     private final URI uri;
-    private final RSocketRequester requester;
+    private final Mono<RSocketRequester> connection;
+    private final AtomicReference<RSocketRequester> current = new AtomicReference<>();
 
     public RSocketDelayClient(String delayServiceUrl) {
         this.uri = websocketUri(delayServiceUrl);
-        this.requester = RSocketRequester.builder()
-                .rsocketStrategies(strategies())
-                .dataMimeType(MediaType.APPLICATION_JSON)
-                .websocket(uri);
+        RSocketStrategies strategies = strategies();
+        this.connection = RSocketConnector.create()
+                .dataMimeType(MediaType.APPLICATION_JSON_VALUE)
+                .metadataMimeType(COMPOSITE_METADATA.toString())
+                .connect(WebsocketClientTransport.create(httpClient(uri), uri.getPath()))
+                .map(rsocket ->
+                        RSocketRequester.wrap(rsocket, MediaType.APPLICATION_JSON, COMPOSITE_METADATA, strategies))
+                .doOnNext(current::set)
+                // The open connection is shared until it closes; a failed connect is not kept, the next call tries.
+                .cacheInvalidateIf(RSocketRequester::isDisposed);
+    }
+
+    /**
+     * A connection of its own (not from a pool) on Reactor Netty's HTTP event loops, the ones WebClient and the
+     * WebFlux server use, so an RSocket call completes on the same kind of thread as an HTTP call.
+     */
+    private static HttpClient httpClient(URI uri) {
+        boolean secure = uri.getScheme().equals("wss");
+        HttpClient client = HttpClient.newConnection()
+                .host(uri.getHost())
+                .port(uri.getPort() != -1 ? uri.getPort() : secure ? 443 : 80);
+        return secure ? client.secure() : client;
     }
 
     /** JSON payloads; the delay service's route uses the same. */
@@ -59,10 +90,11 @@ public class RSocketDelayClient implements AutoCloseable {
 
     /** {@code count} seeded items, each {@code delayMs} after the previous one. */
     public Flux<Item> items(int delayMs, int count) {
-        return requester
-                .route(ROUTE)
-                .data(new DelayItemsRequest(delayMs, count))
-                .retrieveFlux(Item.class)
+        return connection
+                .flatMapMany(requester -> requester
+                        .route(ROUTE)
+                        .data(new DelayItemsRequest(delayMs, count))
+                        .retrieveFlux(Item.class))
                 .onErrorMap(failure -> !(failure instanceof ApiException), this::failed);
     }
 
@@ -105,6 +137,9 @@ public class RSocketDelayClient implements AutoCloseable {
     /** Closes the connection, if one is open. */
     @Override
     public void close() {
-        requester.dispose();
+        RSocketRequester open = current.getAndSet(null);
+        if (open != null) {
+            open.dispose();
+        }
     }
 }
