@@ -1,12 +1,15 @@
 package dev.stackbench.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 import dev.stackbench.contract.Http.Response;
 import dev.stackbench.postgres.LocalPostgres;
+import io.rsocket.exceptions.ApplicationErrorException;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,6 +35,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.messaging.rsocket.RSocketRequester;
+import org.springframework.util.MimeTypeUtils;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -122,12 +127,77 @@ class VariantContractIT {
     void upstreamWaitsForTheDelayService(String variant) {
         JsonNode body = ok(variant, http.get(api(variant, "/api/upstream?delayMs=50")), 200, "upstream");
         assertThat(body.get("delayMs").asInt()).isEqualTo(50);
+        assertThat(body.get("protocol").asString())
+                .as("HTTP when protocol is left out")
+                .isEqualTo("http");
+        JsonNode explicit =
+                ok(variant, http.get(api(variant, "/api/upstream?delayMs=1&protocol=http")), 200, "upstream");
+        assertThat(explicit.get("protocol").asString()).isEqualTo("http");
+    }
+
+    /**
+     * Over RSocket the request still waits for the whole delay, on the thread the variant uses for HTTP: the blocking
+     * variants block their request thread (Tomcat's, or a virtual one) on the RSocket client.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void upstreamOverRSocketWaitsForTheDelayService(String variant) {
+        ok(variant, http.get(api(variant, "/api/upstream?delayMs=0&protocol=rsocket")), 200, "upstream");
+        long start = System.nanoTime();
+        JsonNode body =
+                ok(variant, http.get(api(variant, "/api/upstream?delayMs=100&protocol=rsocket")), 200, "upstream");
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(body.get("delayMs").asInt()).isEqualTo(100);
+        assertThat(body.get("protocol").asString()).isEqualTo("rsocket");
+        assertThat(elapsedMs).as("answered after the delay").isGreaterThanOrEqualTo(100);
+        switch (variant) {
+            case "mvc-jdbc" -> {
+                assertThat(body.get("thread").asString())
+                        .as("blocked on the Tomcat thread")
+                        .startsWith("http-nio-");
+                assertThat(body.get("virtual").asBoolean()).isFalse();
+            }
+            case "mvc-virtual-threads" ->
+                assertThat(body.get("virtual").asBoolean())
+                        .as(
+                                "blocked on a virtual thread (%s)",
+                                body.get("thread").asString())
+                        .isTrue();
+            default -> assertThat(body.get("virtual").asBoolean()).isFalse();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variantNames")
+    void mixedOverRSocketCallsTheDelayServiceThenPostgres(String variant) {
+        long start = System.nanoTime();
+        JsonNode body =
+                ok(variant, http.get(api(variant, "/api/mixed?delayMs=30&sleepMs=20&protocol=rsocket")), 200, "mixed");
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(body.get("delayMs").asInt()).isEqualTo(30);
+        assertThat(body.get("sleepMs").asInt()).isEqualTo(20);
+        assertThat(body.get("protocol").asString()).isEqualTo("rsocket");
+        assertThat(elapsedMs).as("the delay, then the database's sleep").isGreaterThanOrEqualTo(50);
+    }
+
+    static Stream<Arguments> operationsThatCallTheDelayService() {
+        return variantNames().flatMap(variant -> Stream.of(
+                        "/api/upstream?delayMs=1", "/api/mixed?delayMs=1&sleepMs=1", "/api/fanout?delayMs=1&calls=2")
+                .map(path -> Arguments.of(variant, path)));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("operationsThatCallTheDelayService")
+    void refusesAProtocolItDoesNotSpeakNamingTheProtocols(String variant, String path) {
+        Response response = http.get(api(variant, path + "&protocol=bogus"));
+        assertError(response, 400);
+        assertThat(response.json().get("error").asString()).startsWith("protocol must be http or rsocket, got 'bogus'");
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("variantNames")
     void fanoutRunsTheVariantsDefaultModeWhenTheRequestNamesNone(String variant) {
-        assertFanout(variant, "", CATALOGUE.variant(variant).defaultFanoutMode());
+        assertFanout(variant, "", CATALOGUE.variant(variant).defaultFanoutMode(), "http");
     }
 
     static Stream<Arguments> fanoutModesTheCatalogueLists() {
@@ -138,7 +208,13 @@ class VariantContractIT {
     @ParameterizedTest(name = "{0}: mode={1}")
     @MethodSource("fanoutModesTheCatalogueLists")
     void fanoutRunsEveryModeTheCatalogueLists(String variant, String mode) {
-        assertFanout(variant, "&mode=" + mode, mode);
+        assertFanout(variant, "&mode=" + mode, mode, "http");
+    }
+
+    @ParameterizedTest(name = "{0}: mode={1}")
+    @MethodSource("fanoutModesTheCatalogueLists")
+    void fanoutOverRSocketRunsEveryModeTheCatalogueLists(String variant, String mode) {
+        assertFanout(variant, "&mode=" + mode + "&protocol=rsocket", mode, "rsocket");
     }
 
     static Stream<Arguments> fanoutModesTheCatalogueLeavesOut() {
@@ -174,22 +250,23 @@ class VariantContractIT {
      * One fan-out of {@link #FANOUT_CALLS} calls of {@link #FANOUT_DELAY_MS}, timed from here. A first fan-out without
      * delay warms the path up (classes, compiled code, the client's connections), so the time shows the mode alone.
      */
-    private void assertFanout(String variant, String modeParameter, String expectedMode) {
+    private void assertFanout(String variant, String modeParameter, String expectedMode, String expectedProtocol) {
         String fanout = "/api/fanout?calls=" + FANOUT_CALLS + modeParameter + "&delayMs=";
         ok(variant, http.get(api(variant, fanout + 0)), 200, "fanout");
         long start = System.nanoTime();
         JsonNode body = ok(variant, http.get(api(variant, fanout + FANOUT_DELAY_MS)), 200, "fanout");
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         assertThat(body.get("mode").asString()).isEqualTo(expectedMode);
+        assertThat(body.get("protocol").asString()).isEqualTo(expectedProtocol);
         assertThat(body.get("delayMs").asInt()).isEqualTo(FANOUT_DELAY_MS);
         assertThat(body.get("count").asInt()).isEqualTo(FANOUT_CALLS);
         if (expectedMode.equals("sequential")) {
             assertThat(elapsedMs)
-                    .as("%s: %d calls one after another", variant, FANOUT_CALLS)
+                    .as("%s: %d calls one after another over %s", variant, FANOUT_CALLS, expectedProtocol)
                     .isGreaterThanOrEqualTo((long) FANOUT_DELAY_MS * FANOUT_CALLS);
         } else {
             assertThat(elapsedMs)
-                    .as("%s: %d calls in parallel", variant, FANOUT_CALLS)
+                    .as("%s: %d calls in parallel over %s", variant, FANOUT_CALLS, expectedProtocol)
                     .isGreaterThanOrEqualTo(FANOUT_DELAY_MS)
                     .isLessThan(FANOUT_PARALLEL_LIMIT_MS);
         }
@@ -661,6 +738,70 @@ class VariantContractIT {
         assertThat(http.get(delayService.managementUrl() + "/actuator/prometheus")
                         .body())
                 .contains("jvm_threads_live_threads");
+    }
+
+    /** Three seeded items, each 100 ms after the previous one, over RSocket on the delay service's HTTP port. */
+    @Test
+    void delayServiceStreamsSeededItemsOverRSocket() {
+        RSocketRequester requester = delayServiceOverRSocket();
+        try {
+            requester
+                    .route("delay.items")
+                    .data("{\"ms\":0,\"count\":1}")
+                    .retrieveFlux(String.class)
+                    .blockLast();
+            long start = System.nanoTime();
+            List<String> items = requester
+                    .route("delay.items")
+                    .data("{\"ms\":100,\"count\":3}")
+                    .retrieveFlux(String.class)
+                    .collectList()
+                    .block(Duration.ofSeconds(30));
+            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+            assertThat(items).hasSize(3);
+            for (int k = 1; k <= 3; k++) {
+                JsonNode item = Http.JSON.readTree(items.get(k - 1));
+                assertThat(item.get("id").asLong()).isEqualTo(k);
+                assertThat(item.get("name").asString()).isEqualTo("item-" + k);
+                assertThat(item.get("priceCents").asInt())
+                        .as("the seed's price formula")
+                        .isEqualTo(100 + (k * 23) % 9900);
+            }
+            assertThat(elapsedMs).as("3 items 100 ms apart").isGreaterThanOrEqualTo(300);
+        } finally {
+            requester.dispose();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "{\"ms\":10,\"count\":0}",
+                "{\"ms\":10,\"count\":101}",
+                "{\"ms\":-1,\"count\":1}",
+                "{\"ms\":10}",
+                "not json"
+            })
+    void delayServiceRefusesABadStreamRequestSayingWhatToSend(String payload) {
+        RSocketRequester requester = delayServiceOverRSocket();
+        try {
+            assertThatThrownBy(() -> requester
+                            .route("delay.items")
+                            .data(payload)
+                            .retrieveFlux(String.class)
+                            .blockLast(Duration.ofSeconds(30)))
+                    .isInstanceOf(ApplicationErrorException.class)
+                    .hasMessageContaining("send {\"ms\":D,\"count\":N} to route delay.items")
+                    .hasMessageContaining("1 <= N <= 100");
+        } finally {
+            requester.dispose();
+        }
+    }
+
+    private RSocketRequester delayServiceOverRSocket() {
+        return RSocketRequester.builder()
+                .dataMimeType(MimeTypeUtils.APPLICATION_JSON)
+                .websocket(URI.create(delayService.baseUrl().replaceFirst("^http", "ws") + "/rsocket"));
     }
 
     private static final String IPV4_LOOPBACK = "0100007F";

@@ -18,38 +18,38 @@ public final class ApiResponses {
         return variant;
     }
 
-    public ApiResponse upstream(int delayMs) {
-        return build("upstream", delayMs, null, null, null, null, null, null, null);
+    public ApiResponse upstream(int delayMs, UpstreamProtocol protocol) {
+        return build("upstream", delayMs, null, null, null, null, null, null, null, protocol);
     }
 
     public ApiResponse db(int sleepMs) {
-        return build("db", null, sleepMs, null, null, null, null, null, null);
+        return build("db", null, sleepMs, null, null, null, null, null, null, null);
     }
 
     public ApiResponse sleep(int sleepMs) {
-        return build("sleep", null, sleepMs, null, null, null, null, null, null);
+        return build("sleep", null, sleepMs, null, null, null, null, null, null, null);
     }
 
-    public ApiResponse mixed(int delayMs, int sleepMs) {
-        return build("mixed", delayMs, sleepMs, null, null, null, null, null, null);
+    public ApiResponse mixed(int delayMs, int sleepMs, UpstreamProtocol protocol) {
+        return build("mixed", delayMs, sleepMs, null, null, null, null, null, null, protocol);
     }
 
-    /** {@code count} is the number of upstream calls, {@code mode} how they ran. */
-    public ApiResponse fanout(int delayMs, int calls, FanoutMode mode) {
-        return build("fanout", delayMs, null, calls, null, null, null, mode, null);
+    /** {@code count} is the number of upstream calls, {@code mode} how they ran, {@code protocol} over what. */
+    public ApiResponse fanout(int delayMs, int calls, FanoutMode mode, UpstreamProtocol protocol) {
+        return build("fanout", delayMs, null, calls, null, null, null, mode, null, protocol);
     }
 
     public ApiResponse rows(List<Item> items) {
-        return build("rows", null, null, items.size(), items, null, null, null, null);
+        return build("rows", null, null, items.size(), items, null, null, null, null, null);
     }
 
     public ApiResponse orderCreated(long orderId) {
-        return build("order-create", null, null, null, null, orderId, OrderStatus.NEW, null, null);
+        return build("order-create", null, null, null, null, orderId, OrderStatus.NEW, null, null, null);
     }
 
     /** Also reports how long the change waited for the order's row lock. */
     public ApiResponse orderStatus(long orderId, StatusChange change) {
-        return build("order-status", null, null, null, null, orderId, change.status(), null, change.lockWaitMs());
+        return build("order-status", null, null, null, null, orderId, change.status(), null, change.lockWaitMs(), null);
     }
 
     private ApiResponse build(
@@ -61,7 +61,8 @@ public final class ApiResponses {
             Long orderId,
             OrderStatus status,
             FanoutMode mode,
-            Double lockWaitMs) {
+            Double lockWaitMs,
+            UpstreamProtocol protocol) {
         Thread current = Thread.currentThread();
         return new ApiResponse(
                 variant,
@@ -75,6 +76,7 @@ public final class ApiResponses {
                 orderId,
                 status == null ? null : status.name(),
                 mode == null ? null : mode.value(),
-                lockWaitMs);
+                lockWaitMs,
+                protocol == null ? null : protocol.value());
     }
 }

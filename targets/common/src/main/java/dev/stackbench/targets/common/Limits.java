@@ -7,6 +7,7 @@ public final class Limits {
     public static final int MAX_ROWS = 10_000;
     public static final int MAX_QUANTITY = 1_000;
     public static final int MAX_FANOUT_CALLS = 100;
+    public static final int MAX_STREAM_ITEMS = 100;
 
     private Limits() {}
 
@@ -35,6 +36,11 @@ public final class Limits {
     /** The calls one fan-out request makes to the delay service. */
     public static int calls(int calls) {
         return within("calls", calls, 1, MAX_FANOUT_CALLS, " (upstream calls per request)");
+    }
+
+    /** The items one request-stream of the delay service's RSocket route emits. */
+    public static int streamItems(int count) {
+        return within("count", count, 1, MAX_STREAM_ITEMS, " (items the delay service streams)");
     }
 
     public static int quantity(int quantity) {

@@ -6,7 +6,9 @@ import dev.stackbench.targets.common.FanoutMode;
 import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.Limits;
+import dev.stackbench.targets.common.RSocketDelayClient;
 import dev.stackbench.targets.common.ReactiveDelayClient;
+import dev.stackbench.targets.common.UpstreamProtocol;
 import java.time.Duration;
 import org.springframework.context.annotation.Profile;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -18,7 +20,8 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * mvc-webclient: returning a Mono makes Spring MVC finish the request asynchronously, so the Tomcat thread goes
- * back to the pool while WebClient waits for the delay service.
+ * back to the pool while WebClient waits for the delay service. With {@code protocol=rsocket} the RSocket client's
+ * Monos take WebClient's place, composed the same way.
  */
 @RestController
 @RequestMapping("/api")
@@ -26,33 +29,55 @@ import reactor.core.scheduler.Schedulers;
 class WebClientUpstreamController {
 
     private final ReactiveDelayClient delayService;
+    private final RSocketDelayClient rsocket;
     private final JdbcStore store;
     private final FanoutModes fanoutModes;
     private final ApiResponses responses;
 
     WebClientUpstreamController(
-            ReactiveDelayClient delayService, JdbcStore store, FanoutModes fanoutModes, ApiResponses responses) {
+            ReactiveDelayClient delayService,
+            RSocketDelayClient rsocket,
+            JdbcStore store,
+            FanoutModes fanoutModes,
+            ApiResponses responses) {
         this.delayService = delayService;
+        this.rsocket = rsocket;
         this.store = store;
         this.fanoutModes = fanoutModes;
         this.responses = responses;
     }
 
     @GetMapping("/upstream")
-    Mono<ApiResponse> upstream(@RequestParam int delayMs) {
-        return delayService.delay(Limits.delayMs(delayMs)).then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+    Mono<ApiResponse> upstream(@RequestParam int delayMs, @RequestParam(required = false) String protocol) {
+        Limits.delayMs(delayMs);
+        UpstreamProtocol chosen = UpstreamProtocol.choose(protocol);
+        return call(chosen, delayMs).then(Mono.fromSupplier(() -> responses.upstream(delayMs, chosen)));
     }
 
     /** The calls as Monos, all at once or one after another; the Tomcat thread is back in the pool meanwhile. */
     @GetMapping("/fanout")
     Mono<ApiResponse> fanout(
-            @RequestParam int delayMs, @RequestParam int calls, @RequestParam(required = false) String mode) {
+            @RequestParam int delayMs,
+            @RequestParam int calls,
+            @RequestParam(required = false) String mode,
+            @RequestParam(required = false) String protocol) {
         Limits.delayMs(delayMs);
         Limits.calls(calls);
         FanoutMode chosen = fanoutModes.choose(mode);
-        return delayService
-                .fanout(delayMs, calls, chosen)
-                .then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen)));
+        UpstreamProtocol over = UpstreamProtocol.choose(protocol);
+        Mono<Void> all =
+                switch (over) {
+                    case HTTP -> delayService.fanout(delayMs, calls, chosen);
+                    case RSOCKET -> rsocket.fanout(delayMs, calls, chosen);
+                };
+        return all.then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen, over)));
+    }
+
+    private Mono<Void> call(UpstreamProtocol protocol, int delayMs) {
+        return switch (protocol) {
+            case HTTP -> delayService.delay(delayMs);
+            case RSOCKET -> rsocket.call(delayMs);
+        };
     }
 
     /** Waits on Reactor's timer, as it waits for WebClient: the Tomcat thread goes back to the pool meanwhile. */
@@ -67,14 +92,15 @@ class WebClientUpstreamController {
      * must not block; the JDBC part therefore moves to boundedElastic, Reactor's pool for blocking work.
      */
     @GetMapping("/mixed")
-    Mono<ApiResponse> mixed(@RequestParam int delayMs, @RequestParam int sleepMs) {
+    Mono<ApiResponse> mixed(
+            @RequestParam int delayMs, @RequestParam int sleepMs, @RequestParam(required = false) String protocol) {
         Limits.delayMs(delayMs);
         Limits.sleepMs(sleepMs);
-        return delayService
-                .delay(delayMs)
+        UpstreamProtocol chosen = UpstreamProtocol.choose(protocol);
+        return call(chosen, delayMs)
                 .then(Mono.fromCallable(() -> {
                             store.sleep(sleepMs);
-                            return responses.mixed(delayMs, sleepMs);
+                            return responses.mixed(delayMs, sleepMs, chosen);
                         })
                         .subscribeOn(Schedulers.boundedElastic()));
     }

@@ -4,6 +4,7 @@ import dev.stackbench.targets.common.ApiResponses;
 import dev.stackbench.targets.common.FanoutMode;
 import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.JdbcStore;
+import dev.stackbench.targets.common.RSocketDelayClient;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.actuate.info.InfoContributor;
@@ -25,6 +26,15 @@ class VariantConfig {
     @Bean
     JdbcStore jdbcStore(JdbcClient jdbc, TransactionTemplate transaction) {
         return new JdbcStore(jdbc, transaction);
+    }
+
+    /**
+     * The delay service over RSocket ({@code protocol=rsocket}) in all three variants: one WebSocket connection, opened
+     * by the first call and closed with the application.
+     */
+    @Bean
+    RSocketDelayClient rsocketDelayClient(@Value("${stackbench.upstream.url}") String delayServiceUrl) {
+        return new RSocketDelayClient(delayServiceUrl);
     }
 
     /**

@@ -7,7 +7,9 @@ import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.Limits;
 import dev.stackbench.targets.common.OrderRequests.ChangeStatus;
 import dev.stackbench.targets.common.OrderRequests.CreateOrder;
+import dev.stackbench.targets.common.RSocketDelayClient;
 import dev.stackbench.targets.common.ReactiveDelayClient;
+import dev.stackbench.targets.common.UpstreamProtocol;
 import dev.stackbench.webflux.store.ReactiveStore;
 import org.springframework.context.annotation.Profile;
 import org.springframework.http.HttpStatus;
@@ -24,7 +26,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The contract's endpoints as reactive pipelines. Each answer is built in the step after the work completes, so its
- * {@code thread} is the thread that ran (or completed) that work.
+ * {@code thread} is the thread that ran (or completed) that work. The upstream calls go over WebClient or, with
+ * {@code protocol=rsocket}, over the RSocket client, composed the same way and never blocked on.
  */
 @RestController
 @RequestMapping("/api")
@@ -32,6 +35,7 @@ import reactor.core.publisher.Mono;
 class ApiController {
 
     private final ReactiveDelayClient delayService;
+    private final RSocketDelayClient rsocket;
     private final ReactiveStore store;
     private final InProcessSleep inProcessSleep;
     private final FanoutModes fanoutModes;
@@ -39,11 +43,13 @@ class ApiController {
 
     ApiController(
             ReactiveDelayClient delayService,
+            RSocketDelayClient rsocket,
             ReactiveStore store,
             InProcessSleep inProcessSleep,
             FanoutModes fanoutModes,
             ApiResponses responses) {
         this.delayService = delayService;
+        this.rsocket = rsocket;
         this.store = store;
         this.inProcessSleep = inProcessSleep;
         this.fanoutModes = fanoutModes;
@@ -51,19 +57,35 @@ class ApiController {
     }
 
     @GetMapping("/upstream")
-    Mono<ApiResponse> upstream(@RequestParam int delayMs) {
-        return delayService.delay(Limits.delayMs(delayMs)).then(Mono.fromSupplier(() -> responses.upstream(delayMs)));
+    Mono<ApiResponse> upstream(@RequestParam int delayMs, @RequestParam(required = false) String protocol) {
+        Limits.delayMs(delayMs);
+        UpstreamProtocol chosen = UpstreamProtocol.choose(protocol);
+        return call(chosen, delayMs).then(Mono.fromSupplier(() -> responses.upstream(delayMs, chosen)));
     }
 
     @GetMapping("/fanout")
     Mono<ApiResponse> fanout(
-            @RequestParam int delayMs, @RequestParam int calls, @RequestParam(required = false) String mode) {
+            @RequestParam int delayMs,
+            @RequestParam int calls,
+            @RequestParam(required = false) String mode,
+            @RequestParam(required = false) String protocol) {
         Limits.delayMs(delayMs);
         Limits.calls(calls);
         FanoutMode chosen = fanoutModes.choose(mode);
-        return delayService
-                .fanout(delayMs, calls, chosen)
-                .then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen)));
+        UpstreamProtocol over = UpstreamProtocol.choose(protocol);
+        Mono<Void> all =
+                switch (over) {
+                    case HTTP -> delayService.fanout(delayMs, calls, chosen);
+                    case RSOCKET -> rsocket.fanout(delayMs, calls, chosen);
+                };
+        return all.then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen, over)));
+    }
+
+    private Mono<Void> call(UpstreamProtocol protocol, int delayMs) {
+        return switch (protocol) {
+            case HTTP -> delayService.delay(delayMs);
+            case RSOCKET -> rsocket.call(delayMs);
+        };
     }
 
     @GetMapping("/db")
@@ -79,13 +101,14 @@ class ApiController {
     }
 
     @GetMapping("/mixed")
-    Mono<ApiResponse> mixed(@RequestParam int delayMs, @RequestParam int sleepMs) {
+    Mono<ApiResponse> mixed(
+            @RequestParam int delayMs, @RequestParam int sleepMs, @RequestParam(required = false) String protocol) {
         Limits.delayMs(delayMs);
         Limits.sleepMs(sleepMs);
-        return delayService
-                .delay(delayMs)
+        UpstreamProtocol chosen = UpstreamProtocol.choose(protocol);
+        return call(chosen, delayMs)
                 .then(store.sleep(sleepMs))
-                .then(Mono.fromSupplier(() -> responses.mixed(delayMs, sleepMs)));
+                .then(Mono.fromSupplier(() -> responses.mixed(delayMs, sleepMs, chosen)));
     }
 
     @GetMapping("/rows")

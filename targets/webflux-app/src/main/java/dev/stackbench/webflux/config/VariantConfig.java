@@ -6,6 +6,7 @@ import dev.stackbench.targets.common.FanoutMode;
 import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.PoolThreadsMeter;
+import dev.stackbench.targets.common.RSocketDelayClient;
 import dev.stackbench.targets.common.ReactiveDelayClient;
 import dev.stackbench.webflux.api.InProcessSleep;
 import dev.stackbench.webflux.store.JdbcReactiveStore;
@@ -45,6 +46,15 @@ class VariantConfig {
             @Value("${stackbench.upstream.url}") String delayServiceUrl,
             @Value("${stackbench.upstream.max-connections}") int maxConnections) {
         return new ReactiveDelayClient(builder, delayServiceUrl, maxConnections);
+    }
+
+    /**
+     * The delay service over RSocket ({@code protocol=rsocket}) in every variant: one WebSocket connection, opened by
+     * the first call and closed with the application.
+     */
+    @Bean
+    RSocketDelayClient rsocketDelayClient(@Value("${stackbench.upstream.url}") String delayServiceUrl) {
+        return new RSocketDelayClient(delayServiceUrl);
     }
 
     /**

@@ -9,11 +9,14 @@ import dev.stackbench.targets.common.JdbcStore
 import dev.stackbench.targets.common.Limits
 import dev.stackbench.targets.common.OrderRequests.ChangeStatus
 import dev.stackbench.targets.common.OrderRequests.CreateOrder
+import dev.stackbench.targets.common.RSocketDelayClient
 import dev.stackbench.targets.common.ReactiveDelayClient
+import dev.stackbench.targets.common.UpstreamProtocol
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
 import kotlinx.coroutines.coroutineScope
+import kotlinx.coroutines.reactive.awaitLast
 import kotlinx.coroutines.reactor.awaitSingleOrNull
 import kotlinx.coroutines.withContext
 import org.springframework.context.annotation.Profile
@@ -33,22 +36,34 @@ import org.springframework.web.bind.annotation.RestController
  * sleep endpoint) runs in `withContext(Dispatchers.IO)`, which holds one of its threads (64 by default) for the whole
  * call, as boundedElastic does; only the upstream call suspends without holding a thread. Each answer is built where
  * the work completed, so its `thread` is the one that ran it: `DefaultDispatcher-worker-N`, or for upstream the Netty
- * event loop that received the delay service's answer (WebFlux resumes the handler unconfined).
+ * event loop that received the delay service's answer (WebFlux resumes the handler unconfined). With `protocol=rsocket`
+ * the upstream calls are RSocket streams awaited the same way (`awaitLast` on the stream of one item).
  */
 @RestController
 @RequestMapping("/api")
 @Profile("webflux-coroutines")
 class CoroutineApiController(
     private val delayService: ReactiveDelayClient,
+    private val rsocket: RSocketDelayClient,
     private val jdbc: JdbcStore,
     private val responses: ApiResponses,
     private val fanoutModes: FanoutModes,
 ) {
 
     @GetMapping("/upstream")
-    suspend fun upstream(@RequestParam delayMs: Int): ApiResponse {
-        delayService.delay(Limits.delayMs(delayMs)).awaitSingleOrNull()
-        return responses.upstream(delayMs)
+    suspend fun upstream(@RequestParam delayMs: Int, @RequestParam(required = false) protocol: String?): ApiResponse {
+        Limits.delayMs(delayMs)
+        val chosen = UpstreamProtocol.choose(protocol)
+        call(chosen, delayMs)
+        return responses.upstream(delayMs, chosen)
+    }
+
+    /** One call to the delay service, suspended (no thread held) until it has answered. */
+    private suspend fun call(protocol: UpstreamProtocol, delayMs: Int) {
+        when (protocol) {
+            UpstreamProtocol.HTTP -> delayService.delay(delayMs).awaitSingleOrNull()
+            UpstreamProtocol.RSOCKET -> rsocket.items(delayMs, 1).awaitLast()
+        }
     }
 
     /**
@@ -60,16 +75,18 @@ class CoroutineApiController(
         @RequestParam delayMs: Int,
         @RequestParam calls: Int,
         @RequestParam(required = false) mode: String?,
+        @RequestParam(required = false) protocol: String?,
     ): ApiResponse {
         Limits.delayMs(delayMs)
         Limits.calls(calls)
         val chosen = fanoutModes.choose(mode)
+        val over = UpstreamProtocol.choose(protocol)
         if (chosen == FanoutMode.PARALLEL) {
-            coroutineScope { (1..calls).map { async { delayService.delay(delayMs).awaitSingleOrNull() } }.awaitAll() }
+            coroutineScope { (1..calls).map { async { call(over, delayMs) } }.awaitAll() }
         } else {
-            repeat(calls) { delayService.delay(delayMs).awaitSingleOrNull() }
+            repeat(calls) { call(over, delayMs) }
         }
-        return responses.fanout(delayMs, calls, chosen)
+        return responses.fanout(delayMs, calls, chosen, over)
     }
 
     @GetMapping("/db")
@@ -91,13 +108,18 @@ class CoroutineApiController(
     }
 
     @GetMapping("/mixed")
-    suspend fun mixed(@RequestParam delayMs: Int, @RequestParam sleepMs: Int): ApiResponse {
+    suspend fun mixed(
+        @RequestParam delayMs: Int,
+        @RequestParam sleepMs: Int,
+        @RequestParam(required = false) protocol: String?,
+    ): ApiResponse {
         Limits.delayMs(delayMs)
         Limits.sleepMs(sleepMs)
-        delayService.delay(delayMs).awaitSingleOrNull()
+        val chosen = UpstreamProtocol.choose(protocol)
+        call(chosen, delayMs)
         return withContext(Dispatchers.IO) {
             jdbc.sleep(sleepMs)
-            responses.mixed(delayMs, sleepMs)
+            responses.mixed(delayMs, sleepMs, chosen)
         }
     }
 
