@@ -346,8 +346,9 @@ public final class K6ScriptGenerator {
             node.put("lockGroup", workload.getLockGroup());
         }
         // Left out for http, the targets' default, so the requests are the same as before the parameter existed.
-        node.put(
-                "protocolParam", workload.getUpstreamProtocol() == UpstreamProtocol.RSOCKET ? "&protocol=rsocket" : "");
+        boolean rsocket = workload.getUpstreamProtocol() == UpstreamProtocol.RSOCKET;
+        node.put("protocolParam", rsocket ? "&protocol=rsocket" : "");
+        node.put("protocol", rsocket ? UpstreamProtocol.RSOCKET.value() : UpstreamProtocol.HTTP.value());
         node.put("rowCount", workload.getRowCount());
         node.put("requestTimeout", Durations.format(requestTimeout(workload)));
         node.put("seededItems", SEEDED_ITEMS);
@@ -388,7 +389,9 @@ public final class K6ScriptGenerator {
                       const response = http.get(BASE_URL + '/api/upstream?delayMs=' + WORKLOAD.upstreamDelayMs
                         + WORKLOAD.protocolParam,
                         { timeout: WORKLOAD.requestTimeout, tags: { name: 'upstream' } });
-                      verify(response, 200, 'upstream');
+                      verify(response, 200, 'upstream', {
+                        'upstream: protocol': (json) => json.protocol === WORKLOAD.protocol,
+                      });
                     }
                     """;
             case DB -> """
@@ -403,7 +406,9 @@ public final class K6ScriptGenerator {
                       const response = http.get(BASE_URL + '/api/mixed?delayMs=' + WORKLOAD.upstreamDelayMs
                         + '&sleepMs=' + WORKLOAD.dbSleepMs + WORKLOAD.protocolParam,
                         { timeout: WORKLOAD.requestTimeout, tags: { name: 'mixed' } });
-                      verify(response, 200, 'mixed');
+                      verify(response, 200, 'mixed', {
+                        'mixed: protocol': (json) => json.protocol === WORKLOAD.protocol,
+                      });
                     }
                     """;
             case SLEEP -> """
@@ -422,6 +427,7 @@ public final class K6ScriptGenerator {
                         { timeout: WORKLOAD.requestTimeout, tags: { name: 'fanout' } });
                       verify(response, 200, 'fanout', {
                         'fanout: call count': (json) => json.count === WORKLOAD.calls,
+                        'fanout: protocol': (json) => json.protocol === WORKLOAD.protocol,
                       });
                     }
                     """;

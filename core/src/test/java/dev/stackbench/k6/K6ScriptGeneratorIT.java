@@ -143,7 +143,8 @@ class K6ScriptGeneratorIT {
             assertThat(fromStdout.failedRequests()).isZero();
             assertThat(fromStdout.droppedIterations()).isZero();
             assertThat(fromStdout.checksFailed()).isZero();
-            assertThat(fromStdout.checksPassed()).isEqualTo(2 * fromStdout.requests());
+            // Status, variant and protocol for each response.
+            assertThat(fromStdout.checksPassed()).isEqualTo(3 * fromStdout.requests());
             assertThat(fromStdout.latencyMs().getP95()).isGreaterThanOrEqualTo(5.0);
             assertThat(fromStdout.latencyMs().getMax())
                     .isGreaterThanOrEqualTo(fromStdout.latencyMs().getP50());

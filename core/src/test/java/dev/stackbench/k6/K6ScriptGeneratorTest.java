@@ -241,7 +241,10 @@ class K6ScriptGeneratorTest {
                         load: {rate: 10}
                         """)).text();
 
+        // Each answer says which protocol served it, and a check compares it with the one asked for.
         assertThat(rsocket)
+                .contains("\"protocol\" : \"rsocket\"")
+                .contains("'fanout: protocol': (json) => json.protocol === WORKLOAD.protocol")
                 .contains("\"protocolParam\" : \"&protocol=rsocket\"")
                 .contains("FANOUT_MODE + WORKLOAD.protocolParam");
         assertThat(http).contains("\"protocolParam\" : \"\"").contains("+ WORKLOAD.protocolParam");

@@ -66,7 +66,7 @@ public final class TinyTargetServer implements AutoCloseable {
                 : ",\"count\":" + uri.getQuery().replaceAll(".*calls=(\\d+).*", "$1");
         byte[] body = ("{\"variant\":\"" + variant + "\",\"operation\":\"upstream\",\"thread\":\""
                         + Thread.currentThread().getName() + "\",\"virtual\":false,\"delayMs\":" + delay + calls
-                        + "}")
+                        + ",\"protocol\":\"http\"}")
                 .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, body.length);
