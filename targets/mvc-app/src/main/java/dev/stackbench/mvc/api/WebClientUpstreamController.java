@@ -8,6 +8,7 @@ import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.Limits;
 import dev.stackbench.targets.common.RSocketDelayClient;
 import dev.stackbench.targets.common.ReactiveDelayClient;
+import dev.stackbench.targets.common.ReactiveUpstream;
 import dev.stackbench.targets.common.UpstreamProtocol;
 import java.time.Duration;
 import org.springframework.context.annotation.Profile;
@@ -28,8 +29,7 @@ import reactor.core.scheduler.Schedulers;
 @Profile("mvc-webclient")
 class WebClientUpstreamController {
 
-    private final ReactiveDelayClient delayService;
-    private final RSocketDelayClient rsocket;
+    private final ReactiveUpstream upstream;
     private final JdbcStore store;
     private final FanoutModes fanoutModes;
     private final ApiResponses responses;
@@ -40,8 +40,7 @@ class WebClientUpstreamController {
             JdbcStore store,
             FanoutModes fanoutModes,
             ApiResponses responses) {
-        this.delayService = delayService;
-        this.rsocket = rsocket;
+        this.upstream = new ReactiveUpstream(delayService, rsocket);
         this.store = store;
         this.fanoutModes = fanoutModes;
         this.responses = responses;
@@ -51,7 +50,7 @@ class WebClientUpstreamController {
     Mono<ApiResponse> upstream(@RequestParam int delayMs, @RequestParam(required = false) String protocol) {
         Limits.delayMs(delayMs);
         UpstreamProtocol chosen = UpstreamProtocol.choose(protocol);
-        return call(chosen, delayMs).then(Mono.fromSupplier(() -> responses.upstream(delayMs, chosen)));
+        return upstream.call(chosen, delayMs).then(Mono.fromSupplier(() -> responses.upstream(delayMs, chosen)));
     }
 
     /** The calls as Monos, all at once or one after another; the Tomcat thread is back in the pool meanwhile. */
@@ -65,19 +64,8 @@ class WebClientUpstreamController {
         Limits.calls(calls);
         FanoutMode chosen = fanoutModes.choose(mode);
         UpstreamProtocol over = UpstreamProtocol.choose(protocol);
-        Mono<Void> all =
-                switch (over) {
-                    case HTTP -> delayService.fanout(delayMs, calls, chosen);
-                    case RSOCKET -> rsocket.fanout(delayMs, calls, chosen);
-                };
-        return all.then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen, over)));
-    }
-
-    private Mono<Void> call(UpstreamProtocol protocol, int delayMs) {
-        return switch (protocol) {
-            case HTTP -> delayService.delay(delayMs);
-            case RSOCKET -> rsocket.call(delayMs);
-        };
+        return upstream.fanout(over, delayMs, calls, chosen)
+                .then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen, over)));
     }
 
     /** Waits on Reactor's timer, as it waits for WebClient: the Tomcat thread goes back to the pool meanwhile. */
@@ -97,7 +85,7 @@ class WebClientUpstreamController {
         Limits.delayMs(delayMs);
         Limits.sleepMs(sleepMs);
         UpstreamProtocol chosen = UpstreamProtocol.choose(protocol);
-        return call(chosen, delayMs)
+        return upstream.call(chosen, delayMs)
                 .then(Mono.fromCallable(() -> {
                             store.sleep(sleepMs);
                             return responses.mixed(delayMs, sleepMs, chosen);

@@ -9,6 +9,7 @@ import dev.stackbench.targets.common.OrderRequests.ChangeStatus;
 import dev.stackbench.targets.common.OrderRequests.CreateOrder;
 import dev.stackbench.targets.common.RSocketDelayClient;
 import dev.stackbench.targets.common.ReactiveDelayClient;
+import dev.stackbench.targets.common.ReactiveUpstream;
 import dev.stackbench.targets.common.UpstreamProtocol;
 import dev.stackbench.webflux.store.ReactiveStore;
 import org.springframework.context.annotation.Profile;
@@ -34,8 +35,7 @@ import reactor.core.publisher.Mono;
 @Profile("!webflux-coroutines") // that variant's endpoints are suspend functions (CoroutineApiController)
 class ApiController {
 
-    private final ReactiveDelayClient delayService;
-    private final RSocketDelayClient rsocket;
+    private final ReactiveUpstream upstream;
     private final ReactiveStore store;
     private final InProcessSleep inProcessSleep;
     private final FanoutModes fanoutModes;
@@ -48,8 +48,7 @@ class ApiController {
             InProcessSleep inProcessSleep,
             FanoutModes fanoutModes,
             ApiResponses responses) {
-        this.delayService = delayService;
-        this.rsocket = rsocket;
+        this.upstream = new ReactiveUpstream(delayService, rsocket);
         this.store = store;
         this.inProcessSleep = inProcessSleep;
         this.fanoutModes = fanoutModes;
@@ -60,7 +59,7 @@ class ApiController {
     Mono<ApiResponse> upstream(@RequestParam int delayMs, @RequestParam(required = false) String protocol) {
         Limits.delayMs(delayMs);
         UpstreamProtocol chosen = UpstreamProtocol.choose(protocol);
-        return call(chosen, delayMs).then(Mono.fromSupplier(() -> responses.upstream(delayMs, chosen)));
+        return upstream.call(chosen, delayMs).then(Mono.fromSupplier(() -> responses.upstream(delayMs, chosen)));
     }
 
     @GetMapping("/fanout")
@@ -73,19 +72,8 @@ class ApiController {
         Limits.calls(calls);
         FanoutMode chosen = fanoutModes.choose(mode);
         UpstreamProtocol over = UpstreamProtocol.choose(protocol);
-        Mono<Void> all =
-                switch (over) {
-                    case HTTP -> delayService.fanout(delayMs, calls, chosen);
-                    case RSOCKET -> rsocket.fanout(delayMs, calls, chosen);
-                };
-        return all.then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen, over)));
-    }
-
-    private Mono<Void> call(UpstreamProtocol protocol, int delayMs) {
-        return switch (protocol) {
-            case HTTP -> delayService.delay(delayMs);
-            case RSOCKET -> rsocket.call(delayMs);
-        };
+        return upstream.fanout(over, delayMs, calls, chosen)
+                .then(Mono.fromSupplier(() -> responses.fanout(delayMs, calls, chosen, over)));
     }
 
     @GetMapping("/db")
@@ -106,7 +94,7 @@ class ApiController {
         Limits.delayMs(delayMs);
         Limits.sleepMs(sleepMs);
         UpstreamProtocol chosen = UpstreamProtocol.choose(protocol);
-        return call(chosen, delayMs)
+        return upstream.call(chosen, delayMs)
                 .then(store.sleep(sleepMs))
                 .then(Mono.fromSupplier(() -> responses.mixed(delayMs, sleepMs, chosen)));
     }
