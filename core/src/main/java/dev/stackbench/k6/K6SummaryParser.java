@@ -90,14 +90,7 @@ public final class K6SummaryParser {
         JsonNode checks = metrics.path("checks" + measure).path("values");
         JsonNode duration = metrics.path("http_req_duration" + measure).path("values");
 
-        LatencySummary latency = new LatencySummary()
-                .withMin(number(duration, "min"))
-                .withMean(number(duration, "avg"))
-                .withP50(number(duration, "p(50)"))
-                .withP90(number(duration, "p(90)"))
-                .withP95(number(duration, "p(95)"))
-                .withP99(number(duration, "p(99)"))
-                .withMax(number(duration, "max"));
+        LatencySummary latency = trend(duration);
 
         long[] buckets = new long[LatencyBuckets.COUNT];
         Map<String, Map<String, Boolean>> thresholds = new LinkedHashMap<>();
@@ -170,14 +163,7 @@ public final class K6SummaryParser {
             return null;
         }
         JsonNode wait = metrics.path(K6Metrics.LOCK_WAIT).path("values");
-        LatencySummary waitMs = new LatencySummary()
-                .withMin(number(wait, "min"))
-                .withMean(number(wait, "avg"))
-                .withP50(number(wait, "p(50)"))
-                .withP90(number(wait, "p(90)"))
-                .withP95(number(wait, "p(95)"))
-                .withP99(number(wait, "p(99)"))
-                .withMax(number(wait, "max"));
+        LatencySummary waitMs = trend(wait);
         return new LockCounts(
                 count(metrics, K6Metrics.LOCK_GROUPS),
                 count(metrics, K6Metrics.LOCK_GROUPS_CORRECT),
@@ -208,6 +194,18 @@ public final class K6SummaryParser {
         // k6 omits a counter that was never incremented: recorded but nothing completed in the window is 0 only
         // when the script declared the metric, which every generated script does (custom modules may not record).
         return metric == null ? -1 : metric.path("values").path("count").asLong();
+    }
+
+    /** A k6 trend's statistics (the summaryTrendStats the script asks for), in its own unit. */
+    private static LatencySummary trend(JsonNode values) {
+        return new LatencySummary()
+                .withMin(number(values, "min"))
+                .withMean(number(values, "avg"))
+                .withP50(number(values, "p(50)"))
+                .withP90(number(values, "p(90)"))
+                .withP95(number(values, "p(95)"))
+                .withP99(number(values, "p(99)"))
+                .withMax(number(values, "max"));
     }
 
     private static Double number(JsonNode values, String field) {
