@@ -30,6 +30,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
         jsonPath = ".status.summary.target.peakThreads",
         type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(
+        name = "CAPACITY",
+        jsonPath = ".status.capacity.rate",
+        type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
         name = "AGE",
         jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)

@@ -23,6 +23,7 @@ public final class BenchmarkRunDefaults {
     public static final String ROW_COUNT_TEXT = "100";
     public static final String CLEANUP = "Always";
     public static final String TIMEOUT = "15m";
+    public static final String CAPACITY_RESOLUTION = "5%";
     public static final int DATABASE_PORT = 5432;
     public static final String DATABASE_PORT_TEXT = "5432";
     public static final String DATABASE_NAME = "stackbench";
@@ -85,6 +86,10 @@ public final class BenchmarkRunDefaults {
             if (workload.getLoad() != null) {
                 LoadSpec load = workload.getLoad();
                 setIfNull(load.getExecutor(), load::setExecutor, () -> Executor.fromValue(EXECUTOR));
+            }
+            if (workload.getCapacity() != null) {
+                CapacitySpec capacity = workload.getCapacity();
+                setIfNull(capacity.getResolution(), capacity::setResolution, () -> CAPACITY_RESOLUTION);
             }
         }
         return spec;

@@ -33,6 +33,11 @@ public class BenchmarkRunStatus {
 
     private RunEnvironment environment;
 
+    @JsonPropertyDescription("A sweep's or a capacity search's measured steps, in the order they ran.")
+    private List<StepResult> steps;
+
+    private CapacityResult capacity;
+
     public Phase getPhase() {
         return phase;
     }
@@ -135,5 +140,21 @@ public class BenchmarkRunStatus {
     public BenchmarkRunStatus withEnvironment(RunEnvironment environment) {
         this.environment = environment;
         return this;
+    }
+
+    public List<StepResult> getSteps() {
+        return steps;
+    }
+
+    public void setSteps(List<StepResult> steps) {
+        this.steps = steps;
+    }
+
+    public CapacityResult getCapacity() {
+        return capacity;
+    }
+
+    public void setCapacity(CapacityResult capacity) {
+        this.capacity = capacity;
     }
 }

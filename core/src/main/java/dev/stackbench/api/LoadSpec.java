@@ -15,14 +15,9 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-        value = SpecRules.RATE_REQUIRED_CONSTANT,
-        message = SpecRules.RATE_REQUIRED_CONSTANT_MESSAGE,
-        fieldPath = ".rate")
-@ValidationRule(
         value = SpecRules.RATE_REQUIRED_RAMPING,
         message = SpecRules.RATE_REQUIRED_RAMPING_MESSAGE,
         fieldPath = ".rate")
-@ValidationRule(value = SpecRules.VUS_REQUIRED, message = SpecRules.VUS_REQUIRED_MESSAGE, fieldPath = ".vus")
 @ValidationRule(value = SpecRules.STAGES_REQUIRED, message = SpecRules.STAGES_REQUIRED_MESSAGE, fieldPath = ".stages")
 @ValidationRule(
         value = SpecRules.STAGES_ONLY_RAMPING,

@@ -74,6 +74,9 @@ public class RunSummary {
     @JsonPropertyDescription("Number of k6 runners combined.")
     private Integer runners;
 
+    @JsonPropertyDescription("For a sweep or a capacity search: the step these figures are from (see status.steps).")
+    private Integer step;
+
     @JsonPropertyDescription("Things that make the figures less trustworthy.")
     private List<String> warnings;
 
@@ -355,5 +358,13 @@ public class RunSummary {
 
     public void setLock(LockSummary lock) {
         this.lock = lock;
+    }
+
+    public Integer getStep() {
+        return step;
+    }
+
+    public void setStep(Integer step) {
+        this.step = step;
     }
 }

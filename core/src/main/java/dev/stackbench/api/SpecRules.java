@@ -43,6 +43,8 @@ public final class SpecRules {
     public static final long MAX_PARALLELISM = 100;
     public static final long MAX_RATE = 100_000;
     public static final long MAX_VUS = 20_000;
+    private static final String MAX_RATE_TEXT = "100000";
+    private static final String MAX_VUS_TEXT = "20000";
     public static final long MAX_STAGES = 100;
     public static final long MAX_ROW_COUNT = 10_000;
     /** The delay service and the database call accept at most 60 s (contract). */
@@ -132,17 +134,82 @@ public final class SpecRules {
     public static final String WARMUP_MAX_MESSAGE =
             "spec.workload.warmup must be at most " + MAX_WARMUP + ": shorten it";
 
-    public static final String RATE_REQUIRED_CONSTANT = "self.executor != 'constant-arrival-rate' || has(self.rate)";
+    /** On the workload, as a sweep or a capacity search sets the rate of each step instead. */
+    public static final String RATE_REQUIRED_CONSTANT = "!has(self.load) || !has(self.load.executor)"
+            + " || self.load.executor != 'constant-arrival-rate' || has(self.load.rate) || has(self.sweep)"
+            + " || has(self.capacity)";
+
     public static final String RATE_REQUIRED_CONSTANT_MESSAGE = "spec.workload.load.rate is required when executor"
-            + " is constant-arrival-rate: set a rate in requests per second";
+            + " is constant-arrival-rate: set a rate in requests per second (or a sweep or a capacity search, which"
+            + " set the rate of each step)";
     public static final String RATE_REQUIRED_RAMPING = "self.executor != 'ramping-arrival-rate' || has(self.rate)";
     public static final String RATE_REQUIRED_RAMPING_MESSAGE = "spec.workload.load.rate is required when executor"
             + " is ramping-arrival-rate: set the start rate in requests per second (the stages ramp from it)";
-    public static final String VUS_REQUIRED = "!(self.executor in ['constant-vus', 'ramping-vus', 'per-vu-iterations',"
-            + " 'shared-iterations']) || has(self.vus)";
+    /** On the workload, as a sweep sets the VUs of each step of constant-vus instead. */
+    public static final String VUS_REQUIRED = "!has(self.load) || !has(self.load.executor)"
+            + " || !(self.load.executor in ['constant-vus', 'ramping-vus', 'per-vu-iterations', 'shared-iterations'])"
+            + " || has(self.load.vus) || (self.load.executor == 'constant-vus' && has(self.sweep))";
+
     public static final String VUS_REQUIRED_MESSAGE = "spec.workload.load.vus is required when executor is"
             + " constant-vus, ramping-vus, per-vu-iterations or shared-iterations: set the number of virtual users"
-            + " (the start count for ramping-vus, the users sending at once for a burst)";
+            + " (the start count for ramping-vus, the users sending at once for a burst; a sweep of constant-vus sets"
+            + " the VUs of each step)";
+
+    /** Steps of a sweep; each runs warmup + duration, so a long sweep is better split. */
+    public static final long MAX_SWEEP_STEPS = 20;
+
+    public static final String SWEEP_EXECUTOR = "!has(self.sweep) || !has(self.load) || !has(self.load.executor)"
+            + " || self.load.executor in ['constant-arrival-rate', 'constant-vus']";
+    public static final String SWEEP_EXECUTOR_MESSAGE = "spec.workload.sweep needs executor constant-arrival-rate"
+            + " (levels in iterations per second) or constant-vus (levels in VUs): change the executor or remove the"
+            + " sweep";
+    public static final String SWEEP_REPLACES_LEVEL = "!has(self.sweep) || !has(self.load) || !has(self.load.executor)"
+            + " || (self.load.executor == 'constant-vus' ? !has(self.load.vus) : !has(self.load.rate))";
+    public static final String SWEEP_REPLACES_LEVEL_MESSAGE = "spec.workload.sweep sets the load of each step"
+            + " (load.rate for constant-arrival-rate, load.vus for constant-vus): remove that field from load";
+    public static final String SWEEP_ASCENDING = "!has(self.sweep) || self.sweep.isSorted()";
+    public static final String SWEEP_ASCENDING_MESSAGE = "spec.workload.sweep must list its levels from the lowest to"
+            + " the highest, each once, e.g. sweep: [50, 100, 200, 400]: a sweep stops at the first level that breaks"
+            + " the stack";
+    public static final String SWEEP_LEVELS_RANGE = "!has(self.sweep) || self.sweep.all(level, level >= 1"
+            + " && level <= (has(self.load) && has(self.load.executor) && self.load.executor == 'constant-vus' ? "
+            + MAX_VUS_TEXT + " : " + MAX_RATE_TEXT + "))";
+    public static final String SWEEP_LEVELS_RANGE_MESSAGE = "spec.workload.sweep levels must be between 1 and "
+            + MAX_RATE_TEXT + " iterations per second (constant-arrival-rate) or 1 and " + MAX_VUS_TEXT
+            + " VUs (constant-vus): change the levels outside that range";
+    public static final String CAPACITY_EXECUTOR = "!has(self.capacity) || !has(self.load)"
+            + " || !has(self.load.executor) || self.load.executor == 'constant-arrival-rate'";
+    public static final String CAPACITY_EXECUTOR_MESSAGE = "spec.workload.capacity searches over arrival rates: set"
+            + " executor constant-arrival-rate (an open model, so a slow target shows as latency)";
+    public static final String CAPACITY_REPLACES_RATE =
+            "!has(self.capacity) || !has(self.load) || !has(self.load.rate)";
+    public static final String CAPACITY_REPLACES_RATE_MESSAGE =
+            "spec.workload.capacity sets the rate of each probe:" + " remove spec.workload.load.rate";
+    public static final String SWEEP_OR_CAPACITY = "!(has(self.sweep) && has(self.capacity))";
+    public static final String SWEEP_OR_CAPACITY_MESSAGE = "spec.workload.capacity and spec.workload.sweep cannot"
+            + " both be set: keep sweep (levels you choose) or capacity (a search for the highest rate that meets an"
+            + " objective), and use two runs for both";
+    public static final String RESTART_NEEDS_STEPS =
+            "!has(self.restartBetweenSteps) || has(self.sweep) || has(self.capacity)";
+    public static final String RESTART_NEEDS_STEPS_MESSAGE = "spec.workload.restartBetweenSteps is only used with a"
+            + " sweep or a capacity search: remove it, or add sweep or capacity";
+    public static final String CONTINUE_NEEDS_SWEEP = "!has(self.continueAfterBreak) || has(self.sweep)";
+    public static final String CONTINUE_NEEDS_SWEEP_MESSAGE = "spec.workload.continueAfterBreak is only used with a"
+            + " sweep (a capacity search always stops where the objective breaks): remove it, or add a sweep";
+    public static final String CAPACITY_FROM_BELOW_TO = "self.from < self.to";
+    public static final String CAPACITY_FROM_BELOW_TO_MESSAGE =
+            "spec.workload.capacity.from must be below" + " capacity.to: the search probes rates from from up to to";
+    public static final String OBJECTIVE_NOT_EMPTY = "has(self.p95) || has(self.errorRate)";
+    public static final String OBJECTIVE_NOT_EMPTY_MESSAGE = "spec.workload.capacity.objective needs p95 or"
+            + " errorRate (or both), e.g. objective: {p95: 450ms, errorRate: 0.01}";
+    public static final String OBJECTIVE_P95_FORMAT_MESSAGE =
+            "spec.workload.capacity.objective.p95" + DURATION_FORMAT_HINT;
+    /** 0.1% to 100%. */
+    public static final String RESOLUTION_PATTERN = "^(100|[1-9][0-9]?([.][0-9]+)?|0[.][1-9][0-9]*)%$";
+
+    public static final String RESOLUTION_FORMAT = "self.matches('" + RESOLUTION_PATTERN + "')";
+    public static final String RESOLUTION_FORMAT_MESSAGE =
+            "spec.workload.capacity.resolution must be a percentage" + " from 0.1% to 100%, e.g. resolution: 5%";
     public static final long MAX_ITERATIONS = 1_000_000;
     public static final String ITERATIONS_ONLY_BURST =
             "self.executor in ['per-vu-iterations', 'shared-iterations'] || !has(self.iterations)";

@@ -65,6 +65,41 @@ import java.util.Map;
         fieldPath = ".duration")
 @ValidationRule(value = SpecRules.DURATION_MAX, message = SpecRules.DURATION_MAX_MESSAGE, fieldPath = ".duration")
 @ValidationRule(value = SpecRules.WARMUP_MAX, message = SpecRules.WARMUP_MAX_MESSAGE, fieldPath = ".warmup")
+@ValidationRule(
+        value = SpecRules.RATE_REQUIRED_CONSTANT,
+        message = SpecRules.RATE_REQUIRED_CONSTANT_MESSAGE,
+        fieldPath = ".load.rate")
+@ValidationRule(value = SpecRules.VUS_REQUIRED, message = SpecRules.VUS_REQUIRED_MESSAGE, fieldPath = ".load.vus")
+@ValidationRule(value = SpecRules.SWEEP_EXECUTOR, message = SpecRules.SWEEP_EXECUTOR_MESSAGE, fieldPath = ".sweep")
+@ValidationRule(
+        value = SpecRules.SWEEP_REPLACES_LEVEL,
+        message = SpecRules.SWEEP_REPLACES_LEVEL_MESSAGE,
+        fieldPath = ".sweep")
+@ValidationRule(value = SpecRules.SWEEP_ASCENDING, message = SpecRules.SWEEP_ASCENDING_MESSAGE, fieldPath = ".sweep")
+@ValidationRule(
+        value = SpecRules.SWEEP_LEVELS_RANGE,
+        message = SpecRules.SWEEP_LEVELS_RANGE_MESSAGE,
+        fieldPath = ".sweep")
+@ValidationRule(
+        value = SpecRules.CAPACITY_EXECUTOR,
+        message = SpecRules.CAPACITY_EXECUTOR_MESSAGE,
+        fieldPath = ".capacity")
+@ValidationRule(
+        value = SpecRules.CAPACITY_REPLACES_RATE,
+        message = SpecRules.CAPACITY_REPLACES_RATE_MESSAGE,
+        fieldPath = ".load.rate")
+@ValidationRule(
+        value = SpecRules.SWEEP_OR_CAPACITY,
+        message = SpecRules.SWEEP_OR_CAPACITY_MESSAGE,
+        fieldPath = ".capacity")
+@ValidationRule(
+        value = SpecRules.RESTART_NEEDS_STEPS,
+        message = SpecRules.RESTART_NEEDS_STEPS_MESSAGE,
+        fieldPath = ".restartBetweenSteps")
+@ValidationRule(
+        value = SpecRules.CONTINUE_NEEDS_SWEEP,
+        message = SpecRules.CONTINUE_NEEDS_SWEEP_MESSAGE,
+        fieldPath = ".continueAfterBreak")
 public class WorkloadSpec {
 
     @Required
@@ -143,6 +178,26 @@ public class WorkloadSpec {
 
     @JsonPropertyDescription("Your own k6 iteration, only for scenario custom.")
     private ScriptSpec script;
+
+    @Size(min = 2, max = SpecRules.MAX_SWEEP_STEPS)
+    @JsonPropertyDescription("Load levels to run one after another, lowest first, each as a measured step of duration"
+            + " after its own warmup, against the same target: iterations per second for constant-arrival-rate, VUs"
+            + " for constant-vus, e.g. [50, 100, 200, 400, 800]. The results of every step are in status.steps; the"
+            + " summary is the step with the highest rps that met the thresholds. The sweep stops after a step that"
+            + " breaks (more than 10% errors, or a threshold missed by more than half its limit) unless"
+            + " continueAfterBreak.")
+    private List<Integer> sweep;
+
+    @JsonPropertyDescription("Search for the highest arrival rate that meets an objective (constant-arrival-rate"
+            + " only): status.capacity has the rate, the interval it lies in and every probe.")
+    private CapacitySpec capacity;
+
+    @JsonPropertyDescription("Restart the target before every step of a sweep or a capacity search (cold starts);"
+            + " by default it keeps running from step to step.")
+    private Boolean restartBetweenSteps;
+
+    @JsonPropertyDescription("Run every step of a sweep even after one has broken the stack.")
+    private Boolean continueAfterBreak;
 
     @JsonPropertyDescription("k6 thresholds on the measured requests: per metric, a list of"
             + " <aggregation><operator><number>, e.g. http_req_duration: [p(95)<500], http_req_failed: [rate<0.01],"
@@ -356,5 +411,63 @@ public class WorkloadSpec {
     public WorkloadSpec withUpstreamProtocol(UpstreamProtocol upstreamProtocol) {
         this.upstreamProtocol = upstreamProtocol;
         return this;
+    }
+
+    public List<Integer> getSweep() {
+        return sweep;
+    }
+
+    public void setSweep(List<Integer> sweep) {
+        this.sweep = sweep;
+    }
+
+    public WorkloadSpec withSweep(List<Integer> sweep) {
+        this.sweep = sweep;
+        return this;
+    }
+
+    public CapacitySpec getCapacity() {
+        return capacity;
+    }
+
+    public void setCapacity(CapacitySpec capacity) {
+        this.capacity = capacity;
+    }
+
+    public WorkloadSpec withCapacity(CapacitySpec capacity) {
+        this.capacity = capacity;
+        return this;
+    }
+
+    public Boolean getRestartBetweenSteps() {
+        return restartBetweenSteps;
+    }
+
+    public void setRestartBetweenSteps(Boolean restartBetweenSteps) {
+        this.restartBetweenSteps = restartBetweenSteps;
+    }
+
+    public WorkloadSpec withRestartBetweenSteps(Boolean restartBetweenSteps) {
+        this.restartBetweenSteps = restartBetweenSteps;
+        return this;
+    }
+
+    public Boolean getContinueAfterBreak() {
+        return continueAfterBreak;
+    }
+
+    public void setContinueAfterBreak(Boolean continueAfterBreak) {
+        this.continueAfterBreak = continueAfterBreak;
+    }
+
+    public WorkloadSpec withContinueAfterBreak(Boolean continueAfterBreak) {
+        this.continueAfterBreak = continueAfterBreak;
+        return this;
+    }
+
+    /** Whether the run is a sweep or a capacity search: several measured steps against one target. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isStepped() {
+        return sweep != null || capacity != null;
     }
 }

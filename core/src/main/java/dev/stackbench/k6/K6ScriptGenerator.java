@@ -60,6 +60,10 @@ public final class K6ScriptGenerator {
     public K6Script generate(BenchmarkRunSpec original, String customModule) {
         BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(copy(original));
         WorkloadSpec workload = spec.getWorkload();
+        if (workload != null && workload.isStepped()) {
+            throw new IllegalArgumentException("a sweep or a capacity search runs one script per step: generate the"
+                    + " script of a step's spec (SteppedLoad.specFor)");
+        }
         if (workload == null || workload.getLoad() == null || workload.getScenario() == null) {
             throw new IllegalArgumentException("spec.workload with scenario and load is required to generate a k6"
                     + " script: validate the spec first");
@@ -159,6 +163,12 @@ public final class K6ScriptGenerator {
     }
 
     private record VuPlan(int preAllocated, int max) {}
+
+    /** The most VUs the generated script lets k6 use for this spec (defaults applied to a copy). */
+    public static int maxVus(BenchmarkRunSpec original) {
+        BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(copy(original));
+        return planVus(spec, requestsPerIteration(spec.getWorkload())).max();
+    }
 
     /**
      * Enough VUs for the rate at the nominal service time, with room for the target slowing down. k6 drops an

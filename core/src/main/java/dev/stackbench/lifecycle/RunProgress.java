@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.Conditions;
+import dev.stackbench.api.Durations;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.StepOutcome;
+import dev.stackbench.api.StepResult;
 import dev.stackbench.results.GeneratorCheck;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Clock;
@@ -65,6 +68,8 @@ public final class RunProgress {
     private final Clock clock;
     private final List<Step> steps = new ArrayList<>();
     private Duration nextCheck;
+    /** What a sweep or a capacity search came to, for the message of the run's success. */
+    private String stepsMessage;
 
     /** The progress of one reconcile, which sees one instant. */
     public RunProgress(BenchmarkRun run, Instant now) {
@@ -222,6 +227,10 @@ public final class RunProgress {
         }
         Double p95 =
                 summary.getLatencyMs() == null ? null : summary.getLatencyMs().getP95();
+        if (stepsMessage != null) {
+            moveTo(Phase.Succeeded, "RunSucceeded", stepsMessage);
+            return;
+        }
         moveTo(
                 Phase.Succeeded,
                 "RunSucceeded",
@@ -232,6 +241,76 @@ public final class RunProgress {
                         summary.getRps(),
                         p95 == null ? Double.NaN : p95,
                         summary.getErrorRate()));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // The steps of a sweep or a capacity search (SteppedLoad), between loadRunning and loadFinished
+
+    /**
+     * A step's load begins. The first step moves the run through WarmingUp and Running as an ordinary run does; the
+     * phase then stays Running, and the message says which step is under way.
+     *
+     * @param step 1 for the first step
+     * @param maxSteps the most steps the run can take
+     */
+    public void stepStarted(int step, int level, String unit, int maxSteps, String warmup, String duration) {
+        String text = "step " + step + " (at most " + maxSteps + "): " + level + " " + unit + ", "
+                + (Durations.parse(warmup).isZero() ? "" : warmup + " warmup then ") + duration + " measured";
+        steps.add(new Step(false, "StepStarted", text));
+        if (step == 1) {
+            if (Durations.parse(warmup).isZero()) {
+                measuring(duration);
+            } else {
+                warmingUp(warmup);
+            }
+        }
+        status.setMessage(text);
+    }
+
+    /** A step's figures are read and judged: they join status.steps. */
+    public void stepFinished(StepResult result) {
+        if (status.getSteps() == null) {
+            status.setSteps(new ArrayList<>());
+        }
+        status.getSteps().add(result);
+        boolean bad = result.getOutcome() == StepOutcome.Broken || result.getOutcome() == StepOutcome.GeneratorLimited;
+        String text = String.format(
+                Locale.ROOT,
+                "step %d (%d %s): %.1f requests/s, p95 %.1f ms, error rate %.4f: %s (%s)",
+                result.getStep(),
+                result.getLevel(),
+                result.getUnit(),
+                result.getRps() == null ? Double.NaN : result.getRps(),
+                result.getP95Ms() == null ? Double.NaN : result.getP95Ms(),
+                result.getErrorRate() == null ? Double.NaN : result.getErrorRate(),
+                result.getOutcome(),
+                result.getReason());
+        steps.add(new Step(bad, "Step" + result.getOutcome(), text));
+        status.setMessage(text);
+    }
+
+    /**
+     * No step follows: records what a capacity search found, and the summary of the step the run keeps (marked with
+     * its step number). The run then goes on to {@link #loadFinished} and {@link #succeeded} as an ordinary run.
+     */
+    public void stepsDone(SteppedLoad.Done done, RunSummary kept, int keptStep) {
+        status.setCapacity(done.capacity());
+        kept.setStep(keptStep);
+        StepResult keptResult = status.getSteps() == null
+                ? null
+                : status.getSteps().stream()
+                        .filter(step -> step.getStep() == keptStep)
+                        .findFirst()
+                        .orElse(null);
+        if (keptResult != null && keptResult.getOutcome() != StepOutcome.Passed) {
+            kept.addWarning("no step met " + (done.capacity() == null ? "its thresholds" : "the objective")
+                    + ": this summary is step " + keptStep + ", the one with the highest rps");
+        }
+        if (SteppedLoad.GENERATOR_LIMITED.equals(done.reason())) {
+            kept.addWarning(done.message());
+        }
+        steps.add(new Step(SteppedLoad.GENERATOR_LIMITED.equals(done.reason()), done.reason(), done.message()));
+        stepsMessage = done.message() + "; the summary is step " + keptStep;
     }
 
     /** The runners' output holds no readable results: the run fails, naming what to look at. */

@@ -5,6 +5,8 @@ import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.CapacityObjective;
+import dev.stackbench.api.CapacitySpec;
 import dev.stackbench.api.ConfigMapKeyRef;
 import dev.stackbench.api.DatabaseSpec;
 import dev.stackbench.api.DelayServiceSpec;
@@ -27,6 +29,7 @@ import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Metrics;
 import dev.stackbench.k6.ThresholdCheck;
+import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.JvmSizing;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.time.Duration;
@@ -118,6 +121,24 @@ public final class SpecValidator {
                     Durations.parse(spec.getTimeout()).compareTo(run) > 0,
                     "spec.timeout",
                     SpecRules.TIMEOUT_COVERS_RUN_MESSAGE);
+        }
+        if (spec.getWorkload() != null
+                && spec.getWorkload().isStepped()
+                && checks.violations.isEmpty()
+                && Durations.isValid(spec.getTimeout())) {
+            WorkloadSpec workload = spec.getWorkload();
+            int steps = SteppedLoad.maxSteps(workload);
+            Duration perStep = Durations.parse(workload.getWarmup()).plus(Durations.parse(workload.getDuration()));
+            Duration all = perStep.multipliedBy(steps);
+            checks.rule(
+                    Durations.parse(spec.getTimeout()).compareTo(all) > 0,
+                    "spec.timeout",
+                    "spec.timeout " + spec.getTimeout() + " is too short for up to " + steps + " steps of "
+                            + Durations.format(perStep) + " (warmup + duration) each, "
+                            + Durations.format(all) + " of load alone: raise the timeout, e.g. timeout: "
+                            + Durations.format(
+                                    Duration.ofMinutes(all.plusMinutes(5).toMinutes() + 1))
+                            + ", or take fewer or shorter steps");
         }
         return checks.violations;
     }
@@ -303,8 +324,9 @@ public final class SpecValidator {
         checks.range("spec.workload.parallelism", workload.getParallelism(), 1, SpecRules.MAX_PARALLELISM);
         resources(checks, "spec.workload.runnerResources", workload.getRunnerResources());
         script(checks, workload.getScript());
-        load(checks, workload.getLoad());
+        load(checks, workload.getLoad(), workload.isStepped());
         thresholds(checks, scenario, workload.getThresholds());
+        steps(checks, workload);
 
         if (scenario != null) {
             checks.rule(
@@ -387,6 +409,103 @@ public final class SpecValidator {
                     Durations.parse(workload.getWarmup()).compareTo(Durations.parse(SpecRules.MAX_WARMUP)) <= 0,
                     "spec.workload.warmup",
                     SpecRules.WARMUP_MAX_MESSAGE);
+        }
+    }
+
+    /** A sweep or a capacity search: the same rules as the CRD's, and what CEL cannot say (strictly ascending). */
+    private static void steps(Checks checks, WorkloadSpec workload) {
+        List<Integer> sweep = workload.getSweep();
+        CapacitySpec capacity = workload.getCapacity();
+        Executor executor =
+                workload.getLoad() == null ? null : workload.getLoad().getExecutor();
+        LoadSpec load = workload.getLoad();
+        checks.rule(sweep == null || capacity == null, "spec.workload.capacity", SpecRules.SWEEP_OR_CAPACITY_MESSAGE);
+        checks.rule(
+                workload.getRestartBetweenSteps() == null || workload.isStepped(),
+                "spec.workload.restartBetweenSteps",
+                SpecRules.RESTART_NEEDS_STEPS_MESSAGE);
+        checks.rule(
+                workload.getContinueAfterBreak() == null || sweep != null,
+                "spec.workload.continueAfterBreak",
+                SpecRules.CONTINUE_NEEDS_SWEEP_MESSAGE);
+        if (sweep != null) {
+            if (sweep.size() < 2 || sweep.size() > SpecRules.MAX_SWEEP_STEPS) {
+                checks.add(
+                        "spec.workload.sweep",
+                        "spec.workload.sweep has " + sweep.size() + " levels, it must have 2 to "
+                                + SpecRules.MAX_SWEEP_STEPS + ": a single level is an ordinary run (set load.rate or"
+                                + " load.vus), and a longer sweep is better split into several runs");
+            }
+            boolean closed = executor == Executor.CONSTANT_VUS;
+            checks.rule(
+                    executor == null || executor == Executor.CONSTANT_ARRIVAL_RATE || closed,
+                    "spec.workload.sweep",
+                    SpecRules.SWEEP_EXECUTOR_MESSAGE);
+            checks.rule(
+                    load == null || (closed ? load.getVus() == null : load.getRate() == null),
+                    "spec.workload.sweep",
+                    SpecRules.SWEEP_REPLACES_LEVEL_MESSAGE);
+            long max = closed ? SpecRules.MAX_VUS : SpecRules.MAX_RATE;
+            checks.rule(
+                    sweep.stream().allMatch(level -> level != null && level >= 1 && level <= max),
+                    "spec.workload.sweep",
+                    SpecRules.SWEEP_LEVELS_RANGE_MESSAGE);
+            boolean ascending = true;
+            for (int i = 1; i < sweep.size(); i++) {
+                if (sweep.get(i - 1) != null && sweep.get(i) != null && sweep.get(i) <= sweep.get(i - 1)) {
+                    ascending = false;
+                }
+            }
+            checks.rule(ascending, "spec.workload.sweep", SpecRules.SWEEP_ASCENDING_MESSAGE);
+        }
+        if (capacity != null) {
+            checks.rule(
+                    executor == null || executor == Executor.CONSTANT_ARRIVAL_RATE,
+                    "spec.workload.capacity",
+                    SpecRules.CAPACITY_EXECUTOR_MESSAGE);
+            checks.rule(
+                    load == null || load.getRate() == null,
+                    "spec.workload.load.rate",
+                    SpecRules.CAPACITY_REPLACES_RATE_MESSAGE);
+            boolean fromValid = checks.required(
+                            "spec.workload.capacity.from",
+                            capacity.getFrom(),
+                            "set the first rate to probe, e.g. from: 50")
+                    && checks.range("spec.workload.capacity.from", capacity.getFrom(), 1, SpecRules.MAX_RATE);
+            boolean toValid = checks.required(
+                            "spec.workload.capacity.to",
+                            capacity.getTo(),
+                            "set the highest rate the search may probe, e.g. to: 5000")
+                    && checks.range("spec.workload.capacity.to", capacity.getTo(), 1, SpecRules.MAX_RATE);
+            if (fromValid && toValid) {
+                checks.rule(
+                        capacity.getFrom() < capacity.getTo(),
+                        "spec.workload.capacity",
+                        SpecRules.CAPACITY_FROM_BELOW_TO_MESSAGE);
+            }
+            checks.pattern(
+                    "spec.workload.capacity.resolution",
+                    capacity.getResolution(),
+                    Pattern.compile(SpecRules.RESOLUTION_PATTERN),
+                    SpecRules.RESOLUTION_FORMAT_MESSAGE);
+            CapacityObjective objective = capacity.getObjective();
+            if (checks.required(
+                    "spec.workload.capacity.objective",
+                    objective,
+                    "say what a rate must meet, e.g. objective: {p95: 450ms, errorRate: 0.01}")) {
+                checks.rule(
+                        objective.getP95() != null || objective.getErrorRate() != null,
+                        "spec.workload.capacity.objective",
+                        SpecRules.OBJECTIVE_NOT_EMPTY_MESSAGE);
+                checks.duration("spec.workload.capacity.objective.p95", objective.getP95());
+                if (objective.getErrorRate() != null
+                        && (objective.getErrorRate() < 0 || objective.getErrorRate() > 1)) {
+                    checks.add(
+                            "spec.workload.capacity.objective.errorRate",
+                            "spec.workload.capacity.objective.errorRate is " + objective.getErrorRate()
+                                    + ", it must be between 0 and 1: it is a share of requests, e.g. 0.01 for 1%");
+                }
+            }
         }
     }
 
@@ -474,7 +593,7 @@ public final class SpecValidator {
         checks.size("spec.workload.script.file", script.getFile(), 0, 4096);
     }
 
-    private static void load(Checks checks, LoadSpec load) {
+    private static void load(Checks checks, LoadSpec load, boolean stepped) {
         if (!checks.required(
                 "spec.workload.load",
                 load,
@@ -517,14 +636,17 @@ public final class SpecValidator {
         }
         Executor executor = load.getExecutor();
         checks.rule(
-                executor != Executor.CONSTANT_ARRIVAL_RATE || load.getRate() != null,
+                executor != Executor.CONSTANT_ARRIVAL_RATE || load.getRate() != null || stepped,
                 path + ".rate",
                 SpecRules.RATE_REQUIRED_CONSTANT_MESSAGE);
         checks.rule(
                 executor != Executor.RAMPING_ARRIVAL_RATE || load.getRate() != null,
                 path + ".rate",
                 SpecRules.RATE_REQUIRED_RAMPING_MESSAGE);
-        checks.rule(executor.isArrivalRate() || load.getVus() != null, path + ".vus", SpecRules.VUS_REQUIRED_MESSAGE);
+        checks.rule(
+                executor.isArrivalRate() || load.getVus() != null || (executor == Executor.CONSTANT_VUS && stepped),
+                path + ".vus",
+                SpecRules.VUS_REQUIRED_MESSAGE);
         checks.rule(
                 !executor.isRamping() || (stages != null && !stages.isEmpty()),
                 path + ".stages",

@@ -26,7 +26,7 @@ class CrdDefaultsTest {
         // The database is either the run's own (sized by resources) or an external one: one spec of each kind.
         BenchmarkRunSpec ownDatabase = new BenchmarkRunSpec()
                 .withTarget(new TargetSpec())
-                .withWorkload(new WorkloadSpec().withLoad(new LoadSpec()));
+                .withWorkload(new WorkloadSpec().withLoad(new LoadSpec()).withCapacity(new CapacitySpec()));
         BenchmarkRunSpec externalDatabase = new BenchmarkRunSpec()
                 .withTarget(new TargetSpec())
                 .withBackend(new BackendSpec()

@@ -56,7 +56,8 @@ class CrdDriftTest {
 
     @Test
     void printerColumnsFollowTheDeclarationOrder() throws IOException {
-        assertThat(columns(CRD_FILE)).containsExactly("VARIANT", "PHASE", "RPS", "P95(ms)", "ERRORS", "THREADS", "AGE");
+        assertThat(columns(CRD_FILE))
+                .containsExactly("VARIANT", "PHASE", "RPS", "P95(ms)", "ERRORS", "THREADS", "CAPACITY", "AGE");
         assertThat(columns(COMPARISON_CRD_FILE))
                 .containsExactly("BASELINE", "VARIANTS", "RUNS", "PHASE", "VERDICT", "AGE");
     }

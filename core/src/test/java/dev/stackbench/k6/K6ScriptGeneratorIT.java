@@ -10,6 +10,7 @@ import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.LockSummary;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.ThresholdResult;
+import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.results.ResultAggregator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,7 +46,13 @@ class K6ScriptGeneratorIT {
             customModule = "./" + run.getSpec().getWorkload().getScript().getFile();
             Files.writeString(dir.resolve(customModule), CUSTOM_MODULE);
         }
-        K6Script script = new K6ScriptGenerator().generate(run.getSpec(), customModule);
+        BenchmarkRunSpec spec = run.getSpec();
+        if (spec.getWorkload().isStepped()) {
+            // A sweep or a capacity search runs one script per step: each is an ordinary run at its level.
+            SteppedLoad.Next first = SteppedLoad.next(spec.getWorkload(), List.of());
+            spec = SteppedLoad.specFor(spec, ((SteppedLoad.Step) first).level());
+        }
+        K6Script script = new K6ScriptGenerator().generate(spec, customModule);
         Files.writeString(dir.resolve("script.js"), script.text());
 
         K6Binary.Result inspect = K6Binary.run(dir, Map.of(), 60, "inspect", "script.js");

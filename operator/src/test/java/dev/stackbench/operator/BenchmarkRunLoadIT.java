@@ -175,7 +175,8 @@ class BenchmarkRunLoadIT {
                 .requireSuccess();
         Map<String, String> row = tableRow(table.stdout());
         assertThat(row.keySet())
-                .containsExactlyInAnyOrder("NAME", "VARIANT", "PHASE", "RPS", "P95(MS)", "ERRORS", "THREADS", "AGE");
+                .containsExactlyInAnyOrder(
+                        "NAME", "VARIANT", "PHASE", "RPS", "P95(MS)", "ERRORS", "THREADS", "CAPACITY", "AGE");
         assertThat(row.get("NAME")).isEqualTo("r2dbc");
         assertThat(row.get("VARIANT")).isEqualTo("webflux-r2dbc");
         assertThat(row.get("PHASE")).isEqualTo("Succeeded");

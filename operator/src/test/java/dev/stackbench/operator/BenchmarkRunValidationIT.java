@@ -35,6 +35,7 @@ class BenchmarkRunValidationIT {
      * is created and fails at once.
      */
     static final List<String> CHECKED_BY_THE_OPERATOR = List.of(
+            "capacity-timeout-too-short.yaml",
             "jvm-options-unclosed-quote.yaml",
             "threshold-on-unknown-metric.yaml",
             "threshold-percentile-of-a-rate.yaml",
