@@ -9,11 +9,14 @@ import dev.stackbench.api.Durations;
 import dev.stackbench.api.Quantities;
 import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.StepResult;
+import dev.stackbench.api.WorkloadSpec;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6ScriptGenerator;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.AppWiring;
 import dev.stackbench.model.RunApps;
 import dev.stackbench.model.SpringApp;
@@ -239,6 +242,16 @@ public final class LocalRunner {
         private String k6Version;
         private RunObservation observation;
         private final List<Long> pids = new ArrayList<>();
+        /** The spec of the load being sent: the run's own, or for a sweep or a capacity search the step's. */
+        private BenchmarkRunSpec loadSpec;
+        /** Where the files of the load being sent go: the run's directory, or the step's. */
+        private ResultsLayout.RunFiles k6Files;
+        /** The step being run (1 for the first), and its level; 0 for an ordinary run. */
+        private int stepIndex;
+
+        private int stepLevel;
+        private Map<String, String> targetEnv;
+        private CpuSet targetStartCpus;
 
         LocalRun(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule, Backend backend) {
             this.backend = backend;
@@ -254,6 +267,8 @@ public final class LocalRunner {
                             Quantities.cpuCores(spec.getTarget().getResources().getCpu())));
             run.setStatus(null);
             this.progress = new RunProgress(run, Clock.systemUTC());
+            this.loadSpec = spec;
+            this.k6Files = files;
             this.loadAverageBefore = MachineFacts.loadAverage().orElse(null);
         }
 
@@ -276,8 +291,12 @@ public final class LocalRunner {
                 try {
                     K6Script script = writeFiles();
                     Stack stack = provision(supervisor);
-                    int exitCode = sendLoad(stack, script);
-                    collect(exitCode);
+                    if (spec.getWorkload().isStepped()) {
+                        runSteps(supervisor, stack, script);
+                    } else {
+                        int exitCode = sendLoad(stack, script);
+                        collect(exitCode);
+                    }
                 } catch (LocalRunException e) {
                     fail(e.reason(), e.getMessage());
                 } catch (UncheckedIOException | IOException e) {
@@ -319,14 +338,129 @@ public final class LocalRunner {
         private K6Script writeFiles() throws IOException {
             Files.createDirectories(files.dir());
             Files.writeString(files.spec(), BenchmarkRuns.toYaml(withoutStatus(run)));
+            if (spec.getWorkload().isStepped()) {
+                SteppedLoad.Next first = SteppedLoad.next(spec.getWorkload(), List.of());
+                beginStep(1, ((SteppedLoad.Step) first).level());
+            }
+            return writeScript();
+        }
+
+        /** The k6 script of the load about to be sent (with a custom module beside it), in its directory. */
+        private K6Script writeScript() throws IOException {
+            Files.createDirectories(k6Files.dir());
             String customImport = null;
             if (customModule != null) {
-                Files.writeString(files.customModule(), customModule);
-                customImport = "./" + files.customModule().getFileName();
+                Files.writeString(k6Files.customModule(), customModule);
+                customImport = "./" + k6Files.customModule().getFileName();
             }
-            K6Script script = core.k6Script(spec, customImport);
-            Files.writeString(files.k6Script(), script.text());
+            K6Script script = core.k6Script(loadSpec, customImport);
+            Files.writeString(k6Files.k6Script(), script.text());
             return script;
+        }
+
+        /** From here on, load and files are the step's: its spec at its level, its own directory. */
+        private void beginStep(int index, int level) {
+            stepIndex = index;
+            stepLevel = level;
+            loadSpec = SteppedLoad.specFor(spec, level);
+            k6Files = new ResultsLayout.RunFiles(
+                    files.dir().resolve(String.format(Locale.ROOT, "step-%02d-%d", index, level)));
+        }
+
+        /**
+         * The steps of a sweep or a capacity search against the target already running: each step's k6 runs, is
+         * read and judged, and {@link SteppedLoad} picks the next level from the steps so far. The best step so far
+         * is the run's summary from the first step on, so a failure later loses nothing already measured.
+         */
+        private void runSteps(ProcessSupervisor supervisor, Stack stack, K6Script firstScript) throws IOException {
+            WorkloadSpec workload = spec.getWorkload();
+            int maxSteps = SteppedLoad.maxSteps(workload);
+            Map<Integer, RunSummary> summaries = new LinkedHashMap<>();
+            Map<Integer, Optional<GeneratorCheck.Finding>> findings = new LinkedHashMap<>();
+            Map<Integer, RunObservation> observations = new LinkedHashMap<>();
+            K6Script script = firstScript;
+            while (true) {
+                progress.stepStarted(
+                        stepIndex,
+                        stepLevel,
+                        SteppedLoad.unit(workload),
+                        maxSteps,
+                        workload.getWarmup(),
+                        workload.getDuration());
+                publishSteps();
+                int exitCode = sendLoad(stack, script);
+                RunSummary summary;
+                try {
+                    summary = core.summarize(loadSpec, variant, k6Files.k6Summary(), observation);
+                } catch (RuntimeException e) {
+                    progress.loadFinished(1);
+                    progress.resultsUnreadable("step " + stepIndex + ": the k6 summary " + k6Files.k6Summary()
+                            + " (k6 exit code " + exitCode + ") could not be read: " + e.getMessage() + "; see "
+                            + k6Files.k6Log());
+                    publishSteps();
+                    return;
+                }
+                Optional<GeneratorCheck.Finding> finding = loadGeneratorFinding(summary, observation, plan);
+                missedScrapesWarning(observation).ifPresent(summary::addWarning);
+                StepResult result = SteppedLoad.judge(
+                        workload, stepIndex, stepLevel, summary, finding, observation.averageLoadGeneratorCores());
+                progress.stepFinished(result);
+                publishSteps();
+                summaries.put(stepIndex, summary);
+                findings.put(stepIndex, finding);
+                observations.put(stepIndex, observation);
+                writeJson(k6Files.dir().resolve("step.json"), result);
+                writeJson(k6Files.dir().resolve("summary.json"), summary);
+                StepResult best = SteppedLoad.best(progress.status().getSteps()).orElseThrow();
+                progress.status().setSummary(summaries.get(best.getStep()));
+
+                SteppedLoad.Next next =
+                        SteppedLoad.next(workload, progress.status().getSteps());
+                if (next instanceof SteppedLoad.Done done) {
+                    observation = observations.get(best.getStep());
+                    progress.loadFinished(1);
+                    RunSummary kept = summaries.get(best.getStep());
+                    progress.stepsDone(done, kept, best.getStep());
+                    progress.generatorChecked(
+                            kept,
+                            findings.get(best.getStep()),
+                            String.format(
+                                    Locale.ROOT,
+                                    "k6 kept up in step %d: no iterations dropped, it used %.2f CPU",
+                                    best.getStep(),
+                                    observation.averageLoadGeneratorCores()));
+                    progress.succeeded(kept, 1);
+                    publishSteps();
+                    return;
+                }
+                beginStep(stepIndex + 1, ((SteppedLoad.Step) next).level());
+                script = writeScript();
+                if (Boolean.TRUE.equals(workload.getRestartBetweenSteps())) {
+                    stack = restartTarget(supervisor, stack);
+                }
+                startK6Paused(supervisor, stack.baseUrl());
+            }
+        }
+
+        /** Stops the target and starts it again, for a cold start at every step (restartBetweenSteps). */
+        private Stack restartTarget(ProcessSupervisor supervisor, Stack stack) throws IOException {
+            say("restarting target " + variant.name() + " before step " + stepIndex + " (restartBetweenSteps)");
+            stack.target().stop(Duration.ofSeconds(20));
+            pids.add(stack.target().pid());
+            target = startSpringApp(
+                    supervisor,
+                    "target " + variant.name(),
+                    jar(variant.jar()),
+                    targetApp,
+                    targetEnv,
+                    targetStartCpus,
+                    k6Files.targetLog(),
+                    this::say);
+            awaitHealthy(target, targetApp);
+            if (!targetStartCpus.equals(plan.targetCpus())) {
+                pinTarget(targetStartCpus);
+            }
+            return new Stack(target, targetApp, stack.baseUrl());
         }
 
         /**
@@ -378,6 +512,8 @@ public final class LocalRunner {
             // The JVM starts (and trains its start cache) on every CPU of the run, sized by ActiveProcessorCount
             // all the same, and is pinned to its own CPUs once ready, before any load: startup is not measured.
             CpuSet startCpus = plan.isolated() ? plan.targetCpus().with(plan.supportCpus()) : plan.targetCpus();
+            this.targetEnv = targetEnv;
+            this.targetStartCpus = startCpus;
             target = startSpringApp(
                     supervisor,
                     "target " + variant.name(),
@@ -433,11 +569,11 @@ public final class LocalRunner {
                     "--address",
                     AppWiring.LOOPBACK + ":" + k6ApiPort,
                     "--out",
-                    "csv=" + files.k6Requests(),
-                    files.k6Script().toString());
-            Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(baseUrl, files.k6Summary()));
+                    "csv=" + k6Files.k6Requests(),
+                    k6Files.k6Script().toString());
+            Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(baseUrl, k6Files.k6Summary()));
             k6Env.put(K6Env.NO_USAGE_REPORT, "true");
-            k6 = supervisor.start("k6", k6Command, k6Env, plan.supportCpus(), files.k6Log());
+            k6 = supervisor.start("k6", k6Command, k6Env, plan.supportCpus(), k6Files.k6Log());
         }
 
         /** Unpauses k6 through its REST API, waiting for the API if k6 is still making its VUs. */
@@ -462,8 +598,8 @@ public final class LocalRunner {
                                 RunProgress.LOAD_GENERATOR_FAILED,
                                 "k6 exited before the load began (code "
                                         + k6.process().exitValue()
-                                        + "); last lines of " + files.k6Log() + ":\n"
-                                        + ServiceProbe.tail(files.k6Log(), 25));
+                                        + "); last lines of " + k6Files.k6Log() + ":\n"
+                                        + ServiceProbe.tail(k6Files.k6Log(), 25));
                     }
                     try {
                         HttpResponse<String> answer = http.send(resume, HttpResponse.BodyHandlers.ofString());
@@ -479,7 +615,7 @@ public final class LocalRunner {
                                 RunProgress.LOAD_GENERATOR_FAILED,
                                 "k6 did not start its load within " + K6_RESUME_TIMEOUT.toSeconds()
                                         + " s of being asked (its REST API at " + status + " said: " + last
-                                        + "); see " + files.k6Log());
+                                        + "); see " + k6Files.k6Log());
                     }
                     Thread.sleep(100);
                 }
@@ -508,7 +644,7 @@ public final class LocalRunner {
             MetricsSampler sampler = new MetricsSampler(
                     managementUri(stack.targetApp(), SpringApp.PROMETHEUS_PATH),
                     stack.target().process().toHandle());
-            K6CsvFollower follower = new K6CsvFollower(files.k6Requests());
+            K6CsvFollower follower = new K6CsvFollower(k6Files.k6Requests());
             Duration warmup = script.warmup();
             Duration planned = warmup.plus(script.measured());
             // spec.timeout bounds the whole run, as on a cluster; k6 gets what is left of it after provisioning.
@@ -522,7 +658,9 @@ public final class LocalRunner {
             resumeK6();
             sampler.watchLoadGenerator(k6.process().toHandle());
             progress.loadRunning(1, stack.baseUrl());
-            if (warmup.isZero()) {
+            if (stepIndex > 0) {
+                // A step's progress was recorded when it started (RunProgress.stepStarted).
+            } else if (warmup.isZero()) {
                 progress.measuring(spec.getWorkload().getDuration());
             } else {
                 progress.warmingUp(spec.getWorkload().getWarmup());
@@ -536,13 +674,16 @@ public final class LocalRunner {
                 sampler.close();
             }
             follower.poll();
-            progress.loadFinished(1);
-            publishSteps();
-            if (!Files.exists(files.k6Summary())) {
+            if (stepIndex == 0) {
+                // A sweep's load finishes with its last step.
+                progress.loadFinished(1);
+                publishSteps();
+            }
+            if (!Files.exists(k6Files.k6Summary())) {
                 throw new LocalRunException(
                         RunProgress.LOAD_GENERATOR_FAILED,
-                        "k6 exited with code " + exitCode + " and wrote no summary; last lines of " + files.k6Log()
-                                + ":\n" + ServiceProbe.tail(files.k6Log(), 25));
+                        "k6 exited with code " + exitCode + " and wrote no summary; last lines of " + k6Files.k6Log()
+                                + ":\n" + ServiceProbe.tail(k6Files.k6Log(), 25));
             }
             observation = observe(exitCode, follower, sampler, loadStarted, script);
             return exitCode;
@@ -570,22 +711,22 @@ public final class LocalRunner {
                         measure.firstEpochSecond() + measure.points().size());
             }
             List<MetricsSampler.Tick> ticks = sampler.ticks();
-            ScrapeLog.write(files.scrapes(), sampler.scrapes());
+            ScrapeLog.write(k6Files.scrapes(), sampler.scrapes());
             List<MetricsSampler.Tick> inWindow = ticks.stream()
                     .filter(tick ->
                             !tick.at().isBefore(windowStart) && !tick.at().isAfter(windowEnd))
                     .toList();
             RunObservation result = new RunObservation(
                     exitCode, measure, inWindow, windowStart, windowEnd, threadPoolSize(), sampler.scrapes());
-            writeTimeline(files.timeline(), measure);
-            writeMetrics(files.metrics(), result);
+            writeTimeline(k6Files.timeline(), measure);
+            writeMetrics(k6Files.metrics(), result);
             return result;
         }
 
         /** Where k6's summary puts the measured window, if it says when the load started. */
         private Optional<Instant> measuredWindowStart() {
             try {
-                return K6SummaryParser.parseFile(files.k6Summary()).measuredWindowStart();
+                return K6SummaryParser.parseFile(k6Files.k6Summary()).measuredWindowStart();
             } catch (RuntimeException e) {
                 // An unreadable summary fails the run when it is collected, with the reason.
                 return Optional.empty();
@@ -598,6 +739,24 @@ public final class LocalRunner {
          * may use (local mode has no CPU limit, so no throttling) and the dropped iterations.
          */
         private void checkLoadGenerator(RunSummary summary, RunObservation observation, IsolationPlan plan) {
+            Optional<GeneratorCheck.Finding> finding = loadGeneratorFinding(summary, observation, plan);
+            double k6Cores = observation.averageLoadGeneratorCores();
+            progress.generatorChecked(
+                    summary,
+                    finding,
+                    String.format(
+                            Locale.ROOT,
+                            "k6 kept up: no iterations dropped, it used %.2f CPU (%.0f%% of the CPUs it may use)",
+                            k6Cores,
+                            100 * k6Cores / plan.supportCpus().size()));
+        }
+
+        /**
+         * What k6's CPU over the CPUs it may use (local mode has no CPU limit, so no throttling) and the dropped
+         * iterations say about the generator; a finding is also added to the summary's warnings.
+         */
+        private Optional<GeneratorCheck.Finding> loadGeneratorFinding(
+                RunSummary summary, RunObservation observation, IsolationPlan plan) {
             double k6Cores = observation.averageLoadGeneratorCores();
             double k6Share = k6Cores / plan.supportCpus().size();
             long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
@@ -613,24 +772,17 @@ public final class LocalRunner {
                                     ? GeneratorCheck.RUNNER_CPU_SATURATED
                                     : GeneratorCheck.ITERATIONS_DROPPED,
                             alarm));
-            progress.generatorChecked(
-                    summary,
-                    finding,
-                    String.format(
-                            Locale.ROOT,
-                            "k6 kept up: no iterations dropped, it used %.2f CPU (%.0f%% of the CPUs it may use)",
-                            k6Cores,
-                            100 * k6Share));
+            return finding;
         }
 
         /** The k6 summary and the target samples into the status; the run succeeded. */
         private void collect(int exitCode) {
             RunSummary summary;
             try {
-                summary = core.summarize(spec, variant, files.k6Summary(), observation);
+                summary = core.summarize(loadSpec, variant, k6Files.k6Summary(), observation);
             } catch (RuntimeException e) {
-                progress.resultsUnreadable("the k6 summary " + files.k6Summary() + " (k6 exit code " + exitCode
-                        + ") could not be read: " + e.getMessage() + "; see " + files.k6Log());
+                progress.resultsUnreadable("the k6 summary " + k6Files.k6Summary() + " (k6 exit code " + exitCode
+                        + ") could not be read: " + e.getMessage() + "; see " + k6Files.k6Log());
                 return;
             }
             checkLoadGenerator(summary, observation, plan);
@@ -688,7 +840,10 @@ public final class LocalRunner {
                         ? "starting"
                         : elapsed.compareTo(planned) > 0 ? "finishing" : measuring ? "measure" : "warmup";
                 printer.show(new ProgressPrinter.Progress(
-                        name,
+                        stepIndex == 0
+                                ? name
+                                : name + " step " + stepIndex + " (" + stepLevel + " "
+                                        + SteppedLoad.unit(spec.getWorkload()) + ")",
                         phase,
                         elapsed,
                         planned,

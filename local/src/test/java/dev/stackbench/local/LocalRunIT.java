@@ -1,6 +1,7 @@
 package dev.stackbench.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,8 @@ import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.ServerAgreement;
 import dev.stackbench.api.ServerSummary;
+import dev.stackbench.api.StepOutcome;
+import dev.stackbench.api.StepResult;
 import dev.stackbench.cli.StackbenchCommand;
 import dev.stackbench.results.ScrapeLog;
 import dev.stackbench.results.TimedScrape;
@@ -458,6 +461,66 @@ class LocalRunIT {
                 .isGreaterThanOrEqualTo(groups.getLockWaitMs().getP50());
         assertThat(groups.getLockWaitMs().getMin()).isGreaterThanOrEqualTo(0.0);
         assertThat(cli.out()).contains("it-lock: lock: " + groups.getGroups() + " groups of 3: ");
+    }
+
+    @Test
+    void aThreeStepSweepMeasuresEachLevelAgainstTheSameStackAndKeepsTheBestStep() throws Exception {
+        // Three open-model levels against a 100 ms upstream, far below what one CPU serves: every step must carry
+        // its own rate, and the one with the highest rps is the summary. The target restarts before steps 2 and 3.
+        Path sweep = Files.writeString(dir.resolve("sweep.yaml"), """
+                apiVersion: stackbench.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: it-sweep
+                spec:
+                  target:
+                    variant: webflux-r2dbc
+                    resources: {cpu: "1", memory: 512Mi}
+                  workload:
+                    scenario: upstream
+                    upstreamDelay: 100ms
+                    load: {executor: constant-arrival-rate}
+                    sweep: [5, 10, 20]
+                    restartBetweenSteps: true
+                    thresholds:
+                      http_req_duration: ["p(95)<2000"]
+                    warmup: 1s
+                    duration: 4s
+                """);
+        Path results = dir.resolve("results");
+
+        Invocation cli = run("--results-dir", results.toString(), sweep.toString());
+
+        assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
+        Path runDir = results.resolve("01-it-sweep");
+        BenchmarkRunStatus status = JSON.readValue(runDir.resolve("status.json").toFile(), BenchmarkRunStatus.class);
+        assertThat(status.getPhase()).isEqualTo(Phase.Succeeded);
+        assertThat(status.getSteps()).extracting(StepResult::getLevel).containsExactly(5, 10, 20);
+        assertThat(status.getSteps()).extracting(StepResult::getStep).containsExactly(1, 2, 3);
+        assertThat(status.getSteps()).extracting(StepResult::getOutcome).containsOnly(StepOutcome.Passed);
+        for (StepResult step : status.getSteps()) {
+            // An open model offers its rate whatever the target does: 4 s at the level, give or take a request.
+            assertThat(step.getRps())
+                    .as("rps of step %d", step.getStep())
+                    .isCloseTo(step.getLevel(), within(0.15 * step.getLevel() + 0.5));
+            assertThat(step.getP50Ms()).as("p50 of step %d", step.getStep()).isGreaterThanOrEqualTo(100.0);
+            assertThat(step.getThresholdsPassed()).isTrue();
+            assertThat(step.getTargetCpuCores()).isNotNull();
+            assertThat(step.getGeneratorCpuCores()).isPositive();
+            Path stepDir = runDir.resolve(String.format("step-%02d-%d", step.getStep(), step.getLevel()));
+            assertThat(Files.readString(stepDir.resolve("k6-script.js")))
+                    .as("the script of step %d", step.getStep())
+                    .containsPattern("\"rate\"\\s*:\\s*" + step.getLevel() + "\\b");
+            assertThat(stepDir.resolve("k6-summary.json")).isRegularFile();
+        }
+        assertThat(runDir.resolve("step-02-10").resolve("target.log"))
+                .as("the target restarted before step 2")
+                .isRegularFile();
+        assertThat(status.getSummary().getStep()).isEqualTo(3);
+        assertThat(status.getSummary().getRps())
+                .isEqualTo(status.getSteps().get(2).getRps());
+        assertThat(status.getCapacity()).isNull();
+        assertThat(status.getMessage()).contains("all 3 steps ran").contains("the summary is step 3");
     }
 
     private static RunSummary summaryOf(Path results, String run) throws IOException {
