@@ -47,10 +47,11 @@ public class BenchmarkComparisonSpec {
             "Seed of the interleaved order (default: chosen at the start and recorded in the" + " status).")
     private Long seed;
 
-    @Size(min = 1, max = 7)
+    @Size(min = 1, max = 8)
     @ValidationRule(value = SpecRules.COMPARISON_METRICS, message = SpecRules.COMPARISON_METRICS_MESSAGE)
-    @JsonPropertyDescription("Figures to compare, among rps, p50, p90, p95, p99, max and errorRate (default: rps,"
-            + " p50, p95, p99, errorRate); the first is the verdict's headline.")
+    @JsonPropertyDescription("Figures to compare, among rps, p50, p90, p95, p99, max, errorRate and capacity (the"
+            + " rate a capacity search found: the template needs workload.capacity) (default: rps, p50, p95, p99,"
+            + " errorRate); the first is the verdict's headline.")
     private List<String> metrics;
 
     @Default(ComparisonDefaults.CONFIDENCE_TEXT)

@@ -77,6 +77,10 @@ public class RunSummary {
     @JsonPropertyDescription("For a sweep or a capacity search: the step these figures are from (see status.steps).")
     private Integer step;
 
+    @JsonPropertyDescription("For a capacity search: the capacity found (status.capacity.rate, iterations/s), here"
+            + " too so that a comparison of repeated searches can compare it.")
+    private Integer capacity;
+
     @JsonPropertyDescription("Things that make the figures less trustworthy.")
     private List<String> warnings;
 
@@ -366,5 +370,13 @@ public class RunSummary {
 
     public void setStep(Integer step) {
         this.step = step;
+    }
+
+    public Integer getCapacity() {
+        return capacity;
+    }
+
+    public void setCapacity(Integer capacity) {
+        this.capacity = capacity;
     }
 }

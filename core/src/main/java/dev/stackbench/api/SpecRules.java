@@ -280,11 +280,13 @@ public final class SpecRules {
      */
     public static final int MAX_CHILD_RUN_NAME = 48;
     /** The figures a comparison can compare, as a CEL list. */
-    public static final String COMPARISON_METRIC_NAMES = "['rps', 'p50', 'p90', 'p95', 'p99', 'max', 'errorRate']";
+    public static final String COMPARISON_METRIC_NAMES =
+            "['rps', 'p50', 'p90', 'p95', 'p99', 'max', 'errorRate'," + " 'capacity']";
 
     public static final String COMPARISON_METRICS = "self.all(m, m in " + COMPARISON_METRIC_NAMES + ")";
     public static final String COMPARISON_METRICS_MESSAGE =
-            "spec.metrics may hold rps, p50, p90, p95, p99, max and" + " errorRate: remove or fix the others";
+            "spec.metrics may hold rps, p50, p90, p95, p99, max, errorRate"
+                    + " and capacity (for a template with workload.capacity): remove or fix the others";
     public static final String COMPARISON_LABELS_UNIQUE = "!has(self.variants) || self.variants.all(a,"
             + " self.variants.exists_one(b, (has(b.name) ? b.name : b.variant) == (has(a.name) ? a.name :"
             + " a.variant)))";

@@ -12,6 +12,7 @@ import dev.stackbench.api.ComparisonOrder;
 import dev.stackbench.api.ComparisonVariant;
 import dev.stackbench.api.SpecRules;
 import dev.stackbench.api.TargetSpec;
+import dev.stackbench.stats.ComparisonMetric;
 import dev.stackbench.stats.ComparisonPlan;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
@@ -197,6 +198,15 @@ public final class ComparisonRuns {
                     || spec.getMetrics().size() > known.size()
                     || !known.containsAll(spec.getMetrics())) {
                 violations.add(new Violation("spec.metrics", SpecRules.COMPARISON_METRICS_MESSAGE));
+            }
+            if (spec.getMetrics().contains(ComparisonMetric.CAPACITY.value())
+                    && (spec.getTemplate() == null
+                            || spec.getTemplate().getWorkload() == null
+                            || spec.getTemplate().getWorkload().getCapacity() == null)) {
+                violations.add(new Violation(
+                        "spec.metrics",
+                        "spec.metrics has capacity, but the template is not a capacity search: add"
+                                + " template.spec.workload.capacity, or remove capacity from spec.metrics"));
             }
         }
         if (violations.isEmpty()) {

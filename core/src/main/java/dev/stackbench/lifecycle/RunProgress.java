@@ -296,6 +296,9 @@ public final class RunProgress {
     public void stepsDone(SteppedLoad.Done done, RunSummary kept, int keptStep) {
         status.setCapacity(done.capacity());
         kept.setStep(keptStep);
+        if (done.capacity() != null) {
+            kept.setCapacity(done.capacity().getRate());
+        }
         StepResult keptResult = status.getSteps() == null
                 ? null
                 : status.getSteps().stream()

@@ -16,7 +16,13 @@ public enum ComparisonMetric {
     P95("p95", Direction.LOWER_IS_BETTER, summary -> latency(summary, LatencySummary::getP95)),
     P99("p99", Direction.LOWER_IS_BETTER, summary -> latency(summary, LatencySummary::getP99)),
     MAX("max", Direction.LOWER_IS_BETTER, summary -> latency(summary, LatencySummary::getMax)),
-    ERROR_RATE("errorRate", Direction.LOWER_IS_BETTER, RunSummary::getErrorRate);
+    ERROR_RATE("errorRate", Direction.LOWER_IS_BETTER, RunSummary::getErrorRate),
+    /** The rate a capacity search found (runs whose spec has workload.capacity). */
+    CAPACITY(
+            "capacity",
+            Direction.HIGHER_IS_BETTER,
+            summary ->
+                    summary.getCapacity() == null ? null : summary.getCapacity().doubleValue());
 
     /** What a comparison compares unless its spec says otherwise. */
     public static final List<ComparisonMetric> DEFAULTS = List.of(RPS, P50, P95, P99, ERROR_RATE);
@@ -49,6 +55,7 @@ public enum ComparisonMetric {
     public String unit() {
         return switch (this) {
             case RPS -> "req/s";
+            case CAPACITY -> "it/s";
             case ERROR_RATE -> "";
             default -> "ms";
         };

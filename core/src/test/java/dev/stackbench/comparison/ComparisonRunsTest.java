@@ -108,6 +108,30 @@ class ComparisonRunsTest {
     }
 
     @Test
+    void capacityIsComparedOnlyWhenTheTemplateSearchesForIt() {
+        String notASearch = COMPARISON.replace("repetitions: 4", "repetitions: 4\n  metrics: [capacity, p95]");
+
+        assertThat(ComparisonRuns.validate(comparison(notASearch), VALIDATOR))
+                .extracting(Violation::toString)
+                .anySatisfy(v -> assertThat(v)
+                        .contains("spec.metrics has capacity, but the template is not a capacity" + " search"));
+
+        String search = notASearch.replace(
+                "load: {executor: constant-arrival-rate, rate: 40}",
+                "load: {executor: constant-arrival-rate}\n      capacity: {objective: {p95: 450ms}, from: 20, to:"
+                        + " 200}\n      timeout: 30m");
+        BenchmarkComparison comparison = comparison(search.replace("      timeout: 30m", ""));
+        comparison.getSpec().getTemplate().setTimeout("30m");
+
+        assertThat(ComparisonRuns.validate(comparison, VALIDATOR)).isEmpty();
+        RunSummary found = new RunSummary();
+        found.setCapacity(180);
+        assertThat(ComparisonMetric.CAPACITY.of(found)).contains(180.0);
+        assertThat(ComparisonMetric.CAPACITY.direction())
+                .isEqualTo(dev.stackbench.stats.RepetitionStatistics.Direction.HIGHER_IS_BETTER);
+    }
+
+    @Test
     void everyProblemIsNamedWithItsFieldBeforeAnythingRuns() {
         String bad = COMPARISON
                 .replace("name: mvc-200", "name: mvc-50")
