@@ -20,6 +20,18 @@ public final class ReportRows {
     private ReportRows() {}
 
     public static RunRow of(BenchmarkRun run, RunObservation observation) {
+        RunRow row = summaryRow(run, observation);
+        BenchmarkRunStatus status = run.getStatus();
+        if (status == null || (status.getSteps() == null && status.getCapacity() == null)) {
+            return row;
+        }
+        // A sweep or capacity search that failed part-way still has the steps it measured, but maybe no summary.
+        Integer kept = status.getSummary() == null ? null : status.getSummary().getStep();
+        return row.withSteps(status.getSteps(), kept, status.getCapacity());
+    }
+
+    /** The run's line: the status summary's figures, for a sweep those of the kept step. */
+    private static RunRow summaryRow(BenchmarkRun run, RunObservation observation) {
         BenchmarkRunStatus status = run.getStatus();
         RunSummary summary = status == null ? null : status.getSummary();
         String phase = status == null || status.getPhase() == null

@@ -3,6 +3,7 @@ package dev.stackbench.report;
 import dev.stackbench.api.BenchmarkComparisonStatus;
 import dev.stackbench.api.ComparisonRunRecord;
 import dev.stackbench.api.MetricSpread;
+import dev.stackbench.api.StepResult;
 import dev.stackbench.api.VariantStatistics;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,6 +47,7 @@ public final class HtmlReport {
                 .append(".alarm{background:#fdd;border:2px solid #c00;padding:0.8em;font-weight:bold}\n")
                 .append(".warn{background:#fff6d5;border:1px solid #d9b400;padding:0.5em}\n")
                 .append("pre{background:#f7f7f7;padding:0.8em;overflow:auto}img{max-width:100%}\n")
+                .append("tr.kept td{font-weight:bold;background:#eef5ff}\n")
                 .append("</style></head><body>\n");
         html.append("<h1>")
                 .append(escape(title))
@@ -57,6 +59,7 @@ public final class HtmlReport {
         }
         appendAlarms(html, runs);
         appendTable(html, runs);
+        appendSteps(html, runs);
         appendCharts(html, runs);
         for (ReportRun run : runs) {
             appendRunDetails(html, run);
@@ -155,8 +158,9 @@ public final class HtmlReport {
     }
 
     private static void appendTable(StringBuilder html, List<ReportRun> runs) {
+        boolean capacities = runs.stream().anyMatch(run -> run.row().capacity() != null);
         html.append("<h2>Summary</h2>\n<table><tr>");
-        for (String header : List.of(
+        List<String> headers = new ArrayList<>(List.of(
                 "run",
                 "variant",
                 "phase",
@@ -173,7 +177,11 @@ public final class HtmlReport {
                 "k6 CPU",
                 "Little's-law cap",
                 "RPS / cap",
-                "thresholds")) {
+                "thresholds"));
+        if (capacities) {
+            headers.add("capacity (iterations/s)");
+        }
+        for (String header : headers) {
             html.append("<th>").append(escape(header)).append("</th>");
         }
         html.append("</tr>\n");
@@ -203,6 +211,12 @@ public final class HtmlReport {
                             ? "-"
                             : String.format(Locale.ROOT, "%.0f%%", 100 * row.rps() / row.littleLawRps()),
                     row.thresholdsPassed() == null ? "-" : row.thresholdsPassed() ? "passed" : "FAILED"));
+            if (capacities) {
+                numbers.add(
+                        row.capacity() == null || row.capacity().getRate() == null
+                                ? "-"
+                                : row.capacity().getRate().toString());
+            }
             for (String number : numbers) {
                 html.append("<td class=\"n\">").append(escape(number)).append("</td>");
             }
@@ -210,6 +224,107 @@ public final class HtmlReport {
         }
         html.append("</table>\n<p>Little's-law cap: pool threads / nominal time a request holds a thread; only for "
                 + "variants whose pool threads block on the scenario's work.</p>\n");
+    }
+
+    /**
+     * Each sweep's or capacity search's steps as a table, the kept step (whose figures the summary shows) in bold,
+     * what the capacity search found, and the charts against offered load: one pair per unit of load, so that
+     * iterations/s and VUs never share an axis.
+     */
+    private static void appendSteps(StringBuilder html, List<ReportRun> runs) {
+        if (runs.stream()
+                .allMatch(run -> run.row().steps().isEmpty() && run.row().capacity() == null)) {
+            return;
+        }
+        html.append("<h2>Steps</h2>\n<p>One row per load level, in the order the steps ran; the bold row is the step"
+                + " the summary shows.</p>\n");
+        for (ReportRun run : runs) {
+            RunRow row = run.row();
+            if (row.steps().isEmpty() && row.capacity() == null) {
+                continue;
+            }
+            html.append("<h3>").append(escape(row.name())).append("</h3>\n");
+            if (!row.steps().isEmpty()) {
+                appendStepTable(html, row);
+            }
+            if (row.capacity() != null) {
+                html.append("<p><b>")
+                        .append(escape(SummaryTable.capacityLine(row.capacity())))
+                        .append("</b></p>\n");
+            }
+        }
+        List<String> units = Charts.stepUnits(runs);
+        if (units.isEmpty()) {
+            return;
+        }
+        html.append(
+                "<h2>Against offered load</h2>\n<p>One line per run; each step a marker, filled when it"
+                        + " passed, hollow when it failed (circle), broke (square) or k6 could not deliver its load (triangle)."
+                        + " A dashed line is the Little's-law cap of the run in the same colour, where its steps have one.</p>\n");
+        for (String unit : units) {
+            image(html, Charts.toPng(Charts.throughputAgainstLoad(runs, unit)));
+            image(html, Charts.toPng(Charts.latencyAgainstLoad(runs, unit)));
+        }
+    }
+
+    private static void appendStepTable(StringBuilder html, RunRow row) {
+        html.append("<table><tr>");
+        for (String header : List.of(
+                "step",
+                "offered load",
+                "outcome",
+                "RPS",
+                "p50 ms",
+                "p95 ms",
+                "p99 ms",
+                "errors",
+                "requests",
+                "dropped",
+                "thresholds",
+                "peak threads",
+                "target CPU",
+                "k6 CPU",
+                "Little's-law cap",
+                "RPS / cap",
+                "why")) {
+            html.append("<th>").append(escape(header)).append("</th>");
+        }
+        html.append("</tr>\n");
+        for (StepResult step : row.steps()) {
+            boolean kept = row.keptStep() != null && row.keptStep().equals(step.getStep());
+            html.append(kept ? "<tr class=\"kept\">" : "<tr>");
+            List<String> numbers =
+                    List.of(step.getStep() == null ? "-" : step.getStep().toString(), SummaryTable.level(step));
+            for (String number : numbers) {
+                html.append("<td class=\"n\">").append(escape(number)).append("</td>");
+            }
+            html.append("<td>")
+                    .append(escape(
+                            step.getOutcome() == null ? "-" : step.getOutcome().name()))
+                    .append("</td>");
+            for (String number : List.of(
+                    SummaryTable.number(step.getRps(), 1),
+                    SummaryTable.number(step.getP50Ms(), 1),
+                    SummaryTable.number(step.getP95Ms(), 1),
+                    SummaryTable.number(step.getP99Ms(), 1),
+                    SummaryTable.percent(step.getErrorRate()),
+                    step.getRequests() == null ? "-" : step.getRequests().toString(),
+                    step.getDroppedIterations() == null
+                            ? "-"
+                            : step.getDroppedIterations().toString(),
+                    step.getThresholdsPassed() == null ? "-" : step.getThresholdsPassed() ? "passed" : "FAILED",
+                    step.getPeakThreads() == null ? "-" : step.getPeakThreads().toString(),
+                    SummaryTable.number(step.getTargetCpuCores(), 2),
+                    SummaryTable.number(step.getGeneratorCpuCores(), 2),
+                    SummaryTable.number(step.getLittleLawRps(), 1),
+                    step.getLittleLawRps() == null || step.getRps() == null || step.getLittleLawRps() <= 0
+                            ? "-"
+                            : String.format(Locale.ROOT, "%.0f%%", 100 * step.getRps() / step.getLittleLawRps()))) {
+                html.append("<td class=\"n\">").append(escape(number)).append("</td>");
+            }
+            html.append("<td>").append(escape(step.getReason())).append("</td></tr>\n");
+        }
+        html.append("</table>\n");
     }
 
     private static void appendCharts(StringBuilder html, List<ReportRun> runs) {

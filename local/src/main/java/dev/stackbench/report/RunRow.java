@@ -1,5 +1,7 @@
 package dev.stackbench.report;
 
+import dev.stackbench.api.CapacityResult;
+import dev.stackbench.api.StepResult;
 import java.util.List;
 
 /**
@@ -12,6 +14,10 @@ import java.util.List;
  * @param loadGeneratorAlarm why k6 did not offer the requested load (dropped iterations, CPU saturated), or
  *     null when it did; such a row does not measure what the spec asked for
  * @param details lines printed under the table for this run: the status codes, a burst's makespan, the lock groups
+ * @param steps a sweep's or a capacity search's measured steps in the order they ran (status.steps); empty for a
+ *     run with one load level
+ * @param keptStep the step whose figures the row shows (status.summary.step), or null
+ * @param capacity what a capacity search found (status.capacity), or null
  */
 public record RunRow(
         String name,
@@ -32,11 +38,61 @@ public record RunRow(
         Boolean thresholdsPassed,
         String loadGeneratorAlarm,
         List<String> warnings,
-        List<String> details) {
+        List<String> details,
+        List<StepResult> steps,
+        Integer keptStep,
+        CapacityResult capacity) {
 
     public RunRow {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         details = details == null ? List.of() : List.copyOf(details);
+        steps = steps == null ? List.of() : List.copyOf(steps);
+    }
+
+    /** A row of a run with one load level. */
+    public RunRow(
+            String name,
+            String variant,
+            String phase,
+            long requests,
+            Double rps,
+            Double p50Ms,
+            Double p95Ms,
+            Double p99Ms,
+            Double maxMs,
+            Double errorRate,
+            long droppedIterations,
+            Integer peakThreads,
+            Double avgCpuCores,
+            Double loadGeneratorCpuCores,
+            Double littleLawRps,
+            Boolean thresholdsPassed,
+            String loadGeneratorAlarm,
+            List<String> warnings,
+            List<String> details) {
+        this(
+                name,
+                variant,
+                phase,
+                requests,
+                rps,
+                p50Ms,
+                p95Ms,
+                p99Ms,
+                maxMs,
+                errorRate,
+                droppedIterations,
+                peakThreads,
+                avgCpuCores,
+                loadGeneratorCpuCores,
+                littleLawRps,
+                thresholdsPassed,
+                loadGeneratorAlarm,
+                warnings,
+                details,
+                List.of(),
+                null,
+                null);
     }
 
     /** A row without detail lines. */
@@ -79,5 +135,32 @@ public record RunRow(
                 loadGeneratorAlarm,
                 warnings,
                 List.of());
+    }
+
+    /** This row with a sweep's or a capacity search's results. */
+    public RunRow withSteps(List<StepResult> steps, Integer keptStep, CapacityResult capacity) {
+        return new RunRow(
+                name,
+                variant,
+                phase,
+                requests,
+                rps,
+                p50Ms,
+                p95Ms,
+                p99Ms,
+                maxMs,
+                errorRate,
+                droppedIterations,
+                peakThreads,
+                avgCpuCores,
+                loadGeneratorCpuCores,
+                littleLawRps,
+                thresholdsPassed,
+                loadGeneratorAlarm,
+                warnings,
+                details,
+                steps,
+                keptStep,
+                capacity);
     }
 }

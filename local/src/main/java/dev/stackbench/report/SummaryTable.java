@@ -1,5 +1,7 @@
 package dev.stackbench.report;
 
+import dev.stackbench.api.CapacityResult;
+import dev.stackbench.api.StepResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +9,8 @@ import java.util.function.Function;
 
 /**
  * The comparison table printed at the end of a local run: the columns of {@code kubectl get benchmarkruns}
- * (VARIANT, PHASE, RPS, P95, ERRORS, THREADS) first, then the figures only a full summary has.
+ * (VARIANT, PHASE, RPS, P95, ERRORS, THREADS, CAPACITY) first, then the figures only a full summary has. Under the
+ * row of a sweep or a capacity search come its steps, one line each, and what the capacity search found.
  */
 public final class SummaryTable {
 
@@ -25,6 +28,7 @@ public final class SummaryTable {
                     "THREADS",
                     row -> row.peakThreads() == null ? "-" : row.peakThreads().toString(),
                     true),
+            new Column("CAPACITY", SummaryTable::capacity, true),
             new Column("P50(ms)", row -> number(row.p50Ms(), 1), true),
             new Column("P99(ms)", row -> number(row.p99Ms(), 1), true),
             new Column("REQUESTS", row -> Long.toString(row.requests()), true),
@@ -33,6 +37,49 @@ public final class SummaryTable {
             new Column("K6 CPU", row -> number(row.loadGeneratorCpuCores(), 2), true),
             new Column("LITTLE-CAP", row -> number(row.littleLawRps(), 1), true),
             new Column("RPS/CAP", SummaryTable::ofCap, true));
+
+    /**
+     * A field of a step's line: a fixed label, the value (padded to the widest of its column) and a unit.
+     *
+     * @param numeric whether the value is right-aligned
+     */
+    private record StepField(String label, Function<StepResult, String> value, String unit, boolean numeric) {}
+
+    private static final List<StepField> STEP_FIELDS = List.of(
+            new StepField(
+                    "step ",
+                    step -> step.getStep() == null ? "-" : step.getStep().toString(),
+                    "",
+                    true),
+            new StepField("", SummaryTable::level, "", true),
+            new StepField("", step -> number(step.getRps(), 1), " rps", true),
+            new StepField("p95 ", step -> number(step.getP95Ms(), 1), " ms", true),
+            new StepField("err ", step -> percent(step.getErrorRate()), "", true),
+            new StepField(
+                    "dropped ",
+                    step -> step.getDroppedIterations() == null
+                            ? "-"
+                            : step.getDroppedIterations().toString(),
+                    "",
+                    true),
+            new StepField(
+                    "threads ",
+                    step -> step.getPeakThreads() == null
+                            ? "-"
+                            : step.getPeakThreads().toString(),
+                    "",
+                    true),
+            new StepField("cpu ", step -> number(step.getTargetCpuCores(), 2), "", true),
+            new StepField("k6 ", step -> number(step.getGeneratorCpuCores(), 2), "", true),
+            new StepField("cap ", step -> number(step.getLittleLawRps(), 1), "", true),
+            new StepField(
+                    "",
+                    step -> step.getOutcome() == null ? "-" : step.getOutcome().name(),
+                    "",
+                    false));
+
+    /** Marks the step whose figures the run's row shows. */
+    static final String KEPT = "(kept)";
 
     private SummaryTable() {}
 
@@ -49,8 +96,10 @@ public final class SummaryTable {
                 widths[i] = Math.max(widths[i], line.get(i).length());
             }
         }
+        int[] stepWidths = stepWidths(rows);
         StringBuilder table = new StringBuilder();
-        for (List<String> line : cells) {
+        for (int lineIndex = 0; lineIndex < cells.size(); lineIndex++) {
+            List<String> line = cells.get(lineIndex);
             StringBuilder text = new StringBuilder();
             for (int i = 0; i < line.size(); i++) {
                 String cell = line.get(i);
@@ -61,6 +110,15 @@ public final class SummaryTable {
                 text.append(padded).append(i + 1 < line.size() ? "  " : "");
             }
             table.append(text.toString().stripTrailing()).append('\n');
+            if (lineIndex > 0) {
+                RunRow row = rows.get(lineIndex - 1);
+                for (StepResult step : row.steps()) {
+                    table.append(stepLine(step, row.keptStep(), stepWidths)).append('\n');
+                }
+                if (row.capacity() != null) {
+                    table.append("  ").append(capacityLine(row.capacity())).append('\n');
+                }
+            }
         }
         for (RunRow row : rows) {
             if (row.loadGeneratorAlarm() != null) {
@@ -91,6 +149,82 @@ public final class SummaryTable {
             }
         }
         return table.toString();
+    }
+
+    private static int[] stepWidths(List<RunRow> rows) {
+        int[] widths = new int[STEP_FIELDS.size()];
+        for (RunRow row : rows) {
+            for (StepResult step : row.steps()) {
+                for (int i = 0; i < widths.length; i++) {
+                    widths[i] = Math.max(
+                            widths[i], STEP_FIELDS.get(i).value().apply(step).length());
+                }
+            }
+        }
+        return widths;
+    }
+
+    /** One step, e.g. {@code   step 2  200/s  199.8 rps  p95 12.3 ms  ...  Passed  (kept)  every threshold held}. */
+    private static String stepLine(StepResult step, Integer keptStep, int[] widths) {
+        StringBuilder line = new StringBuilder("  ");
+        for (int i = 0; i < STEP_FIELDS.size(); i++) {
+            StepField field = STEP_FIELDS.get(i);
+            String value = field.value().apply(step);
+            String padding = " ".repeat(widths[i] - value.length());
+            line.append(field.label())
+                    .append(field.numeric() ? padding + value : value + padding)
+                    .append(field.unit())
+                    .append("  ");
+        }
+        boolean kept = keptStep != null && keptStep.equals(step.getStep());
+        line.append(kept ? KEPT : " ".repeat(KEPT.length()));
+        if (step.getReason() != null) {
+            line.append("  ").append(step.getReason());
+        }
+        return line.toString().stripTrailing();
+    }
+
+    /** A step's offered load with its unit: {@code 200/s} (iterations per second) or {@code 50 VUs}. */
+    static String level(StepResult step) {
+        return level(step.getLevel(), step.getUnit());
+    }
+
+    static String level(Integer level, String unit) {
+        if (level == null) {
+            return "-";
+        }
+        if (unit == null) {
+            return level.toString();
+        }
+        return "iterations/s".equals(unit) ? level + "/s" : level + " " + unit;
+    }
+
+    /**
+     * What a capacity search found, e.g. {@code capacity 340/s  in [340/s, 360/s)  limited by Target: ...}; a bound
+     * the search did not find is '-'.
+     */
+    static String capacityLine(CapacityResult capacity) {
+        StringBuilder line = new StringBuilder("capacity ")
+                .append(level(capacity.getRate(), "iterations/s"))
+                .append("  in [")
+                .append(level(capacity.getLowerBound(), "iterations/s"))
+                .append(", ")
+                .append(level(capacity.getUpperBound(), "iterations/s"))
+                .append(")  limited by ")
+                .append(
+                        capacity.getLimitedBy() == null
+                                ? "-"
+                                : capacity.getLimitedBy().name());
+        if (capacity.getMessage() != null) {
+            line.append(": ").append(capacity.getMessage());
+        }
+        return line.toString();
+    }
+
+    private static String capacity(RunRow row) {
+        return row.capacity() == null || row.capacity().getRate() == null
+                ? "-"
+                : row.capacity().getRate().toString();
     }
 
     private static String dropped(RunRow row) {

@@ -83,6 +83,49 @@ class ReportRowsTest {
     }
 
     @Test
+    void aSweepsRowCarriesItsStepsTheKeptStepAndTheCapacity() {
+        BenchmarkRun run = run();
+        RunSummary summary = new RunSummary();
+        summary.setRps(199.8);
+        summary.setStep(2);
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+        status.setPhase(Phase.Succeeded);
+        status.setSummary(summary);
+        status.setSteps(java.util.List.of(
+                new dev.stackbench.api.StepResult().withStep(1).withLevel(100),
+                new dev.stackbench.api.StepResult().withStep(2).withLevel(200)));
+        status.setCapacity(new dev.stackbench.api.CapacityResult().withRate(200));
+        run.setStatus(status);
+
+        RunRow row = ReportRows.of(run, null);
+
+        assertThat(row.rps()).isEqualTo(199.8);
+        assertThat(row.steps())
+                .extracting(dev.stackbench.api.StepResult::getLevel)
+                .containsExactly(100, 200);
+        assertThat(row.keptStep()).isEqualTo(2);
+        assertThat(row.capacity().getRate()).isEqualTo(200);
+    }
+
+    @Test
+    void aSweepThatFailedBeforeItsSummaryStillShowsTheStepsItMeasured() {
+        BenchmarkRun run = run();
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+        status.setPhase(Phase.Failed);
+        status.setMessage("the target exited");
+        status.setSteps(java.util.List.of(
+                new dev.stackbench.api.StepResult().withStep(1).withLevel(100)));
+        run.setStatus(status);
+
+        RunRow row = ReportRows.of(run, null);
+
+        assertThat(row.steps()).hasSize(1);
+        assertThat(row.keptStep()).isNull();
+        assertThat(row.capacity()).isNull();
+        assertThat(row.warnings()).containsExactly("failed: the target exited");
+    }
+
+    @Test
     void clusterOnlySettingsAreNamedRatherThanSilentlyIgnored() {
         assertThat(LocalRunner.clusterOnlySettings(run().getSpec()))
                 .anyMatch(note -> note.contains("spec.target.replicas 3"))

@@ -67,4 +67,54 @@ class HtmlReportTest {
                 .doesNotContain("src=\"http");
         assertThat(html.split("data:image/png").length - 1).isGreaterThanOrEqualTo(4);
     }
+
+    @Test
+    void sweepsGetTheirStepsTheCapacityAndChartsAgainstOfferedLoadPerUnit() {
+        System.setProperty("java.awt.headless", "true");
+        List<ReportRun> runs = List.of(StepChartsTest.sweep(), StepChartsTest.search(), StepChartsTest.users());
+
+        String html = HtmlReport.render("Sweeps", Instant.parse("2026-11-22T12:00:00Z"), runs);
+
+        assertThat(html)
+                .contains("<h2>Steps</h2>")
+                .contains("<h2>Against offered load</h2>")
+                .contains("<th>capacity (iterations/s)</th>")
+                // The kept step in bold; the step without a throughput says '-'.
+                .contains("<tr class=\"kept\"><td class=\"n\">2</td><td class=\"n\">200/s</td><td>Passed</td>"
+                        + "<td class=\"n\">199.8</td>")
+                .contains("<tr><td class=\"n\">3</td><td class=\"n\">300/s</td><td>Failed</td>"
+                        + "<td class=\"n\">-</td>")
+                .contains("<td class=\"n\">266.7</td><td class=\"n\">94%</td>")
+                .contains("<tr class=\"kept\"><td class=\"n\">3</td><td class=\"n\">340/s</td>")
+                .contains("<td class=\"n\">2</td><td class=\"n\">50 VUs</td><td>Failed</td>")
+                .contains("<p><b>capacity 340/s  in [340/s, 400/s)  limited by Target: p95 &lt;= 50ms held at 340/s"
+                        + " and broke at 400/s</b></p>")
+                .doesNotContain("<svg");
+        String againstLoad =
+                html.substring(html.indexOf("<h2>Against offered load</h2>"), html.indexOf("<h2>Over time"));
+        // Throughput and p95 for iterations/s, then for VUs.
+        assertThat(againstLoad.split("data:image/png;base64,iVBORw0KGgo").length - 1)
+                .isEqualTo(4);
+    }
+
+    @Test
+    void runsWithoutStepsHaveNoStepsSection() {
+        ReportRun plain = new ReportRun(
+                SummaryTableTest.row("plain", "mvc-jdbc", 10.0, null, 0, null),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of(),
+                "",
+                10.0);
+
+        String html = HtmlReport.render("Plain", Instant.parse("2026-11-22T12:00:00Z"), List.of(plain));
+
+        assertThat(html)
+                .doesNotContain("<h2>Steps</h2>")
+                .doesNotContain("Against offered load")
+                .doesNotContain("capacity");
+    }
 }

@@ -2,6 +2,10 @@ package dev.stackbench.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.api.CapacityLimit;
+import dev.stackbench.api.CapacityResult;
+import dev.stackbench.api.StepOutcome;
+import dev.stackbench.api.StepResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +49,7 @@ class SummaryTableTest {
                         "P95(ms)",
                         "ERRORS",
                         "THREADS",
+                        "CAPACITY",
                         "P50(ms)",
                         "P99(ms)",
                         "REQUESTS",
@@ -76,5 +81,131 @@ class SummaryTableTest {
         assertThat(table)
                 .contains("1234 !!")
                 .contains("!! fast: K6 COULD NOT OFFER THE REQUESTED RATE: THIS ROW MEASURES K6, NOT THE TARGET");
+    }
+
+    static StepResult step(int step, int level, String unit, StepOutcome outcome, Double rps, Double p95) {
+        return new StepResult()
+                .withStep(step)
+                .withLevel(level)
+                .withUnit(unit)
+                .withOutcome(outcome)
+                .withRps(rps)
+                .withP95Ms(p95)
+                .withErrorRate(0.0)
+                .withDroppedIterations(0L)
+                .withPeakThreads(200 + step)
+                .withTargetCpuCores(0.4 * step)
+                .withGeneratorCpuCores(0.11 * step);
+    }
+
+    @Test
+    void aSweepPrintsOneLinePerStepUnderItsRowAndMarksTheKeptStep() {
+        RunRow sweep = row("sweep", "mvc-jdbc", 199.8, null, 0, null)
+                .withSteps(
+                        List.of(
+                                step(1, 100, "iterations/s", StepOutcome.Passed, 99.9, 10.1)
+                                        .withReason("every threshold held"),
+                                step(2, 200, "iterations/s", StepOutcome.Passed, 199.8, 12.3)
+                                        .withLittleLawRps(266.7),
+                                step(3, 1000, "iterations/s", StepOutcome.Broken, 240.0, 900.0)
+                                        .withErrorRate(0.031)
+                                        .withPeakThreads(null)
+                                        .withReason("3.1% of its requests failed (more than 2%)")),
+                        2,
+                        null);
+        RunRow plain = row("plain", "webflux-r2dbc", 150.0, null, 0, null);
+
+        List<String> lines = SummaryTable.render(List.of(sweep, plain)).lines().toList();
+
+        assertThat(lines.get(1)).startsWith("sweep ");
+        assertThat(lines.get(2).split("\\s+"))
+                .containsExactly(
+                        "",
+                        "step",
+                        "1",
+                        "100/s",
+                        "99.9",
+                        "rps",
+                        "p95",
+                        "10.1",
+                        "ms",
+                        "err",
+                        "0.00%",
+                        "dropped",
+                        "0",
+                        "threads",
+                        "201",
+                        "cpu",
+                        "0.40",
+                        "k6",
+                        "0.11",
+                        "cap",
+                        "-",
+                        "Passed",
+                        "every",
+                        "threshold",
+                        "held");
+        assertThat(lines.get(3))
+                .contains("step 2")
+                .contains("200/s")
+                .contains("199.8 rps")
+                .contains("p95  12.3 ms")
+                .contains("cap 266.7")
+                .endsWith("Passed  (kept)");
+        assertThat(lines.get(4))
+                .contains(" 1000/s")
+                .contains("p95 900.0 ms")
+                .contains("err 3.10%")
+                .contains("threads   -")
+                .contains("Broken          3.1% of its requests failed (more than 2%)")
+                .doesNotContain("(kept)");
+        // The steps' columns line up with each other.
+        assertThat(lines.get(2).indexOf(" rps")).isEqualTo(lines.get(4).indexOf(" rps"));
+        assertThat(lines.get(2).indexOf("Passed")).isEqualTo(lines.get(4).indexOf("Broken"));
+        assertThat(lines.get(5)).startsWith("plain ");
+        assertThat(lines).hasSize(6);
+    }
+
+    @Test
+    void aCapacitySearchFillsTheCapacityColumnAndSaysWhatLimitedIt() {
+        RunRow search = row("search", "mvc-jdbc", 340.0, null, 0, null)
+                .withSteps(
+                        List.of(
+                                step(1, 100, "iterations/s", StepOutcome.Passed, 100.0, 11.0),
+                                step(2, 400, "iterations/s", StepOutcome.Failed, 350.0, 480.0),
+                                step(3, 340, "iterations/s", StepOutcome.Passed, 339.0, 40.0)),
+                        3,
+                        new CapacityResult()
+                                .withRate(340)
+                                .withLowerBound(340)
+                                .withUpperBound(400)
+                                .withLimitedBy(CapacityLimit.Target)
+                                .withMessage("p95 held up to 340/s and broke at 400/s"));
+        RunRow open = row("open", "webflux-r2dbc", 500.0, null, 0, null)
+                .withSteps(
+                        List.of(),
+                        null,
+                        new CapacityResult().withLowerBound(500).withLimitedBy(CapacityLimit.Generator));
+
+        List<String> lines = SummaryTable.render(List.of(search, open)).lines().toList();
+
+        int capacity = lines.get(0).indexOf("CAPACITY") + "CAPACITY".length();
+        assertThat(lines.get(1).substring(0, capacity)).endsWith(" 340");
+        assertThat(lines.get(3)).contains(" 400/s").contains("Failed");
+        assertThat(lines.get(4)).endsWith("(kept)");
+        assertThat(lines.get(5))
+                .isEqualTo("  capacity 340/s  in [340/s, 400/s)  limited by Target: p95 held up to 340/s and broke at"
+                        + " 400/s");
+        assertThat(lines.get(6).substring(0, capacity)).endsWith(" -");
+        assertThat(lines.get(7)).isEqualTo("  capacity -  in [500/s, -)  limited by Generator");
+    }
+
+    @Test
+    void stepsInVirtualUsersSayVus() {
+        assertThat(SummaryTable.level(new StepResult().withLevel(50).withUnit("VUs")))
+                .isEqualTo("50 VUs");
+        assertThat(SummaryTable.level(new StepResult().withLevel(200).withUnit("iterations/s")))
+                .isEqualTo("200/s");
+        assertThat(SummaryTable.level(new StepResult())).isEqualTo("-");
     }
 }
