@@ -373,6 +373,25 @@ public class TargetMetricsScraper {
                 start, start.plus(Durations.parse(run.getSpec().getWorkload().getDuration()))));
     }
 
+    /**
+     * Drops what was scraped for the run so far, here and in its journal: the next step of a sweep or a capacity
+     * search is measured from its own scrapes (its results of the step before are in the status already).
+     */
+    public void startOver(BenchmarkRun run) {
+        forget(run);
+        if (journal != null) {
+            try {
+                journal.delete(run);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "run {}/{}: deleting the scrape journal of the step before failed: {}",
+                        run.getMetadata().getNamespace(),
+                        run.getMetadata().getName(),
+                        e.toString());
+            }
+        }
+    }
+
     public void forget(BenchmarkRun run) {
         stopScraping(run);
         runs.remove(run.getMetadata().getUid());
