@@ -547,6 +547,30 @@ class BenchmarkRunLoadIT {
                 .hasSize(2);
     }
 
+    @Test
+    void aStepWhoseRunnerFailsFailsTheRunButTheStepsBeforeItStay() throws Exception {
+        k6Operator.breakRunner(2, "failing-s2");
+        harness.apply(sweep("failing", false)).requireSuccess();
+
+        BenchmarkRun run = harness.awaitPhase("failing", Phase.Failed);
+
+        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE))
+                .hasValueSatisfying(complete -> {
+                    assertThat(complete.getReason()).as(complete.getMessage()).isEqualTo("RunnerFailed");
+                    assertThat(complete.getMessage()).contains("failing-s2-2");
+                });
+        List<dev.stackbench.api.StepResult> steps = run.getStatus().getSteps();
+        assertThat(steps).singleElement().satisfies(step -> {
+            assertThat(step.getLevel()).isEqualTo(5);
+            assertThat(step.getRequests()).isPositive();
+        });
+        assertThat(run.getStatus().getSummary().getStep())
+                .as("the summary of the step measured before the failure")
+                .isEqualTo(1);
+        assertThat(run.getStatus().getSummary().getRequests())
+                .isEqualTo(steps.getFirst().getRequests());
+    }
+
     /** The first row of kubectl's table, by column: cells are cut where the header's columns start. */
     private static Map<String, String> tableRow(String table) {
         List<String> lines = table.lines().toList();
