@@ -785,7 +785,9 @@ class RealNodesE2E {
                 .stdout());
         for (Pod pod : client().pods().inNamespace(NAMESPACE).list().getItems()) {
             String name = pod.getMetadata().getName();
-            if (Stream.of("-k6-", "-target-", "-delay-", "-db-").anyMatch(part -> name.startsWith(run + part))) {
+            // The run's own pods, and the pods of its TestRun or of a step's (<run>-s<step>).
+            if (Stream.of("-k6-", "-target-", "-delay-", "-db-").anyMatch(part -> name.startsWith(run + part))
+                    || name.matches(java.util.regex.Pattern.quote(run) + "-s[0-9]+-.*")) {
                 text.append("-- ").append(name).append('\n');
                 text.append(cluster.kubectl("logs", "-n", NAMESPACE, name, "--tail=30")
                         .stdout());
