@@ -12,8 +12,11 @@ import dev.stackbench.api.PodResources;
 import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.Scenario;
+import dev.stackbench.api.StepResult;
+import dev.stackbench.api.WorkloadSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.RunApps;
 import dev.stackbench.results.GeneratorCheck;
 import dev.stackbench.validation.SpecValidator;
@@ -66,6 +69,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #followLoad} WarmingUp, then Running, by the TestRun's stage and the time since load started;
  *       failed runners fail the run.
  *   <li>{@link #collect} Collecting: every runner's k6 summary from its pod log, combined; Succeeded.
+ *   <li>{@link #runSteps} instead of the three above for a sweep or a capacity search: one TestRun per step against the
+ *       same target, each followed and read as a run at the step's level, judged into status.steps; the next step
+ *       is decided from status.steps alone, so an operator restart goes on with the right step.
  *   <li>{@link #cleanUp} per spec.cleanup once the run has ended; the run and its status stay.
  * </ol>
  * Each step returns true when the run has to wait (for time or for another object to change). A request the API
@@ -82,6 +88,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(2);
 
     private static final String SPEC_GENERATION_ANNOTATION = "stackbench.dev/spec-generation";
+    /** On the target's pod template: the step it was restarted for (spec.workload.restartBetweenSteps). */
+    static final String RESTARTED_FOR_STEP_ANNOTATION = "stackbench.dev/restarted-for-step";
+
     private static final Duration PERMISSION_RETRY = Duration.ofSeconds(5);
     private static final Duration RETRY_MIN = Duration.ofSeconds(1);
     private static final Duration RETRY_MAX = Duration.ofSeconds(30);
@@ -129,9 +138,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         || waitForPools(progress, context)
                         || failWhenTimedOut(progress, run)
                         || provision(progress, run, context)
-                        || startLoad(progress, run, context)
-                        || followLoad(progress, run, context)
-                        || collect(progress, run, context);
+                        || (run.getSpec().getWorkload().isStepped()
+                                ? runSteps(progress, run, context)
+                                : startLoad(progress, run, context)
+                                        || followLoad(progress, run, context, null)
+                                        || collect(progress, run, context));
                 LOG.debug(
                         "run {} in phase {} (waiting: {})",
                         resource.getMetadata().getName(),
@@ -327,7 +338,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         if (progress.reached(Phase.WarmingUp)
                 || progress.condition(Conditions.LOAD_RUNNING).isPresent()
                 || secondary(context, GenericKubernetesResource.class, RunLabels.testRunName(run))
-                        .isPresent()) {
+                        .isPresent()
+                || (run.getSpec().getWorkload().isStepped()
+                        && !context.getSecondaryResources(GenericKubernetesResource.class)
+                                .isEmpty())) {
             return false;
         }
         KubernetesClient client = context.getClient();
@@ -430,7 +444,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         return true;
     }
 
-    private boolean followLoad(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
+    /**
+     * Follows the TestRun of the run, or of one step of a sweep or a capacity search ({@code step} not null, {@code run}
+     * the step's view): returns false once its runners have finished.
+     */
+    private boolean followLoad(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context, StepInfo step) {
         String name = RunLabels.testRunName(run);
         Optional<GenericKubernetesResource> testRun = secondary(context, GenericKubernetesResource.class, name);
         String stage = testRun.map(K6TestRun::stage).orElse(null);
@@ -487,9 +505,21 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         boolean finished = "finished".equals(stage)
                 && RunnerHealth.allFinished(
                         runnerPods, run.getSpec().getWorkload().getParallelism());
+        if (step != null && !Conditions.isTrue(progress.status().getConditions(), Conditions.LOAD_RUNNING)) {
+            // Once per step: each step's TestRun is created with LoadRunning False.
+            progress.stepStarted(
+                    step.number(),
+                    step.level(),
+                    step.unit(),
+                    step.maxSteps(),
+                    run.getSpec().getWorkload().getWarmup(),
+                    run.getSpec().getWorkload().getDuration());
+        }
         if (finished) {
             progress.loadRunning(runnerPods.size(), TargetService.url(run));
-            progress.loadFinished(run.getSpec().getWorkload().getParallelism());
+            if (step == null) {
+                progress.loadFinished(run.getSpec().getWorkload().getParallelism());
+            }
             return false;
         }
         progress.loadRunning(runnerPods.size(), TargetService.url(run));
@@ -499,6 +529,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         // keeps scraping between reconciles.
         scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         scraper.scrapeEvery(run, SCRAPE_INTERVAL);
+        if (step != null && step.number() > 1) {
+            // The phase is Running since the first step; the message says which step runs.
+            progress.checkAgainIn(settings.pollInterval());
+            return true;
+        }
         if (elapsed.compareTo(warmup) < 0) {
             progress.warmingUp(run.getSpec().getWorkload().getWarmup());
             // Scrapes come with reconciles: several during the warmup, so one lies close before the window.
@@ -512,6 +547,35 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     private boolean collect(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
+        Optional<Measured> measured =
+                measure(progress, run, context, progress.status().getStartedAt());
+        if (measured.isEmpty()) {
+            return true;
+        }
+        RunSummary summary = measured.get().summary();
+        progress.status()
+                .setEnvironment(environment(run, context, measured.get().metrics()));
+        progress.generatorChecked(summary, measured.get().finding(), keptUp(summary.getPods()));
+        progress.succeeded(summary, measured.get().runners());
+        return false;
+    }
+
+    /**
+     * What the runners of a finished TestRun measured, with the target's scrapes and the pods' CPU.
+     *
+     * @param run the run, or a step's view of it
+     * @param startedAt when the load started if the runners' summaries do not say
+     */
+    private record Measured(
+            RunSummary summary,
+            Optional<GeneratorCheck.Finding> finding,
+            int runners,
+            TargetMetricsScraper.Outcome metrics,
+            String startedAt) {}
+
+    /** Reads every runner's k6 summary from its pod log and combines them; empty when the run failed on them. */
+    private Optional<Measured> measure(
+            RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context, String startedAtOtherwise) {
         KubernetesClient client = context.getClient();
         List<RunResults.RunnerLog> logs = new ArrayList<>();
         for (Pod pod : RunnerHealth.sorted(runnerPods(context, run))) {
@@ -525,31 +589,298 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         // One scrape after the load stopped, so the window's end lies between two scrapes.
         scraper.scrape(run, pods(context, run, RunLabels.ROLE_TARGET), progress.now());
         scraper.scrapePodCpu(run, progress.now());
-        // The operator saw the runners start at its last poll; their summaries say when they really did.
-        results.loadStartedAt(logs).ifPresent(start -> progress.status().setStartedAt(Conditions.format(start)));
-        String startedAt = progress.status().getStartedAt();
+        String startedAt = results.loadStartedAt(logs).map(Conditions::format).orElse(startedAtOtherwise);
+        if (RunLabels.step(run).isEmpty()) {
+            // The operator saw the runners start at its last poll; their summaries say when they really did.
+            progress.status().setStartedAt(startedAt);
+        }
         TargetMetricsScraper.Outcome metrics = scraper.finish(run, startedAt);
         RunSummary summary;
         try {
             summary = results.summarize(run, logs, metrics.summary().orElse(null));
         } catch (IllegalArgumentException e) {
             progress.resultsUnreadable(e.getMessage());
-            return true;
+            return Optional.empty();
         }
         metrics.warning().ifPresent(reason -> addWarning(summary, reason));
         scraper.checkServerSide(run, startedAt, summary);
-        addPodCpu(progress, summary, scraper.podCpu(run, startedAt), metrics.pods());
-        progress.status().setEnvironment(environment(run, context, metrics));
-        progress.succeeded(summary, logs.size());
+        Optional<GeneratorCheck.Finding> finding = addPodCpu(summary, scraper.podCpu(run, startedAt), metrics.pods());
+        return Optional.of(new Measured(summary, finding, logs.size(), metrics, startedAt));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Sweeps and capacity searches: one step after another against the same target
+
+    /** The step under way: its number (1 for the first), its level, what the level counts, the most steps. */
+    private record StepInfo(int number, int level, String unit, int maxSteps) {}
+
+    /**
+     * Runs the steps of a sweep or a capacity search one after another, each with a TestRun and a script of its own
+     * ({@code <run>-s<step>}, {@code <run>-s<step>-script}). The status is the state: status.steps holds the steps
+     * judged so far, so the step under way is the next one {@link SteppedLoad#next} gives, whatever happened to the
+     * operator in between; its TestRun is looked up before it is created, so no step's TestRun is created twice.
+     */
+    private boolean runSteps(RunProgress progress, BenchmarkRun run, Context<BenchmarkRun> context) {
+        WorkloadSpec workload = run.getSpec().getWorkload();
+        List<StepResult> done = progress.status().getSteps() == null
+                ? List.of()
+                : List.copyOf(progress.status().getSteps());
+        SteppedLoad.Next next = SteppedLoad.next(workload, done);
+        if (next instanceof SteppedLoad.Done finished) {
+            finishSteps(progress, run, finished);
+            return false;
+        }
+        int level = ((SteppedLoad.Step) next).level();
+        StepInfo step =
+                new StepInfo(done.size() + 1, level, SteppedLoad.unit(workload), SteppedLoad.maxSteps(workload));
+        BenchmarkRun stepRun = RunLabels.forStep(run, step.number(), SteppedLoad.specFor(run.getSpec(), level));
+        if (startStep(progress, run, stepRun, step, context)
+                || followLoad(progress, stepRun, context, step)
+                || collectStep(progress, run, stepRun, step, context)) {
+            return true;
+        }
+        // The step is judged: the run ends in this pass when it was the last, else the next step starts next pass,
+        // once this one's result is stored.
+        SteppedLoad.Next after = SteppedLoad.next(workload, progress.status().getSteps());
+        if (after instanceof SteppedLoad.Done finished) {
+            finishSteps(progress, run, finished);
+            return false;
+        }
+        progress.checkAgainIn(settings.pollInterval());
+        return true;
+    }
+
+    /**
+     * Creates the step's script and TestRun, once: first the TestRuns of the steps before are deleted and their pods
+     * gone, and with spec.workload.restartBetweenSteps the target restarted and Ready again. Returns false once the
+     * step's TestRun exists.
+     */
+    private boolean startStep(
+            RunProgress progress,
+            BenchmarkRun run,
+            BenchmarkRun stepRun,
+            StepInfo step,
+            Context<BenchmarkRun> context) {
+        String name = RunLabels.testRunName(stepRun);
+        if (secondary(context, GenericKubernetesResource.class, name).isPresent()) {
+            return false;
+        }
+        KubernetesClient client = context.getClient();
+        String namespace = run.getMetadata().getNamespace();
+        // The cache may lag behind a TestRun created just before a restart: ask the API server before creating.
+        if (client.genericKubernetesResources(K6TestRun.CONTEXT)
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get()
+                != null) {
+            progress.checkAgainIn(settings.pollInterval());
+            return true;
+        }
+        List<String> earlier = context.getSecondaryResources(GenericKubernetesResource.class).stream()
+                .map(testRun -> testRun.getMetadata().getName())
+                .filter(other -> !other.equals(name))
+                .sorted()
+                .toList();
+        if (!earlier.isEmpty()) {
+            for (String other : earlier) {
+                client.genericKubernetesResources(K6TestRun.CONTEXT)
+                        .inNamespace(namespace)
+                        .withName(other)
+                        .delete();
+            }
+            progress.status()
+                    .setMessage("deleting TestRun " + String.join(", ", earlier) + " before step " + step.number());
+            progress.checkAgainIn(settings.pollInterval());
+            return true;
+        }
+        List<String> leftover = context.getSecondaryResources(Pod.class).stream()
+                .filter(pod -> pod.getMetadata().getLabels().containsKey(RunLabels.K6_TEST_RUN))
+                .map(pod -> pod.getMetadata().getName())
+                .sorted()
+                .toList();
+        if (!leftover.isEmpty()) {
+            progress.status()
+                    .setMessage("waiting for the k6 pods of the step before (" + String.join(", ", leftover)
+                            + ") to be deleted before step " + step.number());
+            progress.checkAgainIn(settings.pollInterval());
+            return true;
+        }
+        if (step.number() > 1
+                && Boolean.TRUE.equals(run.getSpec().getWorkload().getRestartBetweenSteps())
+                && restartTarget(progress, run, step, context)) {
+            return true;
+        }
+        Optional<String> customModule = secondary(context, ConfigMap.class, RunLabels.scriptConfigMapName(run))
+                .map(ConfigMap::getData)
+                .map(data -> data.get(K6ScriptConfigMap.CUSTOM_MODULE_KEY));
+        // A step's scrapes are its own: those of the step before are summarised in its result already.
+        scraper.startOver(run);
+        scraper.scrapePodCpu(stepRun, progress.now());
+        apply(client, script.desired(stepRun, customModule.orElse(null)));
+        apply(client, testRun.desired(stepRun));
+        progress.condition(
+                Conditions.LOAD_RUNNING,
+                false,
+                "TestRunCreated",
+                "created k6-operator TestRun " + name + " for step " + step.number() + " (" + step.level() + " "
+                        + step.unit() + ") with " + run.getSpec().getWorkload().getParallelism()
+                        + " runner(s); waiting for it to start");
+        progress.status()
+                .setMessage("step " + step.number() + ": waiting for the k6 runners of TestRun " + name + " to start");
+        progress.checkAgainIn(settings.pollInterval());
+        return true;
+    }
+
+    /**
+     * Restarts the target's pods for the step (spec.workload.restartBetweenSteps) by marking its pod template with the
+     * step, once, and waits until every target pod is of that template and Ready. Returns true while it waits.
+     */
+    private boolean restartTarget(
+            RunProgress progress, BenchmarkRun run, StepInfo step, Context<BenchmarkRun> context) {
+        KubernetesClient client = context.getClient();
+        String name = RunLabels.targetName(run);
+        String marker = Integer.toString(step.number());
+        Deployment deployment = client.apps()
+                .deployments()
+                .inNamespace(run.getMetadata().getNamespace())
+                .withName(name)
+                .get();
+        if (deployment == null) {
+            progress.targetNotReady("the target Deployment " + name + " was deleted while the run went on: create"
+                    + " the run again and leave its objects alone until it has ended");
+            return true;
+        }
+        Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata() == null
+                ? null
+                : deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+        if (annotations == null || !marker.equals(annotations.get(RESTARTED_FOR_STEP_ANNOTATION))) {
+            String patch = "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"" + RESTARTED_FOR_STEP_ANNOTATION
+                    + "\":\"" + marker + "\"}}}}}";
+            try {
+                client.apps()
+                        .deployments()
+                        .inNamespace(run.getMetadata().getNamespace())
+                        .withName(name)
+                        .patch(
+                                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                                patch);
+            } catch (KubernetesClientException e) {
+                throw new ApiErrors.RequestFailed(ApiErrors.describe("patch", deployment), deployment, e);
+            }
+            progress.waitingForTarget("restarting target " + name + " before step " + step.number()
+                    + " (spec.workload.restartBetweenSteps)");
+            progress.checkAgainIn(settings.pollInterval());
+            return true;
+        }
+        List<Pod> targetPods = pods(context, run, RunLabels.ROLE_TARGET);
+        Integer wanted = deployment.getSpec().getReplicas();
+        boolean restarted = TargetReadiness.isReady(deployment)
+                && wanted != null
+                && targetPods.size() == wanted
+                && targetPods.stream()
+                        .allMatch(pod -> pod.getMetadata().getDeletionTimestamp() == null
+                                && pod.getMetadata().getAnnotations() != null
+                                && marker.equals(
+                                        pod.getMetadata().getAnnotations().get(RESTARTED_FOR_STEP_ANNOTATION)));
+        if (restarted) {
+            if (!Conditions.isTrue(progress.status().getConditions(), Conditions.TARGET_READY)) {
+                progress.targetReady();
+            }
+            return false;
+        }
+        Optional<String> oomKilled = TargetReadiness.oomKilled(targetPods);
+        if (oomKilled.isPresent()) {
+            progress.condition(Conditions.TARGET_READY, false, RunProgress.TARGET_OOM_KILLED, oomKilled.get());
+            progress.fail(RunProgress.TARGET_OOM_KILLED, oomKilled.get());
+            return true;
+        }
+        progress.waitingForTarget("target " + name + " restarting before step " + step.number() + ": "
+                + TargetReadiness.problem("target " + name, targetPods));
+        progress.checkAgainIn(settings.pollInterval());
+        return true;
+    }
+
+    /**
+     * Reads the step's results as those of a run at its level, judges them, and adds them to status.steps; the best
+     * step so far keeps its whole summary in status.summary, so a later step that fails loses nothing.
+     */
+    private boolean collectStep(
+            RunProgress progress,
+            BenchmarkRun run,
+            BenchmarkRun stepRun,
+            StepInfo step,
+            Context<BenchmarkRun> context) {
+        // Without a start time in the runners' summaries: when the operator saw the step's runners start.
+        String startedOtherwise = progress.trueSince(Conditions.LOAD_RUNNING)
+                .map(Conditions::format)
+                .orElseGet(() -> Conditions.format(progress.now()));
+        Optional<Measured> measured = measure(progress, stepRun, context, startedOtherwise);
+        if (measured.isEmpty()) {
+            return true;
+        }
+        RunSummary summary = measured.get().summary();
+        StepResult result = SteppedLoad.judge(
+                run.getSpec().getWorkload(),
+                step.number(),
+                step.level(),
+                summary,
+                measured.get().finding(),
+                generatorCores(summary));
+        result.setStartedAt(measured.get().startedAt());
+        result.setFinishedAt(Conditions.format(progress.now()));
+        if (step.number() == 1) {
+            progress.status().setStartedAt(measured.get().startedAt());
+        }
+        progress.stepFinished(result);
+        Optional<StepResult> best = SteppedLoad.best(progress.status().getSteps());
+        if (best.isPresent() && best.get().getStep() == step.number()) {
+            summary.setStep(step.number());
+            progress.status().setSummary(summary);
+            progress.status()
+                    .setEnvironment(environment(stepRun, context, measured.get().metrics()));
+        }
         return false;
+    }
+
+    /** The runners' CPU in cores during the step, all runners together; null when the kubelets gave none. */
+    private static Double generatorCores(RunSummary summary) {
+        if (summary.getPods() == null) {
+            return null;
+        }
+        List<PodResources> runners = summary.getPods().stream()
+                .filter(pod -> PodCpuScraper.ROLE_RUNNER.equals(pod.getRole()) && pod.getAvgCpuCores() != null)
+                .toList();
+        return runners.isEmpty()
+                ? null
+                : runners.stream().mapToDouble(PodResources::getAvgCpuCores).sum();
+    }
+
+    /** No step follows: the run keeps the best step's summary (in status.summary since that step) and succeeds. */
+    private void finishSteps(RunProgress progress, BenchmarkRun run, SteppedLoad.Done done) {
+        scraper.stopScraping(run);
+        List<StepResult> steps = progress.status().getSteps();
+        Optional<StepResult> best = SteppedLoad.best(steps == null ? List.of() : steps);
+        RunSummary kept = progress.status().getSummary();
+        if (best.isEmpty()
+                || kept == null
+                || !Objects.equals(kept.getStep(), best.get().getStep())) {
+            progress.resultsUnreadable("the summary of the step the run keeps is missing from status.summary"
+                    + " (status.steps has " + (steps == null ? 0 : steps.size()) + " steps): create the run again");
+            return;
+        }
+        progress.stepsDone(done, kept, best.get().getStep());
+        progress.loadFinished(run.getSpec().getWorkload().getParallelism());
+        progress.generatorChecked(kept, generatorFinding(kept), keptUp(kept.getPods()));
+        progress.succeeded(
+                kept, kept.getRunners() == null ? run.getSpec().getWorkload().getParallelism() : kept.getRunners());
     }
 
     /**
      * Each pod's CPU into the summary, the target's throttling into its figures (the most throttled target pod: one
      * throttled replica is enough to slow the requests it serves), and the generator check.
      */
-    private static void addPodCpu(
-            RunProgress progress,
+    private static Optional<GeneratorCheck.Finding> addPodCpu(
             RunSummary summary,
             TargetMetricsScraper.PodCpu podCpu,
             Map<String, dev.stackbench.api.TargetSummary> targetPods) {
@@ -567,17 +898,25 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         summary.getTarget().setCpuThrottledRatio(ratio);
                     }
                 });
+        return generatorFinding(summary);
+    }
+
+    /** What the generator check finds in a summary's pods and dropped iterations. */
+    private static Optional<GeneratorCheck.Finding> generatorFinding(RunSummary summary) {
         long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
-        boolean runnersMeasured = pods.stream().anyMatch(p -> PodCpuScraper.ROLE_RUNNER.equals(p.getRole()));
-        progress.generatorChecked(
-                summary,
-                GeneratorCheck.check(pods, dropped),
-                runnersMeasured
-                        ? "k6 kept up: no iterations dropped, every runner below "
-                                + Math.round(100 * GeneratorCheck.CPU_SHARE_ALARM)
-                                + "% of its CPU limit and throttled in"
-                                + " under " + Math.round(100 * GeneratorCheck.THROTTLED_ALARM) + "% of its periods"
-                        : "no iterations dropped; the runners' CPU could not be read from their kubelets");
+        return GeneratorCheck.check(summary.getPods() == null ? List.of() : summary.getPods(), dropped);
+    }
+
+    /** What the generator check looked at, for the condition when it found nothing. */
+    private static String keptUp(List<PodResources> pods) {
+        boolean runnersMeasured =
+                pods != null && pods.stream().anyMatch(p -> PodCpuScraper.ROLE_RUNNER.equals(p.getRole()));
+        return runnersMeasured
+                ? "k6 kept up: no iterations dropped, every runner below "
+                        + Math.round(100 * GeneratorCheck.CPU_SHARE_ALARM)
+                        + "% of its CPU limit and throttled in"
+                        + " under " + Math.round(100 * GeneratorCheck.THROTTLED_ALARM) + "% of its periods"
+                : "no iterations dropped; the runners' CPU could not be read from their kubelets";
     }
 
     /**

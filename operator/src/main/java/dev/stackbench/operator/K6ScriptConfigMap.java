@@ -32,12 +32,18 @@ public final class K6ScriptConfigMap {
     }
 
     /**
+     * The run's ConfigMap, or a step's (for a step's view of the run, {@link RunLabels#forStep}). A sweep or a capacity
+     * search has no script of its own: each step gets its ConfigMap with the script at its level, while the run's
+     * keeps the spec it started with (and a custom module, copied into each step's).
+     *
      * @param customModule the text of the user's module for scenario custom (read from spec.workload.script's
      *     ConfigMap), null otherwise
      */
     public ConfigMap desired(BenchmarkRun run, String customModule) {
         Map<String, String> data = new LinkedHashMap<>();
-        data.put(SCRIPT_KEY, script(run).text());
+        if (!run.getSpec().getWorkload().isStepped()) {
+            data.put(SCRIPT_KEY, script(run).text());
+        }
         if (customModule != null) {
             data.put(CUSTOM_MODULE_KEY, customModule);
         }

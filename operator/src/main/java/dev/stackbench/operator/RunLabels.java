@@ -18,6 +18,12 @@ public final class RunLabels {
     public static final String ROLE = "stackbench.dev/role";
     public static final String NAME = "app.kubernetes.io/name";
     public static final String INSTANCE = "app.kubernetes.io/instance";
+    /**
+     * The step of a sweep or a capacity search an object belongs to (1 for the first): on its script ConfigMap, its
+     * TestRun and the runners' pods. On the step's view of the run ({@link #forStep}) it is an annotation that gives
+     * the step's own names to the TestRun and the script.
+     */
+    public static final String STEP = "stackbench.dev/step";
     /** Label selector of every object the operator manages, for its informers. */
     public static final String MANAGED_SELECTOR = MANAGED_BY + "=" + MANAGED_BY_VALUE;
 
@@ -43,13 +49,48 @@ public final class RunLabels {
         return labels;
     }
 
-    /** Labels of the objects of one role of the run; also the pod selector of that role. */
+    /**
+     * Labels of the objects of one role of the run; also the pod selector of that role. The objects of one step of a
+     * stepped run also carry its number.
+     */
     public static Map<String, String> forRole(BenchmarkRun run, String role) {
         Map<String, String> labels = forRun(run);
         labels.put(ROLE, role);
         labels.put(NAME, "stackbench-" + role);
         labels.put(INSTANCE, run.getMetadata().getName());
+        step(run).ifPresent(step -> labels.put(STEP, Integer.toString(step)));
         return labels;
+    }
+
+    /**
+     * One step of a sweep or a capacity search seen as a run of its own: the same run (name, uid, status) with the
+     * step's spec, marked with the step's number so that its TestRun and script get names of their own ({@code
+     * <run>-s<step>}, {@code <run>-s<step>-script}). The run's target, delay service and database keep theirs.
+     */
+    public static BenchmarkRun forStep(BenchmarkRun run, int step, dev.stackbench.api.BenchmarkRunSpec stepSpec) {
+        BenchmarkRun view = new BenchmarkRun();
+        view.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(run.getMetadata()).build());
+        Map<String, String> annotations = new LinkedHashMap<>();
+        if (run.getMetadata().getAnnotations() != null) {
+            annotations.putAll(run.getMetadata().getAnnotations());
+        }
+        annotations.put(STEP, Integer.toString(step));
+        view.getMetadata().setAnnotations(annotations);
+        view.setSpec(stepSpec);
+        view.setStatus(run.getStatus());
+        return view;
+    }
+
+    /** The step a view of the run ({@link #forStep}) stands for; empty for the run itself. */
+    public static java.util.Optional<Integer> step(BenchmarkRun run) {
+        Map<String, String> annotations = run.getMetadata().getAnnotations();
+        String step = annotations == null ? null : annotations.get(STEP);
+        return step == null ? java.util.Optional.empty() : java.util.Optional.of(Integer.valueOf(step));
+    }
+
+    /** The TestRun of a step of the run. */
+    public static String stepTestRunName(BenchmarkRun run, int step) {
+        return run.getMetadata().getName() + "-s" + step;
     }
 
     /** Selector of a role's pods (stable across spec changes, so Deployments can be updated in place). */
@@ -81,11 +122,17 @@ public final class RunLabels {
         return run.getMetadata().getName() + "-delay";
     }
 
+    /** The run's script and started spec; for a step's view, the step's script. */
     public static String scriptConfigMapName(BenchmarkRun run) {
-        return run.getMetadata().getName() + "-k6-script";
+        return step(run)
+                .map(step -> stepTestRunName(run, step) + "-script")
+                .orElseGet(() -> run.getMetadata().getName() + "-k6-script");
     }
 
+    /** The run's TestRun; for a step's view, the step's. */
     public static String testRunName(BenchmarkRun run) {
-        return run.getMetadata().getName() + "-k6";
+        return step(run)
+                .map(step -> stepTestRunName(run, step))
+                .orElseGet(() -> run.getMetadata().getName() + "-k6");
     }
 }

@@ -185,8 +185,7 @@ public class TargetMetricsScraper {
             return;
         }
         journaled.put(run.getMetadata().getUid(), now);
-        String startedAt = run.getStatus() == null ? null : run.getStatus().getStartedAt();
-        Optional<Window> window = measuredWindow(run, startedAt);
+        Optional<Window> window = measuredWindow(run, loadStartedAt(run));
         Instant from = window.map(w -> w.start().minusSeconds(30)).orElse(null);
         Instant to = window.map(w -> w.start().plusSeconds(30)).orElse(null);
         String target;
@@ -202,6 +201,30 @@ public class TargetMetricsScraper {
                     run.getMetadata().getName(),
                     e.toString());
         }
+    }
+
+    /**
+     * When the load being scraped started, as the status says while it runs: status.startedAt, or for a sweep or a
+     * capacity search, whose status.startedAt is the first step's, when the current step's runners started (its
+     * LoadRunning condition turns True once per step).
+     */
+    static String loadStartedAt(BenchmarkRun run) {
+        if (run.getStatus() == null) {
+            return null;
+        }
+        boolean stepped = run.getSpec() != null
+                && run.getSpec().getWorkload() != null
+                && run.getSpec().getWorkload().isStepped();
+        if (stepped) {
+            Optional<String> stepStarted = dev.stackbench.api.Conditions.find(
+                            run.getStatus().getConditions(), dev.stackbench.api.Conditions.LOAD_RUNNING)
+                    .filter(c -> dev.stackbench.api.Conditions.TRUE.equals(c.getStatus()))
+                    .map(io.fabric8.kubernetes.api.model.Condition::getLastTransitionTime);
+            if (stepStarted.isPresent()) {
+                return stepStarted.get();
+            }
+        }
+        return run.getStatus().getStartedAt();
     }
 
     /**
@@ -371,6 +394,25 @@ public class TargetMetricsScraper {
                 .plus(Durations.parse(run.getSpec().getWorkload().getWarmup()));
         return Optional.of(new Window(
                 start, start.plus(Durations.parse(run.getSpec().getWorkload().getDuration()))));
+    }
+
+    /**
+     * Drops what was scraped for the run so far, here and in its journal: the next step of a sweep or a capacity
+     * search is measured from its own scrapes (its results of the step before are in the status already).
+     */
+    public void startOver(BenchmarkRun run) {
+        forget(run);
+        if (journal != null) {
+            try {
+                journal.delete(run);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "run {}/{}: deleting the scrape journal of the step before failed: {}",
+                        run.getMetadata().getNamespace(),
+                        run.getMetadata().getName(),
+                        e.toString());
+            }
+        }
     }
 
     public void forget(BenchmarkRun run) {

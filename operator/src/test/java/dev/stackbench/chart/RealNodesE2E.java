@@ -10,11 +10,13 @@ import dev.stackbench.api.BenchmarkComparison;
 import dev.stackbench.api.BenchmarkComparisonStatus;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.CapacityLimit;
 import dev.stackbench.api.ComparisonPhase;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.PodResources;
+import dev.stackbench.api.StepOutcome;
 import dev.stackbench.operator.K6TestRun;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.ProjectTools;
@@ -610,6 +612,80 @@ class RealNodesE2E {
 
     @Test
     @Order(9)
+    void aCapacitySearchProbesOneTestRunAtATimeAndReportsTheTopOfItsRange() {
+        // Two probes of 2 s + 8 s: 10/s, then 20/s (capacity.to). The objective is loose enough for both to pass, so
+        // the search ends at the top of its range after exactly two TestRuns.
+        apply(variantRun("capacity", "{cpu: \"1\", memory: 1Gi}", "", "2s", "8s")
+                .replace(
+                        "    load: {executor: constant-arrival-rate, rate: 30, vus: 50}\n",
+                        "    load: {executor: constant-arrival-rate, vus: 50}\n"
+                                + "    capacity: {objective: {p95: 5s, errorRate: 0.5}, from: 10, to: 20,"
+                                + " resolution: 100%}\n"));
+        Set<String> testRunsSeen = new LinkedHashSet<>();
+        List<String> together = new ArrayList<>();
+        BenchmarkRun run = follow("capacity", current -> {
+                    List<GenericKubernetesResource> now = testRunsOf("capacity");
+                    now.forEach(t -> testRunsSeen.add(t.getMetadata().getName()));
+                    if (now.size() > 1) {
+                        together.add(now.stream()
+                                .map(t -> t.getMetadata().getName())
+                                .toList()
+                                .toString());
+                    }
+                    return false;
+                })
+                .last();
+        assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
+        writeStatus("capacity-status.yaml", run);
+
+        var steps = run.getStatus().getSteps();
+        assertThat(steps).as(BenchmarkRuns.toYaml(run.getStatus())).hasSize(2);
+        for (int i = 0; i < 2; i++) {
+            var step = steps.get(i);
+            int rate = 10 * (i + 1);
+            assertThat(step.getStep()).isEqualTo(i + 1);
+            assertThat(step.getLevel()).isEqualTo(rate);
+            assertThat(step.getOutcome()).as(step.getReason()).isEqualTo(StepOutcome.Passed);
+            // The open model offers the probe's rate; the target keeps up, so rps follows it.
+            assertThat(step.getRps()).as("rps of the probe at %d/s", rate).isBetween(rate * 0.85, rate * 1.15);
+            assertThat(step.getErrorRate()).isZero();
+            measured.put(
+                    "capacity.step" + step.getStep(),
+                    step.getLevel() + "/s: rps " + step.getRps() + ", p95 " + step.getP95Ms() + " ms, generator "
+                            + step.getGeneratorCpuCores() + " cores");
+        }
+        var capacity = run.getStatus().getCapacity();
+        assertThat(capacity.getRate()).isEqualTo(20);
+        assertThat(capacity.getLimitedBy()).isEqualTo(CapacityLimit.Range);
+        assertThat(capacity.getProbes()).hasSize(2);
+        assertThat(run.getStatus().getSummary().getStep()).isEqualTo(2);
+        assertThat(testRunsSeen).as("TestRuns of the run").containsExactly("capacity-s1", "capacity-s2");
+        assertThat(together).as("TestRuns of two probes at once").isEmpty();
+
+        CommandResult table =
+                cluster.kubectl("get", "benchmarkruns", "-n", NAMESPACE).requireSuccess();
+        List<String> lines = table.stdout().lines().toList();
+        Map<String, String> row = columns(
+                lines.get(0),
+                lines.stream()
+                        .filter(l -> l.startsWith("capacity "))
+                        .findFirst()
+                        .orElseThrow());
+        assertThat(row).as(table.stdout()).containsEntry("CAPACITY", "20");
+        measured.put("capacity.kubectlGet", lines.get(0) + " | " + String.join(" ", row.values()));
+
+        // cleanup: Always removes the last probe's TestRun and runners too.
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+        while (Instant.now().isBefore(deadline)
+                && (!testRunsOf("capacity").isEmpty() || !runnerPods("capacity").isEmpty())) {
+            sleep(Duration.ofSeconds(1));
+        }
+        assertThat(testRunsOf("capacity")).as("TestRuns left").isEmpty();
+        assertThat(runnerPods("capacity")).as("runner pods left").isEmpty();
+    }
+
+    @Test
+    @Order(10)
     void theBridgeKeptItsAddressWhilePodsCameAndWent() {
         // Every pod above added a port to the bridge and removed it. A bridge whose address follows its ports
         // changes its address whenever the port holding the lowest one leaves, and every running pod then sends to
@@ -709,7 +785,9 @@ class RealNodesE2E {
                 .stdout());
         for (Pod pod : client().pods().inNamespace(NAMESPACE).list().getItems()) {
             String name = pod.getMetadata().getName();
-            if (Stream.of("-k6-", "-target-", "-delay-", "-db-").anyMatch(part -> name.startsWith(run + part))) {
+            // The run's own pods, and the pods of its TestRun or of a step's (<run>-s<step>).
+            if (Stream.of("-k6-", "-target-", "-delay-", "-db-").anyMatch(part -> name.startsWith(run + part))
+                    || name.matches(java.util.regex.Pattern.quote(run) + "-s[0-9]+-.*")) {
                 text.append("-- ").append(name).append('\n');
                 text.append(cluster.kubectl("logs", "-n", NAMESPACE, name, "--tail=30")
                         .stdout());
@@ -776,6 +854,14 @@ class RealNodesE2E {
     private List<GenericKubernetesResource> testRuns() {
         return client().genericKubernetesResources(K6TestRun.CONTEXT)
                 .inNamespace(NAMESPACE)
+                .list()
+                .getItems();
+    }
+
+    private List<GenericKubernetesResource> testRunsOf(String run) {
+        return client().genericKubernetesResources(K6TestRun.CONTEXT)
+                .inNamespace(NAMESPACE)
+                .withLabel("stackbench.dev/run", run)
                 .list()
                 .getItems();
     }

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -371,6 +372,203 @@ class BenchmarkRunLoadIT {
                     assertThat(complete.getMessage()).contains("broken-runner-k6-2");
                 });
         assertThat(run.getStatus().getSummary()).isNull();
+    }
+
+    /** The example as a sweep of two rates, 5 then 10 iterations/s, without thresholds (every step passes). */
+    private static String sweep(String name, boolean restartBetweenSteps) throws Exception {
+        return OperatorHarness.example(name, spec -> {
+            spec.with("spec").put("cleanup", "Never");
+            ObjectNode workload = (ObjectNode) spec.at("/spec/workload");
+            ((ObjectNode) workload.get("load")).remove("rate");
+            workload.putArray("sweep").add(5).add(10);
+            workload.remove("thresholds");
+            if (restartBetweenSteps) {
+                workload.put("restartBetweenSteps", true);
+            }
+        });
+    }
+
+    /** Every TestRun, target pod and TestRun pair seen at once while {@code until} does not hold. */
+    private record Watched(Set<String> testRuns, Set<String> targetPods, List<String> together) {}
+
+    private Watched watch(String run, java.util.function.Supplier<Boolean> until) {
+        Set<String> testRuns = new java.util.LinkedHashSet<>();
+        Set<String> targetPods = new java.util.LinkedHashSet<>();
+        List<String> together = new java.util.ArrayList<>();
+        KubernetesClient client = harness.client();
+        await("run " + run + " watched")
+                .atMost(OperatorHarness.WAIT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    List<GenericKubernetesResource> now = client.genericKubernetesResources(K6TestRun.CONTEXT)
+                            .inNamespace(harness.namespace())
+                            .withLabel(RunLabels.RUN, run)
+                            .list()
+                            .getItems();
+                    now.forEach(t -> testRuns.add(
+                            t.getMetadata().getName() + "/" + t.getMetadata().getUid()));
+                    if (now.size() > 1) {
+                        together.add(now.stream()
+                                .map(t -> t.getMetadata().getName())
+                                .toList()
+                                .toString());
+                    }
+                    podsOf(client, harness.namespace(), Map.of(RunLabels.RUN, run, RunLabels.ROLE, "target"))
+                            .forEach(pod -> targetPods.add(pod.getMetadata().getUid()));
+                    return until.get();
+                });
+        return new Watched(testRuns, targetPods, together);
+    }
+
+    @Test
+    void aSweepRunsOneTestRunPerStepInOrderAndKeepsEachStepsResult() throws Exception {
+        harness.apply(sweep("sweep", true)).requireSuccess();
+
+        Watched watched = watch("sweep", () -> {
+            BenchmarkRun current = harness.run("sweep");
+            return current != null
+                    && current.getStatus() != null
+                    && current.getStatus().getPhase() != null
+                    && current.getStatus().getPhase().isTerminal();
+        });
+        BenchmarkRun run = harness.awaitPhase("sweep", Phase.Succeeded);
+
+        List<dev.stackbench.api.StepResult> steps = run.getStatus().getSteps();
+        assertThat(steps).extracting(dev.stackbench.api.StepResult::getStep).containsExactly(1, 2);
+        assertThat(steps).extracting(dev.stackbench.api.StepResult::getLevel).containsExactly(5, 10);
+        assertThat(steps).allSatisfy(step -> {
+            assertThat(step.getUnit()).isEqualTo("iterations/s");
+            assertThat(step.getOutcome()).as(step.getReason()).isEqualTo(dev.stackbench.api.StepOutcome.Passed);
+            assertThat(step.getRequests()).isPositive();
+            assertThat(step.getStartedAt()).isNotNull();
+            assertThat(step.getFinishedAt()).isNotNull();
+        });
+        // Twice the offered rate: each step's script had its own level.
+        assertThat(steps.get(1).getRps()).isGreaterThan(steps.get(0).getRps());
+        assertThat(Instant.parse(steps.get(1).getStartedAt()))
+                .isAfter(Instant.parse(steps.get(0).getFinishedAt()).minusSeconds(1));
+        // One TestRun per step, the second created only once the first was deleted.
+        assertThat(watched.testRuns())
+                .extracting(t -> t.substring(0, t.indexOf('/')))
+                .containsExactly("sweep-s1", "sweep-s2");
+        assertThat(watched.together()).as("TestRuns of two steps at once").isEmpty();
+        KubernetesClient client = harness.client();
+        String namespace = harness.namespace();
+        assertThat(client.genericKubernetesResources(K6TestRun.CONTEXT)
+                        .inNamespace(namespace)
+                        .list()
+                        .getItems())
+                .extracting(t -> t.getMetadata().getName())
+                .containsExactly("sweep-s2");
+        assertThat(podsOf(client, namespace, RunLabels.runnerPods("sweep-s1"))).isEmpty();
+        assertThat(podsOf(client, namespace, RunLabels.runnerPods("sweep-s2"))).hasSize(2);
+        for (int step : List.of(1, 2)) {
+            var configMap = client.configMaps()
+                    .inNamespace(namespace)
+                    .withName("sweep-s" + step + "-script")
+                    .get();
+            assertThat(configMap.getMetadata().getLabels())
+                    .containsEntry(RunLabels.RUN, "sweep")
+                    .containsEntry(RunLabels.STEP, Integer.toString(step));
+            assertThat(configMap.getData().get(K6ScriptConfigMap.SCRIPT_KEY)).contains("constant-arrival-rate");
+        }
+        assertThat(client.configMaps()
+                        .inNamespace(namespace)
+                        .withName("sweep-k6-script")
+                        .get()
+                        .getData())
+                .as("the run's own ConfigMap keeps the spec, each step has its script")
+                .containsOnlyKeys(K6ScriptConfigMap.SPEC_KEY);
+        // restartBetweenSteps: the target's pod was replaced before step 2.
+        assertThat(watched.targetPods()).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(podsOf(client, namespace, Map.of(RunLabels.RUN, "sweep", RunLabels.ROLE, "target")))
+                .singleElement()
+                .satisfies(pod -> assertThat(pod.getMetadata().getAnnotations())
+                        .containsEntry(BenchmarkRunReconciler.RESTARTED_FOR_STEP_ANNOTATION, "2"));
+
+        RunSummary summary = run.getStatus().getSummary();
+        int kept =
+                dev.stackbench.lifecycle.SteppedLoad.best(steps).orElseThrow().getStep();
+        assertThat(summary.getStep()).isEqualTo(kept);
+        assertThat(summary.getRequests()).isEqualTo(steps.get(kept - 1).getRequests());
+        assertThat(run.getStatus().getCapacity()).isNull();
+        assertThat(run.getStatus().getMessage()).contains("all 2 steps ran", "the summary is step " + kept);
+        assertThat(k6Operator.runnerOutputs()).hasSize(4);
+        await("step events").atMost(OperatorHarness.WAIT).untilAsserted(() -> assertThat(
+                        client.v1().events().inNamespace(namespace).list().getItems().stream()
+                                .filter(event ->
+                                        "sweep".equals(event.getInvolvedObject().getName()))
+                                .map(event -> event.getReason())
+                                .toList())
+                .contains("StepStarted", "StepPassed", "SweepComplete", "RunSucceeded"));
+    }
+
+    @Test
+    void anOperatorRestartedBetweenStepsGoesOnWithTheNextStepAndCreatesNoTestRunTwice() throws Exception {
+        harness.apply(sweep("resumed", false)).requireSuccess();
+        await("step 1 of run resumed judged").atMost(OperatorHarness.WAIT).until(() -> {
+            BenchmarkRun current = harness.run("resumed");
+            return current.getStatus() != null
+                    && current.getStatus().getSteps() != null
+                    && !current.getStatus().getSteps().isEmpty();
+        });
+
+        harness.stopOperator();
+        harness.startOperator();
+
+        Watched watched = watch("resumed", () -> {
+            BenchmarkRun current = harness.run("resumed");
+            return current.getStatus().getPhase() != null
+                    && current.getStatus().getPhase().isTerminal();
+        });
+        BenchmarkRun run = harness.awaitPhase("resumed", Phase.Succeeded);
+        assertThat(run.getStatus().getSteps())
+                .extracting(dev.stackbench.api.StepResult::getLevel)
+                .containsExactly(5, 10);
+        assertThat(watched.testRuns())
+                .extracting(t -> t.substring(0, t.indexOf('/')))
+                .as("TestRuns seen after the restart (step 1's may be deleted already)")
+                .contains("resumed-s2")
+                .isSubsetOf("resumed-s1", "resumed-s2")
+                .doesNotHaveDuplicates();
+        assertThat(k6Operator.runnerOutputs())
+                .as("k6 runs: two runners per step")
+                .hasSize(4);
+        assertThat(harness.client()
+                        .batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(harness.namespace())
+                        .withLabel(RunLabels.K6_TEST_RUN, "resumed-s2")
+                        .withLabel(RunLabels.K6_RUNNER, "true")
+                        .list()
+                        .getItems())
+                .as("runner Jobs of step 2")
+                .hasSize(2);
+    }
+
+    @Test
+    void aStepWhoseRunnerFailsFailsTheRunButTheStepsBeforeItStay() throws Exception {
+        k6Operator.breakRunner(2, "failing-s2");
+        harness.apply(sweep("failing", false)).requireSuccess();
+
+        BenchmarkRun run = harness.awaitPhase("failing", Phase.Failed);
+
+        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE))
+                .hasValueSatisfying(complete -> {
+                    assertThat(complete.getReason()).as(complete.getMessage()).isEqualTo("RunnerFailed");
+                    assertThat(complete.getMessage()).contains("failing-s2-2");
+                });
+        List<dev.stackbench.api.StepResult> steps = run.getStatus().getSteps();
+        assertThat(steps).singleElement().satisfies(step -> {
+            assertThat(step.getLevel()).isEqualTo(5);
+            assertThat(step.getRequests()).isPositive();
+        });
+        assertThat(run.getStatus().getSummary().getStep())
+                .as("the summary of the step measured before the failure")
+                .isEqualTo(1);
+        assertThat(run.getStatus().getSummary().getRequests())
+                .isEqualTo(steps.getFirst().getRequests());
     }
 
     /** The first row of kubectl's table, by column: cells are cut where the header's columns start. */

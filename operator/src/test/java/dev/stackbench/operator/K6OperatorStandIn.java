@@ -82,6 +82,9 @@ final class K6OperatorStandIn implements AutoCloseable {
     private final Set<String> released = ConcurrentHashMap.newKeySet();
     private final List<PodLogServing> logServings = new CopyOnWriteArrayList<>();
     private final Set<Integer> brokenRunners = ConcurrentHashMap.newKeySet();
+    /** Runners broken in one TestRun only, as "<testrun>#<n>". */
+    private final Set<String> brokenRunnersOf = ConcurrentHashMap.newKeySet();
+
     private final List<String> runnerOutputs = new CopyOnWriteArrayList<>();
     private volatile Throwable failure;
     private volatile boolean initializerBroken;
@@ -109,6 +112,12 @@ final class K6OperatorStandIn implements AutoCloseable {
     /** Makes runner n (1-based) fail for real: its k6 gets an option k6 rejects, so k6 exits with an error. */
     K6OperatorStandIn breakRunner(int index) {
         brokenRunners.add(index);
+        return this;
+    }
+
+    /** Makes runner n (1-based) of the named TestRun fail for real, as {@link #breakRunner(int)} does for all. */
+    K6OperatorStandIn breakRunner(int index, String testRun) {
+        brokenRunnersOf.add(testRun + "#" + index);
         return this;
     }
 
@@ -410,7 +419,7 @@ final class K6OperatorStandIn implements AutoCloseable {
                         "--quiet",
                         "--execution-segment=" + segment(n, parallelism),
                         "--execution-segment-sequence=" + segmentSequence(parallelism)));
-                if (brokenRunners.contains(n)) {
+                if (brokenRunners.contains(n) || brokenRunnersOf.contains(name + "#" + n)) {
                     command.add("--no-such-option-in-k6");
                 }
                 command.addAll(arguments(spec));

@@ -17,6 +17,39 @@ import org.junit.jupiter.api.Test;
 class K6TestRunTest {
 
     @Test
+    void aStepOfASweepHasATestRunAndAScriptOfItsOwnAtItsLevel() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getWorkload().getLoad().setRate(null);
+        run.getSpec().getWorkload().setSweep(List.of(10, 20));
+
+        BenchmarkRun step = RunLabels.forStep(run, 2, dev.stackbench.lifecycle.SteppedLoad.specFor(run.getSpec(), 20));
+        GenericKubernetesResource testRun = new K6TestRun(ExampleRuns.settings()).desired(step);
+        ConfigMap script = new K6ScriptConfigMap().desired(step, null);
+        ConfigMap runsOwn = new K6ScriptConfigMap().desired(run, null);
+
+        assertThat(testRun.getMetadata().getName()).isEqualTo("webflux-r2dbc-s2");
+        assertThat(testRun.getMetadata().getLabels())
+                .containsEntry(RunLabels.RUN, "webflux-r2dbc")
+                .containsEntry(RunLabels.STEP, "2");
+        assertThat(spec(testRun))
+                .containsEntry(
+                        "script", Map.of("configMap", Map.of("name", "webflux-r2dbc-s2-script", "file", "test.js")));
+        assertThat(script.getMetadata().getName()).isEqualTo("webflux-r2dbc-s2-script");
+        assertThat(script.getMetadata().getLabels()).containsEntry(RunLabels.STEP, "2");
+        assertThat(script.getData().get(K6ScriptConfigMap.SCRIPT_KEY)).contains("\"rate\" : 20");
+        assertThat(runsOwn.getMetadata().getName()).isEqualTo("webflux-r2dbc-k6-script");
+        assertThat(runsOwn.getData())
+                .as("the run's own ConfigMap keeps the spec; the steps have the scripts")
+                .containsOnlyKeys(K6ScriptConfigMap.SPEC_KEY);
+        assertThat(RunLabels.testRunName(run))
+                .as("the run itself keeps its names")
+                .isEqualTo("webflux-r2dbc-k6");
+        assertThat(run.getSpec().getWorkload().getSweep())
+                .as("the run's spec stays whole")
+                .containsExactly(10, 20);
+    }
+
+    @Test
     void runsParallelismRunnersOfTheScriptOnTheLoadgenPoolWithoutCleanup() {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         run.getSpec().getWorkload().setParallelism(2);

@@ -27,4 +27,30 @@ class TargetMetricsScraperTest {
                         .contains("cover 25 s of the 40 s measured window")
                         .contains("restart"));
     }
+
+    @Test
+    void theJournalOfAStepCountsItsWindowFromWhenThatStepsRunnersStarted() {
+        dev.stackbench.api.BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.setStatus(new dev.stackbench.api.BenchmarkRunStatus());
+        run.getStatus().setStartedAt("2026-11-23T10:00:00Z");
+        run.getStatus().setConditions(new java.util.ArrayList<>());
+        dev.stackbench.api.Conditions.set(
+                run.getStatus().getConditions(),
+                dev.stackbench.api.Conditions.LOAD_RUNNING,
+                true,
+                "LoadRunning",
+                "1 k6 runner sends load",
+                1L,
+                Instant.parse("2026-11-23T10:05:00Z"));
+        assertThat(TargetMetricsScraper.loadStartedAt(run))
+                .as("an ordinary run: status.startedAt")
+                .isEqualTo("2026-11-23T10:00:00Z");
+
+        run.getSpec().getWorkload().getLoad().setRate(null);
+        run.getSpec().getWorkload().setSweep(java.util.List.of(10, 20));
+
+        assertThat(Instant.parse(TargetMetricsScraper.loadStartedAt(run)))
+                .as("a step after the first: when its runners started")
+                .isEqualTo(Instant.parse("2026-11-23T10:05:00Z"));
+    }
 }
