@@ -141,7 +141,6 @@ class LocalRunIT {
                 "environment.json",
                 "benchmarkrun.yaml",
                 "k6-script.js",
-                "k6-requests.csv",
                 "k6-summary.json",
                 "target-metrics.csv",
                 "requests-per-second.csv")) {
