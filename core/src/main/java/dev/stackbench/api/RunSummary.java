@@ -25,7 +25,10 @@ public class RunSummary {
     @JsonPropertyDescription("Failed requests in the measured window.")
     private Long failedRequests;
 
-    @JsonPropertyDescription("Responses whose status or variant check failed.")
+    @JsonPropertyDescription("Failed checks (status, variant and the scenario's own) among the verified responses."
+            + " The built-in scenarios verify every response with an unexpected status but the body of only one"
+            + " response in 10 per k6 VU (its first included), so a wrong body is counted as a sample; a custom"
+            + " module's context.verify checks every response.")
     private Long checksFailed;
 
     @JsonPropertyDescription("Completed iterations in the measured window.")

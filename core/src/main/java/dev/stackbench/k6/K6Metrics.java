@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * The metrics a threshold may name in a generated script: the ones k6 itself registers, and the ones the script
- * stackbench generates defines ({@link K6Env#WINDOW_COMPLETIONS_METRIC}, the {@link LatencyBuckets} counters). Each
+ * stackbench generates defines ({@link K6Env#WINDOW_COMPLETIONS_METRIC}, the {@link LatencyBuckets} counter). Each
  * has a type, and a type allows only some aggregations, as k6 checks when it starts.
  */
 public final class K6Metrics {
@@ -112,6 +112,7 @@ public final class K6Metrics {
         BUILT_IN.put("grpc_req_duration", Type.TREND);
         // What the generated script defines.
         BUILT_IN.put(K6Env.WINDOW_COMPLETIONS_METRIC, Type.COUNTER);
+        BUILT_IN.put(LatencyBuckets.METRIC, Type.COUNTER);
     }
 
     private static final Pattern NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");
@@ -121,13 +122,10 @@ public final class K6Metrics {
 
     /** The type of a metric the generated script always has, or empty for a name it does not know. */
     public static Optional<Type> type(String name) {
-        if (name.startsWith(LatencyBuckets.METRIC_PREFIX)) {
-            return LatencyBuckets.indexOf(name) >= 0 ? Optional.of(Type.COUNTER) : Optional.empty();
-        }
         return Optional.ofNullable(BUILT_IN.get(name));
     }
 
-    /** The names of the metrics every generated script has, for messages (the latency buckets left out). */
+    /** The names of the metrics every generated script has, for messages. */
     public static List<String> knownNames() {
         return new ArrayList<>(BUILT_IN.keySet());
     }

@@ -35,6 +35,8 @@ import java.util.Set;
 public final class K6ScriptGenerator {
 
     public static final Duration GRACEFUL_STOP = Duration.ofSeconds(30);
+    /** How long k6 waits for a response unless told otherwise. */
+    private static final Duration K6_DEFAULT_TIMEOUT = Duration.ofSeconds(60);
     /** Time a request takes beyond its nominal wait (network, JSON, scheduling), for sizing VU pools. */
     private static final double OVERHEAD_SECONDS = 0.05;
 
@@ -43,6 +45,12 @@ public final class K6ScriptGenerator {
     private static final int MAX_DEFAULT_PREALLOCATED = 1_000;
     /** Items the contract seeds; orders pick one of them at random. */
     private static final int SEEDED_ITEMS = 10_000;
+
+    /**
+     * The built-in scenarios check the body of one response in this many per VU (and every response with an
+     * unexpected status): parsing and checking every body would cost k6 more CPU than sending the request.
+     */
+    public static final int VERIFY_EVERY = 10;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -93,10 +101,13 @@ public final class K6ScriptGenerator {
         }
         ObjectNode scenarios = options.putObject("scenarios");
         if (!warmup.isZero()) {
-            scenarios.set(K6Env.WARMUP_SCENARIO, warmupScenario(load, warmup, vus));
+            ObjectNode warmupScenario = warmupScenario(load, warmup, vus);
+            warmupScenario.put("exec", K6Env.WARMUP_SCENARIO);
+            scenarios.set(K6Env.WARMUP_SCENARIO, warmupScenario);
         }
         ObjectNode measure = measureScenario(load, workload, measured, vus);
         measure.put("startTime", Durations.format(warmup));
+        measure.put("exec", K6Env.MEASURE_SCENARIO);
         scenarios.set(K6Env.MEASURE_SCENARIO, measure);
         options.set("thresholds", thresholds(workload.getThresholds()));
         boolean burst = load.getExecutor().isBurst();
@@ -116,6 +127,7 @@ public final class K6ScriptGenerator {
                 .replace(
                         "__SUMMARY__", toJson(summaryConstants(warmup, measured, requestsPerIteration, scenario, load)))
                 .replace("__OPTIONS__", toJson(options))
+                .replace("__K6_DEFAULT_TIMEOUT__", jsString(Durations.format(K6_DEFAULT_TIMEOUT)))
                 .replace("__ITERATION__", iteration(scenario));
         return new K6Script(text, warmup, measured, GRACEFUL_STOP, requestsPerIteration, vus.preAllocated(), vus.max());
     }
@@ -145,7 +157,7 @@ public final class K6ScriptGenerator {
      * the last requests of a burst queue behind all the others and cutting them off would hide the makespan.
      */
     static Duration requestTimeout(WorkloadSpec workload) {
-        Duration k6Default = Duration.ofSeconds(60);
+        Duration k6Default = K6_DEFAULT_TIMEOUT;
         if (!workload.getLoad().getExecutor().isBurst()) {
             return k6Default;
         }
@@ -299,8 +311,9 @@ public final class K6ScriptGenerator {
     }
 
     /**
-     * User thresholds apply to the measure scenario's sub-metrics; reporting sub-metrics get an always-true
-     * threshold because k6 only reports tagged sub-metrics that have one.
+     * User thresholds apply to the measure scenario's sub-metrics; reporting sub-metrics (the measure scenario's,
+     * the status codes', the latency buckets') get an always-true threshold because k6 only reports tagged
+     * sub-metrics that have one.
      */
     static ObjectNode thresholds(Map<String, List<String>> userThresholds) {
         Map<String, Set<String>> byMetric = new LinkedHashMap<>();
@@ -317,6 +330,10 @@ public final class K6ScriptGenerator {
         }
         for (int status : K6Metrics.COUNTED_STATUSES) {
             byMetric.computeIfAbsent(K6Metrics.statusMetric(status), key -> new LinkedHashSet<>())
+                    .add("count>=0");
+        }
+        for (int bucket = 0; bucket < LatencyBuckets.COUNT; bucket++) {
+            byMetric.computeIfAbsent(LatencyBuckets.metricName(bucket), key -> new LinkedHashSet<>())
                     .add("count>=0");
         }
         if (userThresholds != null) {
@@ -370,7 +387,8 @@ public final class K6ScriptGenerator {
         node.put("minMs", LatencyBuckets.MIN_MS);
         node.put("growth", LatencyBuckets.GROWTH);
         node.put("count", LatencyBuckets.COUNT);
-        node.put("prefix", LatencyBuckets.METRIC_PREFIX);
+        node.put("metric", LatencyBuckets.METRIC);
+        node.put("tag", LatencyBuckets.TAG);
         return node;
     }
 
@@ -387,6 +405,7 @@ public final class K6ScriptGenerator {
         node.put("measuredSeconds", Durations.seconds(measured));
         node.put("requestsPerIteration", requestsPerIteration);
         node.put("windowMetric", K6Env.WINDOW_COMPLETIONS_METRIC);
+        node.put("verifyEvery", VERIFY_EVERY);
         node.put("burstSentMetric", K6Metrics.BURST_SENT_AT);
         node.put("burstDoneMetric", K6Metrics.BURST_DONE_AT);
         return node;
@@ -395,50 +414,53 @@ public final class K6ScriptGenerator {
     private static String iteration(Scenario scenario) {
         return switch (scenario) {
             case UPSTREAM -> """
-                    export default function () {
-                      const response = http.get(BASE_URL + '/api/upstream?delayMs=' + WORKLOAD.upstreamDelayMs
-                        + WORKLOAD.protocolParam,
-                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'upstream' } });
-                      verify(response, 200, 'upstream', {
-                        'upstream: protocol': (json) => json.protocol === WORKLOAD.protocol,
-                      });
+                    // The URL, parameters and checks are built once: an iteration only sends and counts.
+                    const URL = BASE_URL + '/api/upstream?delayMs=' + WORKLOAD.upstreamDelayMs + WORKLOAD.protocolParam;
+                    const PARAMS = requestParams('upstream');
+                    const CHECKS = { 'upstream: protocol': (json) => json.protocol === WORKLOAD.protocol };
+
+                    function iteration() {
+                      verifySample(http.get(URL, PARAMS), 200, 'upstream', CHECKS);
                     }
                     """;
             case DB -> """
-                    export default function () {
-                      const response = http.get(BASE_URL + '/api/db?sleepMs=' + WORKLOAD.dbSleepMs,
-                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'db' } });
-                      verify(response, 200, 'db');
+                    const URL = BASE_URL + '/api/db?sleepMs=' + WORKLOAD.dbSleepMs;
+                    const PARAMS = requestParams('db');
+
+                    function iteration() {
+                      verifySample(http.get(URL, PARAMS), 200, 'db');
                     }
                     """;
             case MIXED -> """
-                    export default function () {
-                      const response = http.get(BASE_URL + '/api/mixed?delayMs=' + WORKLOAD.upstreamDelayMs
-                        + '&sleepMs=' + WORKLOAD.dbSleepMs + WORKLOAD.protocolParam,
-                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'mixed' } });
-                      verify(response, 200, 'mixed', {
-                        'mixed: protocol': (json) => json.protocol === WORKLOAD.protocol,
-                      });
+                    const URL = BASE_URL + '/api/mixed?delayMs=' + WORKLOAD.upstreamDelayMs
+                      + '&sleepMs=' + WORKLOAD.dbSleepMs + WORKLOAD.protocolParam;
+                    const PARAMS = requestParams('mixed');
+                    const CHECKS = { 'mixed: protocol': (json) => json.protocol === WORKLOAD.protocol };
+
+                    function iteration() {
+                      verifySample(http.get(URL, PARAMS), 200, 'mixed', CHECKS);
                     }
                     """;
             case SLEEP -> """
-                    export default function () {
-                      const response = http.get(BASE_URL + '/api/sleep?sleepMs=' + WORKLOAD.sleepMs,
-                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'sleep' } });
-                      verify(response, 200, 'sleep');
+                    const URL = BASE_URL + '/api/sleep?sleepMs=' + WORKLOAD.sleepMs;
+                    const PARAMS = requestParams('sleep');
+
+                    function iteration() {
+                      verifySample(http.get(URL, PARAMS), 200, 'sleep');
                     }
                     """;
             case FANOUT -> """
                     const FANOUT_MODE = WORKLOAD.fanoutMode ? '&mode=' + WORKLOAD.fanoutMode : '';
+                    const URL = BASE_URL + '/api/fanout?delayMs=' + WORKLOAD.upstreamDelayMs
+                      + '&calls=' + WORKLOAD.calls + FANOUT_MODE + WORKLOAD.protocolParam;
+                    const PARAMS = requestParams('fanout');
+                    const CHECKS = {
+                      'fanout: call count': (json) => json.count === WORKLOAD.calls,
+                      'fanout: protocol': (json) => json.protocol === WORKLOAD.protocol,
+                    };
 
-                    export default function () {
-                      const response = http.get(BASE_URL + '/api/fanout?delayMs=' + WORKLOAD.upstreamDelayMs
-                        + '&calls=' + WORKLOAD.calls + FANOUT_MODE + WORKLOAD.protocolParam,
-                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'fanout' } });
-                      verify(response, 200, 'fanout', {
-                        'fanout: call count': (json) => json.count === WORKLOAD.calls,
-                        'fanout: protocol': (json) => json.protocol === WORKLOAD.protocol,
-                      });
+                    function iteration() {
+                      verifySample(http.get(URL, PARAMS), 200, 'fanout', CHECKS);
                     }
                     """;
             case LOCK -> """
@@ -455,7 +477,7 @@ public final class K6ScriptGenerator {
 
                     // One iteration creates an order, then sends lockGroup concurrent NEW -> PAID changes of it: the
                     // row lock lets exactly one succeed, every other one must get 409.
-                    export default function () {
+                    function iteration() {
                       const itemId = 1 + Math.floor(Math.random() * WORKLOAD.seededItems);
                       const created = http.post(BASE_URL + '/api/orders', JSON.stringify({ itemId, quantity: 1 }),
                         { headers: JSON_HEADERS, timeout: WORKLOAD.requestTimeout, tags: { name: 'order-create' } });
@@ -471,7 +493,7 @@ public final class K6ScriptGenerator {
                       for (let i = 0; i < WORKLOAD.lockGroup; i++) {
                         group.push(['PUT', url, body, LOCK_PARAMS]);
                       }
-                      const measuring = exec.scenario.name === MEASURE;
+                      const measuring = phase === MEASURE;
                       let winners = 0;
                       let errors = 0;
                       for (const response of http.batch(group)) {
@@ -508,20 +530,21 @@ public final class K6ScriptGenerator {
                     }
                     """;
             case ROWS -> """
-                    export default function () {
-                      const response = http.get(BASE_URL + '/api/rows?count=' + WORKLOAD.rowCount,
-                        { timeout: WORKLOAD.requestTimeout, tags: { name: 'rows' } });
-                      verify(response, 200, 'rows', {
-                        'rows: item count': (json) => Array.isArray(json.items)
-                          && json.items.length === WORKLOAD.rowCount,
-                      });
+                    const URL = BASE_URL + '/api/rows?count=' + WORKLOAD.rowCount;
+                    const PARAMS = requestParams('rows');
+                    const CHECKS = {
+                      'rows: item count': (json) => Array.isArray(json.items) && json.items.length === WORKLOAD.rowCount,
+                    };
+
+                    function iteration() {
+                      verifySample(http.get(URL, PARAMS), 200, 'rows', CHECKS);
                     }
                     """;
             case ORDERS -> """
                     const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
                     // One iteration is one order's life: create it, then pay it (two requests).
-                    export default function () {
+                    function iteration() {
                       const itemId = 1 + Math.floor(Math.random() * WORKLOAD.seededItems);
                       const quantity = 1 + Math.floor(Math.random() * 3);
                       const created = http.post(BASE_URL + '/api/orders', JSON.stringify({ itemId, quantity }),
@@ -535,7 +558,7 @@ public final class K6ScriptGenerator {
                       const paid = http.put(BASE_URL + '/api/orders/' + order.orderId + '/status',
                         JSON.stringify({ status: 'PAID' }),
                         { headers: JSON_HEADERS, timeout: WORKLOAD.requestTimeout, tags: { name: 'order-status' } });
-                      verify(paid, 200, 'order-status', {
+                      verifySample(paid, 200, 'order-status', {
                         'order-status: status PAID': (json) => json.status === 'PAID',
                       });
                     }
@@ -543,7 +566,7 @@ public final class K6ScriptGenerator {
             case CUSTOM -> """
                     // The custom module sends the requests; it may call context.record(response) to count a response
                     // in the latency buckets used when several runners are combined.
-                    export default function () {
+                    function iteration() {
                       customIteration({ baseUrl: BASE_URL, variant: VARIANT, record, verify });
                     }
                     """;
@@ -565,12 +588,23 @@ public final class K6ScriptGenerator {
                 const WORKLOAD = __WORKLOAD__;
                 const BUCKETS = __BUCKETS__;
                 const SUMMARY = __SUMMARY__;
+                const WARMUP = 'warmup';
                 const MEASURE = 'measure';
+                const K6_DEFAULT_TIMEOUT = __K6_DEFAULT_TIMEOUT__;
 
-                // k6 cannot merge percentiles across runners; counts per fixed latency bucket add up exactly.
-                const bucketCounters = [];
-                for (let i = 0; i < BUCKETS.count; i++) {
-                  bucketCounters.push(new Counter(BUCKETS.prefix + String(i).padStart(4, '0')));
+                // k6 cannot merge percentiles across runners; counts per fixed latency bucket add up exactly. One
+                // counter tagged with the bucket (each bucket a sub-metric with a threshold, so k6 reports it):
+                // every VU makes its metrics, and one counter is far cheaper to make than one per bucket.
+                const latencyBuckets = new Counter(BUCKETS.metric);
+                // The tags of bucket i, made when a request first falls into it (making all of them costs every VU).
+                const BUCKET_TAGS = [];
+                function bucketTags(index) {
+                  let tags = BUCKET_TAGS[index];
+                  if (tags === undefined) {
+                    tags = { [BUCKETS.tag]: String(index).padStart(4, '0') };
+                    BUCKET_TAGS[index] = tags;
+                  }
+                  return tags;
                 }
                 const LOG_GROWTH = Math.log(BUCKETS.growth);
 
@@ -578,13 +612,30 @@ public final class K6ScriptGenerator {
                 // still in flight when the window closes finish during the graceful stop and would otherwise
                 // inflate an overloaded target's rate.
                 const windowCompletions = new Counter(SUMMARY.windowMetric);
-                function countIfInsideMeasuredWindow() {
-                  const windowStart = exec.scenario.startTime
-                    + (exec.scenario.name === MEASURE ? 0 : SUMMARY.warmupSeconds * 1000);
-                  const now = Date.now();
-                  if (now >= windowStart && now < windowStart + SUMMARY.measuredSeconds * 1000) {
-                    windowCompletions.add(1);
+
+                // Each scenario calls its own exported function, which tells this VU which scenario it runs (a VU
+                // may serve the warmup, then the measure scenario). The window's bounds come from k6 once per VU
+                // and scenario: asking k6 for its scenario on every request costs more than the request's checks.
+                let phase = '';
+                let windowStartMs = 0;
+                let windowEndMs = 0;
+                function enter(scenario) {
+                  if (phase !== scenario) {
+                    phase = scenario;
+                    windowStartMs = exec.scenario.startTime
+                      + (scenario === MEASURE ? 0 : SUMMARY.warmupSeconds * 1000);
+                    windowEndMs = windowStartMs + SUMMARY.measuredSeconds * 1000;
                   }
+                }
+
+                // Parameters of a request named so in k6's metrics. The timeout is left out when it is k6's own
+                // default: a timeout given as a parameter is parsed again for every request.
+                function requestParams(name) {
+                  const params = { tags: { name: name } };
+                  if (WORKLOAD.requestTimeout !== K6_DEFAULT_TIMEOUT) {
+                    params.timeout = WORKLOAD.requestTimeout;
+                  }
+                  return params;
                 }
 
                 // A burst's makespan: from the first measured request sent to the last response received, as
@@ -595,20 +646,22 @@ public final class K6ScriptGenerator {
                 export const options = __OPTIONS__;
 
                 export function record(response) {
-                  countIfInsideMeasuredWindow();
-                  if (exec.scenario.name !== MEASURE) {
+                  const now = Date.now();
+                  if (now >= windowStartMs && now < windowEndMs) {
+                    windowCompletions.add(1);
+                  }
+                  if (phase !== MEASURE) {
                     return;
                   }
+                  const t = response.timings;
                   if (burstSentAt !== null) {
-                    const now = Date.now();
-                    const t = response.timings;
                     burstSentAt.add(now - t.blocked - t.connecting - t.tls_handshaking - t.duration);
                     burstDoneAt.add(now);
                   }
-                  const ms = response.timings.duration;
+                  const ms = t.duration;
                   let index = ms > BUCKETS.minMs ? Math.floor(Math.log(ms / BUCKETS.minMs) / LOG_GROWTH) : 0;
-                  index = Math.min(BUCKETS.count - 1, Math.max(0, index));
-                  bucketCounters[index].add(1);
+                  index = index < BUCKETS.count ? index : BUCKETS.count - 1;
+                  latencyBuckets.add(1, bucketTags(index));
                 }
 
                 function parseBody(response) {
@@ -634,6 +687,30 @@ public final class K6ScriptGenerator {
                   return response.status === expectedStatus ? json : null;
                 }
 
+                // Counts every response; checks every one whose status is wrong, and the body of one response in
+                // SUMMARY.verifyEvery per VU (its first included): parsing and checking every body would cost the
+                // load generator more than sending the request.
+                let untilVerified = 0;
+                function verifySample(response, expectedStatus, operation, extraChecks) {
+                  const sampled = untilVerified === 0;
+                  untilVerified = sampled ? SUMMARY.verifyEvery - 1 : untilVerified - 1;
+                  if (sampled || response.status !== expectedStatus) {
+                    verify(response, expectedStatus, operation, extraChecks);
+                  } else {
+                    record(response);
+                  }
+                }
+
+                export function warmup() {
+                  enter(WARMUP);
+                  iteration();
+                }
+
+                export function measure() {
+                  enter(MEASURE);
+                  iteration();
+                }
+
                 __ITERATION__
                 export function handleSummary(data) {
                   const summary = JSON.stringify({
@@ -646,6 +723,7 @@ public final class K6ScriptGenerator {
                     requestsPerIteration: SUMMARY.requestsPerIteration,
                     burst: SUMMARY.burst,
                     plannedIterations: SUMMARY.plannedIterations,
+                    verifyEvery: SUMMARY.verifyEvery,
                     buckets: { minMs: BUCKETS.minMs, growth: BUCKETS.growth, count: BUCKETS.count },
                     endedAtMs: Date.now(),
                     k6: data,

@@ -18,22 +18,30 @@ public final class LatencyBuckets {
     public static final double GROWTH = 1.04;
 
     public static final int COUNT = (int) Math.ceil(Math.log(MAX_MS / MIN_MS) / Math.log(GROWTH));
-    /** k6 Counter metric name of bucket i is this prefix followed by i in four digits. */
-    public static final String METRIC_PREFIX = "stackbench_latency_bucket_";
+    /**
+     * The k6 Counter the script adds each measured request to, tagged {@link #TAG} with its bucket index in four
+     * digits; bucket i is the sub-metric {@code stackbench_latency_bucket{bucket:000i}}.
+     */
+    public static final String METRIC = "stackbench_latency_bucket";
+
+    public static final String TAG = "bucket";
+
+    private static final String SUB_METRIC_PREFIX = METRIC + "{" + TAG + ":";
 
     private LatencyBuckets() {}
 
+    /** The sub-metric counting bucket i, e.g. stackbench_latency_bucket{bucket:0123}. */
     public static String metricName(int index) {
-        return METRIC_PREFIX + String.format(Locale.ROOT, "%04d", index);
+        return SUB_METRIC_PREFIX + String.format(Locale.ROOT, "%04d", index) + "}";
     }
 
-    /** Bucket index of a metric name, or -1 when it is not a bucket metric. */
+    /** Bucket index of a (sub-)metric name, or -1 when it is not a bucket's sub-metric. */
     public static int indexOf(String metricName) {
-        if (!metricName.startsWith(METRIC_PREFIX)) {
+        if (!metricName.startsWith(SUB_METRIC_PREFIX) || !metricName.endsWith("}")) {
             return -1;
         }
         try {
-            int index = Integer.parseInt(metricName.substring(METRIC_PREFIX.length()));
+            int index = Integer.parseInt(metricName.substring(SUB_METRIC_PREFIX.length(), metricName.length() - 1));
             return index >= 0 && index < COUNT ? index : -1;
         } catch (NumberFormatException e) {
             return -1;

@@ -150,8 +150,9 @@ class K6ScriptGeneratorIT {
             assertThat(fromStdout.failedRequests()).isZero();
             assertThat(fromStdout.droppedIterations()).isZero();
             assertThat(fromStdout.checksFailed()).isZero();
-            // Status, variant and protocol for each response.
-            assertThat(fromStdout.checksPassed()).isEqualTo(3 * fromStdout.requests());
+            // Status, variant and protocol of the sampled responses only: one in VERIFY_EVERY per VU.
+            assertThat(fromStdout.checksPassed() % 3).isZero();
+            assertThat(fromStdout.checksPassed()).isPositive().isLessThan(3 * fromStdout.requests());
             assertThat(fromStdout.latencyMs().getP95()).isGreaterThanOrEqualTo(5.0);
             assertThat(fromStdout.latencyMs().getMax())
                     .isGreaterThanOrEqualTo(fromStdout.latencyMs().getP50());

@@ -54,6 +54,13 @@ class K6ScriptGeneratorTest {
         assertThat(script.maxVUs()).isGreaterThan(script.preAllocatedVUs());
         assertThat(script.text()).contains("/api/db?sleepMs=").contains("\"dbSleepMs\" : 100");
         assertThat(script.text()).contains("\"requestTimeout\" : \"1m\"");
+        // Each scenario runs its own function, which tells the VU what it runs without asking k6 per request.
+        assertThat(scenarios.path("warmup").path("exec").asText()).isEqualTo("warmup");
+        assertThat(scenarios.path("measure").path("exec").asText()).isEqualTo("measure");
+        assertThat(script.text())
+                .contains("export function warmup() {")
+                .contains("export function measure() {")
+                .doesNotContain("export default function");
     }
 
     @Test
@@ -142,7 +149,7 @@ class K6ScriptGeneratorTest {
         assertThat(script.text())
                 .contains("'/api/sleep?sleepMs=' + WORKLOAD.sleepMs")
                 .contains("\"sleepMs\" : 1500")
-                .contains("verify(response, 200, 'sleep')");
+                .contains("verifySample(http.get(URL, PARAMS), 200, 'sleep')");
     }
 
     @Test
@@ -170,7 +177,7 @@ class K6ScriptGeneratorTest {
         // The last of a burst's requests queue behind the others: they may wait the burst's whole time limit.
         assertThat(script.text())
                 .contains("\"requestTimeout\" : \"2m\"")
-                .contains("timeout: WORKLOAD.requestTimeout, tags: { name: 'sleep' }");
+                .contains("const PARAMS = requestParams('sleep');");
     }
 
     @Test
@@ -200,6 +207,44 @@ class K6ScriptGeneratorTest {
                             .asText())
                     .isEqualTo("count>=0");
         }
+    }
+
+    @Test
+    void everyLatencyBucketIsAReportedSubMetricOfOneCounter() throws Exception {
+        K6Script script = generator.generate(spec("""
+                scenario: rows
+                load: {rate: 10}
+                """));
+        JsonNode thresholds = options(script).path("thresholds");
+
+        for (int bucket = 0; bucket < LatencyBuckets.COUNT; bucket++) {
+            assertThat(thresholds.path(LatencyBuckets.metricName(bucket)).get(0).asText())
+                    .isEqualTo("count>=0");
+        }
+        assertThat(LatencyBuckets.metricName(7)).isEqualTo("stackbench_latency_bucket{bucket:0007}");
+        assertThat(script.text())
+                .contains("const latencyBuckets = new Counter(BUCKETS.metric);")
+                .contains("\"metric\" : \"stackbench_latency_bucket\"")
+                .contains("\"tag\" : \"bucket\"");
+    }
+
+    @Test
+    void builtInScenariosCheckASampleOfBodiesAndCustomModulesEveryOne() throws Exception {
+        K6Script rows = generator.generate(spec("""
+                scenario: rows
+                load: {rate: 10}
+                """));
+        assertThat(rows.text())
+                .contains("\"verifyEvery\" : " + K6ScriptGenerator.VERIFY_EVERY)
+                .contains("verifySample(http.get(URL, PARAMS), 200, 'rows', CHECKS);")
+                .contains("if (sampled || response.status !== expectedStatus) {")
+                .contains("verifyEvery: SUMMARY.verifyEvery,");
+        K6Script custom = generator.generate(spec("""
+                        scenario: custom
+                        script: {file: mine.js}
+                        load: {rate: 10}
+                        """), "./custom.js");
+        assertThat(custom.text()).contains("customIteration({ baseUrl: BASE_URL, variant: VARIANT, record, verify });");
     }
 
     @Test

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = StackbenchCommand.Version.class,
         description = "Fair, repeatable load experiments comparing server stacks.",
-        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ScriptCommand.class, CommandLine.HelpCommand.class})
 public final class StackbenchCommand implements Runnable {
 
     @CommandLine.Spec

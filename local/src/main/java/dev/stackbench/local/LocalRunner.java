@@ -560,17 +560,11 @@ public final class LocalRunner {
 
         private void startK6Paused(ProcessSupervisor supervisor, String baseUrl) throws IOException {
             k6ApiPort = new FreePorts().next();
-            k6Command = List.of(
-                    settings.k6Binary().toString(),
-                    "run",
-                    "--quiet",
-                    "--no-color",
-                    "--paused",
-                    "--address",
-                    AppWiring.LOOPBACK + ":" + k6ApiPort,
-                    "--out",
-                    "csv=" + k6Files.k6Requests(),
-                    k6Files.k6Script().toString());
+            List<String> command = new ArrayList<>();
+            command.add(settings.k6Binary().toString());
+            command.addAll(k6RunArguments(
+                    AppWiring.LOOPBACK + ":" + k6ApiPort, k6Files.k6Script().toString()));
+            k6Command = List.copyOf(command);
             Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(baseUrl, k6Files.k6Summary()));
             k6Env.put(K6Env.NO_USAGE_REPORT, "true");
             k6 = supervisor.start("k6", k6Command, k6Env, plan.supportCpus(), k6Files.k6Log());
@@ -644,7 +638,8 @@ public final class LocalRunner {
             MetricsSampler sampler = new MetricsSampler(
                     managementUri(stack.targetApp(), SpringApp.PROMETHEUS_PATH),
                     stack.target().process().toHandle());
-            K6CsvFollower follower = new K6CsvFollower(k6Files.k6Requests());
+            // No per-request output: k6 would spend as much CPU writing it as sending the requests.
+            K6ApiFollower follower = new K6ApiFollower(AppWiring.LOOPBACK + ":" + k6ApiPort);
             Duration warmup = script.warmup();
             Duration planned = warmup.plus(script.measured());
             // spec.timeout bounds the whole run, as on a cluster; k6 gets what is left of it after provisioning.
@@ -673,7 +668,6 @@ public final class LocalRunner {
             } finally {
                 sampler.close();
             }
-            follower.poll();
             if (stepIndex == 0) {
                 // A sweep's load finishes with its last step.
                 progress.loadFinished(1);
@@ -685,13 +679,18 @@ public final class LocalRunner {
                         "k6 exited with code " + exitCode + " and wrote no summary; last lines of " + k6Files.k6Log()
                                 + ":\n" + ServiceProbe.tail(k6Files.k6Log(), 25));
             }
+            try {
+                follower.finish(K6SummaryParser.parseFile(k6Files.k6Summary()));
+            } catch (RuntimeException e) {
+                // An unreadable summary fails the run when it is collected, with the reason.
+            }
             observation = observe(exitCode, follower, sampler, loadStarted, script);
             return exitCode;
         }
 
         /** The measured window as k6 saw it, and the target samples inside it. */
         private RunObservation observe(
-                int exitCode, K6CsvFollower follower, MetricsSampler sampler, Instant loadStarted, K6Script script)
+                int exitCode, K6ApiFollower follower, MetricsSampler sampler, Instant loadStarted, K6Script script)
                 throws IOException {
             RequestTimeline measure = follower.timeline(core.measureScenario());
             Instant windowStart;
@@ -802,7 +801,7 @@ public final class LocalRunner {
 
         private int followUntilDone(
                 ManagedProcess k6,
-                K6CsvFollower follower,
+                K6ApiFollower follower,
                 Instant loadStarted,
                 Duration warmupDuration,
                 Duration planned,
@@ -833,8 +832,8 @@ public final class LocalRunner {
                     progress.measuring(spec.getWorkload().getDuration());
                     publishSteps();
                 }
-                // k6 writes its per-request output about once a second: the second before last is complete.
-                long latestSecond = Instant.now().getEpochSecond() - 2;
+                // The follower counts what k6 counted since its previous poll a second ago.
+                long latestSecond = Instant.now().getEpochSecond();
                 // After the planned end k6 waits (graceful stop) for requests still in flight.
                 String phase = firstSample < 0
                         ? "starting"
@@ -1133,6 +1132,14 @@ public final class LocalRunner {
         } catch (IOException e) {
             throw new UncheckedIOException("could not write " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What local mode passes to k6 after the binary: a quiet run, paused until the target is ready (resumed through the
+     * REST API at {@code apiAddress}, which also gives the live counts), with no per-request output.
+     */
+    public static List<String> k6RunArguments(String apiAddress, String script) {
+        return List.of("run", "--quiet", "--no-color", "--paused", "--address", apiAddress, script);
     }
 
     private static void writeTimeline(Path file, RequestTimeline timeline) throws IOException {

@@ -69,10 +69,6 @@ public record ResultsLayout(Path root) {
             return dir.resolve("custom.js");
         }
 
-        public Path k6Requests() {
-            return dir.resolve("k6-requests.csv");
-        }
-
         public Path k6Summary() {
             return dir.resolve("k6-summary.json");
         }

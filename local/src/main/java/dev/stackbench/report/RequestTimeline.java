@@ -7,7 +7,7 @@ import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * Per-second throughput, errors and latency percentiles of one scenario, built from k6's per-request output.
+ * Per-second throughput, errors and latency percentiles of one scenario, built from k6's counts.
  * Seconds are counted from the scenario's first sample, so runs started at different times line up in a plot.
  */
 public final class RequestTimeline {
@@ -26,6 +26,21 @@ public final class RequestTimeline {
         bucket.requests++;
         long micros = Math.max(0, Math.min(HIGHEST_MICROS, Math.round(durationMs * 1000)));
         bucket.latencyMicros.recordValue(micros);
+    }
+
+    /** Requests counted in a second whose latencies are recorded apart ({@link #recordLatency}), or not at all. */
+    public synchronized void recordRequests(long epochSecond, long count) {
+        bucket(epochSecond).requests += count;
+    }
+
+    /** {@code count} latencies of about {@code durationMs} in a second, without counting requests. */
+    public synchronized void recordLatency(long epochSecond, double durationMs, long count) {
+        long micros = Math.max(0, Math.min(HIGHEST_MICROS, Math.round(durationMs * 1000)));
+        bucket(epochSecond).latencyMicros.recordValueWithCount(micros, count);
+    }
+
+    public synchronized void recordFailed(long epochSecond, long count) {
+        bucket(epochSecond).failed += count;
     }
 
     public synchronized void recordFailed(long epochSecond, boolean failed) {

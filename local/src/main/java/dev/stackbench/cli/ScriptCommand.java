@@ -1,0 +1,86 @@
+package dev.stackbench.cli;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunFileException;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Scenario;
+import dev.stackbench.local.CoreBindings;
+import dev.stackbench.local.LocalRunner;
+import dev.stackbench.local.StandardCoreBindings;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code stackbench script FILE}: prints the k6 script a run would use, or the arguments local mode runs k6 with. */
+@Command(
+        name = "script",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Prints the k6 script stackbench generates for a BenchmarkRun (the same local mode and the operator run),"
+                    + " without starting anything. k6 reads the target's URL from STACKBENCH_BASE_URL.",
+            "With --k6-args, prints instead the arguments local mode passes to k6 after the binary, one per line."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:printed", "2:the file is not one valid BenchmarkRun or the command line is wrong"})
+public final class ScriptCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "a file holding one BenchmarkRun")
+    Path file;
+
+    @Option(
+            names = "--k6-args",
+            description = "print local mode's k6 arguments instead of the script, with these placeholders: ADDRESS"
+                    + " (k6's REST API, host:port) and SCRIPT (the script file)")
+    boolean k6Args;
+
+    private final CoreBindings core = new StandardCoreBindings();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (k6Args) {
+            LocalRunner.k6RunArguments("ADDRESS", "SCRIPT").forEach(out::println);
+            out.flush();
+            return ExitCodes.OK;
+        }
+        List<BenchmarkRun> runs;
+        try {
+            runs = BenchmarkRuns.read(file);
+        } catch (BenchmarkRunFileException e) {
+            err.println("invalid: " + e.getMessage());
+            err.flush();
+            return ExitCodes.INVALID_INPUT;
+        }
+        if (runs.size() != 1) {
+            err.println("invalid: " + file + " holds " + runs.size() + " BenchmarkRuns: put the one to print in a"
+                    + " file of its own");
+            err.flush();
+            return ExitCodes.INVALID_INPUT;
+        }
+        BenchmarkRun run = runs.get(0);
+        List<String> violations = core.validate(run);
+        if (!violations.isEmpty()) {
+            violations.forEach(violation -> err.println("invalid: " + file + ": " + violation));
+            err.flush();
+            return ExitCodes.INVALID_INPUT;
+        }
+        BenchmarkRun defaulted = core.withDefaults(run);
+        String customImport = null;
+        if (defaulted.getSpec().getWorkload().getScenario() == Scenario.CUSTOM) {
+            // Local mode writes the module as custom.js beside the script.
+            customImport = "./custom.js";
+        }
+        out.print(core.k6Script(defaulted.getSpec(), customImport).text());
+        out.flush();
+        return ExitCodes.OK;
+    }
+}

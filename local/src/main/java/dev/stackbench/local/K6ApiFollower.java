@@ -1,0 +1,185 @@
+package dev.stackbench.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.k6.K6Env;
+import dev.stackbench.k6.LatencyBuckets;
+import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.report.RequestTimeline;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Follows a running k6 through its REST API ({@code GET /v1/metrics}, cumulative counts), turning the counts that
+ * grew since the previous poll into one {@link RequestTimeline} per scenario: the live progress line and, at the end,
+ * the plots over time. k6 writes no per-request output, which would cost it as much CPU as the requests' checks.
+ *
+ * <p>The measure scenario's requests, failures and drops are its tagged sub-metrics; its latencies per second come
+ * from the generated script's latency buckets (so a second's percentiles are accurate to one bucket,
+ * {@value LatencyBuckets#GROWTH}x wide). The warmup is what the whole test counted less the measure scenario. k6's API
+ * is gone when k6 exits, so {@link #finish} adds what the last poll missed from the summary k6 wrote.
+ */
+public final class K6ApiFollower {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String MEASURE = "{scenario:" + K6Env.MEASURE_SCENARIO + "}";
+
+    private final URI metrics;
+    private final HttpClient http;
+    private final Map<String, RequestTimeline> timelines = new HashMap<>();
+    private Counts last = Counts.ZERO;
+    private long lastEpochSecond = -1;
+
+    /** Cumulative counts of one poll; latency buckets of the measure scenario only. */
+    record Counts(
+            long requests,
+            long failed,
+            long dropped,
+            long measureRequests,
+            long measureFailed,
+            long measureDropped,
+            long[] measureBuckets) {
+        static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, new long[LatencyBuckets.COUNT]);
+    }
+
+    /** @param apiAddress k6's --address, e.g. 127.0.0.1:6565; null for a follower fed only by tests */
+    public K6ApiFollower(String apiAddress) {
+        this.metrics = apiAddress == null ? null : URI.create("http://" + apiAddress + "/v1/metrics");
+        this.http = apiAddress == null
+                ? null
+                : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    }
+
+    /** The timeline of one scenario (e.g. "measure"); empty until k6 counted a request of it. */
+    public synchronized RequestTimeline timeline(String scenario) {
+        return timelines.computeIfAbsent(scenario, name -> new RequestTimeline());
+    }
+
+    /** Asks k6 for its counts; a k6 not answering yet (or any more) changes nothing. */
+    public void poll() {
+        if (metrics == null) {
+            return;
+        }
+        HttpRequest request =
+                HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(2)).build();
+        try {
+            HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() == 200) {
+                accept(Instant.now().getEpochSecond(), parse(answer.body()));
+            }
+        } catch (IOException | RuntimeException e) {
+            // k6 is starting or has just exited: the next poll, or finish, catches up.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What k6's summary counted that the polls did not see, in the second of the last poll. */
+    public synchronized void finish(RunnerSummary summary) {
+        JsonNode metrics = summary.k6Summary().path("metrics");
+        long requests = count(metrics.path("http_reqs"));
+        long failed =
+                metrics.path("http_req_failed").path("values").path("passes").asLong();
+        long dropped = count(metrics.path("dropped_iterations"));
+        Counts total = new Counts(
+                Math.max(requests, summary.requests()),
+                Math.max(failed, summary.failedRequests()),
+                Math.max(dropped, summary.droppedIterations()),
+                summary.requests(),
+                summary.failedRequests(),
+                summary.droppedIterations(),
+                summary.latencyBuckets());
+        accept(lastEpochSecond < 0 ? Instant.now().getEpochSecond() : lastEpochSecond, total);
+    }
+
+    /** Parses a /v1/metrics answer. */
+    static Counts parse(String body) throws IOException {
+        Map<String, JsonNode> samples = new HashMap<>();
+        for (JsonNode metric : JSON.readTree(body).path("data")) {
+            samples.put(metric.path("id").asText(), metric.path("attributes").path("sample"));
+        }
+        long[] buckets = new long[LatencyBuckets.COUNT];
+        samples.forEach((name, sample) -> {
+            int index = LatencyBuckets.indexOf(name);
+            if (index >= 0) {
+                buckets[index] = sample.path("count").asLong();
+            }
+        });
+        long requests = samples.getOrDefault("http_reqs", JSON.missingNode())
+                .path("count")
+                .asLong();
+        long measureRequests = samples.getOrDefault("http_reqs" + MEASURE, JSON.missingNode())
+                .path("count")
+                .asLong();
+        return new Counts(
+                requests,
+                failures(samples.get("http_req_failed"), requests),
+                samples.getOrDefault("dropped_iterations", JSON.missingNode())
+                        .path("count")
+                        .asLong(),
+                measureRequests,
+                failures(samples.get("http_req_failed" + MEASURE), measureRequests),
+                samples.getOrDefault("dropped_iterations" + MEASURE, JSON.missingNode())
+                        .path("count")
+                        .asLong(),
+                buckets);
+    }
+
+    /** k6's API gives a rate metric's share only; it counts one sample per request, as http_reqs does. */
+    private static long failures(JsonNode sample, long requests) {
+        return sample == null ? 0 : Math.round(sample.path("rate").asDouble() * requests);
+    }
+
+    private static long count(JsonNode metric) {
+        return metric.path("values").path("count").asLong();
+    }
+
+    /** Adds what grew since the previous counts to the second they were polled in. */
+    synchronized void accept(long epochSecond, Counts now) {
+        long measureRequests = grown(now.measureRequests(), last.measureRequests());
+        long warmupRequests = grown(now.requests() - now.measureRequests(), last.requests() - last.measureRequests());
+        if (measureRequests > 0 || !timeline(K6Env.MEASURE_SCENARIO).isEmpty()) {
+            RequestTimeline measure = timeline(K6Env.MEASURE_SCENARIO);
+            measure.recordRequests(epochSecond, measureRequests);
+            measure.recordFailed(epochSecond, grown(now.measureFailed(), last.measureFailed()));
+            measure.recordDropped(epochSecond, grown(now.measureDropped(), last.measureDropped()));
+            for (int i = 0; i < LatencyBuckets.COUNT; i++) {
+                long grown = grown(now.measureBuckets()[i], last.measureBuckets()[i]);
+                if (grown > 0) {
+                    measure.recordLatency(epochSecond, representativeMs(i), grown);
+                }
+            }
+        }
+        if (warmupRequests > 0 || !timeline(K6Env.WARMUP_SCENARIO).isEmpty()) {
+            RequestTimeline warmup = timeline(K6Env.WARMUP_SCENARIO);
+            warmup.recordRequests(epochSecond, warmupRequests);
+            warmup.recordFailed(
+                    epochSecond, grown(now.failed() - now.measureFailed(), last.failed() - last.measureFailed()));
+            warmup.recordDropped(
+                    epochSecond, grown(now.dropped() - now.measureDropped(), last.dropped() - last.measureDropped()));
+        }
+        last = now;
+        lastEpochSecond = epochSecond;
+    }
+
+    private static long grown(long now, long before) {
+        return Math.max(0, now - before);
+    }
+
+    /** The middle of a bucket (geometric), its lower bound for the last, open one. */
+    static double representativeMs(int index) {
+        double lower = LatencyBuckets.lowerBoundMs(index);
+        double upper = LatencyBuckets.upperBoundMs(index);
+        if (index == 0) {
+            return upper / 2;
+        }
+        return Double.isInfinite(upper) ? lower : Math.sqrt(lower * upper);
+    }
+}
