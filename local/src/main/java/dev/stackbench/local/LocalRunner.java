@@ -73,6 +73,11 @@ public final class LocalRunner {
     private static final Duration K6_RESUME_TIMEOUT = Duration.ofSeconds(60);
     /** k6 may use at most this share of the CPUs it can run on before its figures become suspect. */
     private static final double GENERATOR_CPU_ALARM = 0.85;
+    /**
+     * The CPUs k6 shares with the delay service and PostgreSQL may be at most this busy: beyond, k6 and the delay
+     * service wait for CPU, so requests leave late and answers come back late whatever the target does.
+     */
+    static final double GENERATOR_CPUS_BUSY_ALARM = 0.90;
 
     private final Settings settings;
     private final ProgressPrinter printer;
@@ -637,7 +642,8 @@ public final class LocalRunner {
 
             MetricsSampler sampler = new MetricsSampler(
                     managementUri(stack.targetApp(), SpringApp.PROMETHEUS_PATH),
-                    stack.target().process().toHandle());
+                    stack.target().process().toHandle(),
+                    plan.isolated() ? plan.supportCpus() : null);
             // No per-request output: k6 would spend as much CPU writing it as sending the requests.
             K6ApiFollower follower = new K6ApiFollower(AppWiring.LOOPBACK + ":" + k6ApiPort);
             Duration warmup = script.warmup();
@@ -759,7 +765,9 @@ public final class LocalRunner {
             double k6Cores = observation.averageLoadGeneratorCores();
             double k6Share = k6Cores / plan.supportCpus().size();
             long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
-            String alarm = loadGeneratorAlarm(dropped, k6Cores, k6Share);
+            double busy = observation.averageGeneratorCpusBusy();
+            String alarm = loadGeneratorAlarm(
+                    dropped, k6Cores, k6Share, busy, plan.supportCpus().toString());
             if (alarm != null
                     && (summary.getWarnings() == null || !summary.getWarnings().contains(alarm))) {
                 summary.addWarning(alarm);
@@ -767,7 +775,7 @@ public final class LocalRunner {
             Optional<GeneratorCheck.Finding> finding = alarm == null
                     ? Optional.empty()
                     : Optional.of(new GeneratorCheck.Finding(
-                            k6Share >= GENERATOR_CPU_ALARM
+                            k6Share >= GENERATOR_CPU_ALARM || busy >= GENERATOR_CPUS_BUSY_ALARM
                                     ? GeneratorCheck.RUNNER_CPU_SATURATED
                                     : GeneratorCheck.ITERATIONS_DROPPED,
                             alarm));
@@ -1099,10 +1107,26 @@ public final class LocalRunner {
     }
 
     static String loadGeneratorAlarm(long dropped, double k6Cores, double k6Share) {
+        return loadGeneratorAlarm(dropped, k6Cores, k6Share, Double.NaN, "");
+    }
+
+    /**
+     * @param busy the busy share of the CPUs k6 runs on, by every process on them (k6, the delay service, PostgreSQL),
+     *     or NaN when not measured
+     */
+    static String loadGeneratorAlarm(long dropped, double k6Cores, double k6Share, double busy, String cpus) {
         List<String> reasons = new ArrayList<>();
         if (k6Share >= GENERATOR_CPU_ALARM) {
             reasons.add(String.format(
                     Locale.ROOT, "k6 used %.2f CPU (%.0f%% of the CPUs it may use)", k6Cores, 100 * k6Share));
+        } else if (busy >= GENERATOR_CPUS_BUSY_ALARM) {
+            reasons.add(String.format(
+                    Locale.ROOT,
+                    "the CPUs k6 shares with the delay service and PostgreSQL (%s) were %.0f%% busy, k6 itself"
+                            + " using %.2f CPU",
+                    cpus,
+                    100 * busy,
+                    k6Cores));
         }
         if (dropped > 0) {
             reasons.add(dropped + " iterations dropped");
@@ -1111,7 +1135,7 @@ public final class LocalRunner {
             return null;
         }
         return "k6 could not generate the requested rate (" + String.join(", ", reasons) + "): this result "
-                + (k6Share >= GENERATOR_CPU_ALARM
+                + (k6Share >= GENERATOR_CPU_ALARM || busy >= GENERATOR_CPUS_BUSY_ALARM
                         ? "measures the load generator, not the target"
                         : "is for a lower load than requested (k6 ran out of VUs while responses were slow)");
     }

@@ -27,7 +27,19 @@ public final class MetricsSampler implements AutoCloseable {
      * One sampling tick: CPU use of the watched processes since the previous tick, in cores (1.0 = one CPU busy),
      * and the Prometheus text the target answered, or null when the scrape failed.
      */
-    public record Tick(Instant at, double targetCores, double loadGeneratorCores, String scrape) {}
+    /**
+     * One sample.
+     *
+     * @param generatorCpusBusy the busy share (0..1) of the CPUs k6 runs on, by every process on them, since the
+     *     previous sample; NaN where it could not be read
+     */
+    public record Tick(
+            Instant at, double targetCores, double loadGeneratorCores, String scrape, double generatorCpusBusy) {
+
+        public Tick(Instant at, double targetCores, double loadGeneratorCores, String scrape) {
+            this(at, targetCores, loadGeneratorCores, scrape, Double.NaN);
+        }
+    }
 
     private static final Duration INTERVAL = Duration.ofSeconds(1);
 
@@ -47,10 +59,18 @@ public final class MetricsSampler implements AutoCloseable {
     private double lastTargetCpu;
     private double lastLoadGeneratorCpu;
     private long lastNanos;
+    private final CpuSet generatorCpus;
+    private CpuBusy.Reading lastGeneratorCpus;
 
     public MetricsSampler(URI prometheusUri, ProcessHandle target) {
+        this(prometheusUri, target, null);
+    }
+
+    /** @param generatorCpus the CPUs k6 runs on, whose busy share every tick records; null for none */
+    public MetricsSampler(URI prometheusUri, ProcessHandle target, CpuSet generatorCpus) {
         this.prometheusUri = prometheusUri;
         this.target = target;
+        this.generatorCpus = generatorCpus;
     }
 
     public void watchLoadGenerator(ProcessHandle k6) {
@@ -60,6 +80,8 @@ public final class MetricsSampler implements AutoCloseable {
     public void start() {
         lastNanos = System.nanoTime();
         lastTargetCpu = ProcessCpuClock.cpuSeconds(target);
+        lastGeneratorCpus =
+                generatorCpus == null ? null : CpuBusy.read(generatorCpus).orElse(null);
         scheduler.scheduleAtFixedRate(
                 this::sampleQuietly, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -103,8 +125,16 @@ public final class MetricsSampler implements AutoCloseable {
         lastNanos = nanos;
         lastTargetCpu = targetCpu;
         lastLoadGeneratorCpu = k6Cpu;
+        double busy = Double.NaN;
+        if (generatorCpus != null) {
+            CpuBusy.Reading reading = CpuBusy.read(generatorCpus).orElse(null);
+            if (reading != null && lastGeneratorCpus != null) {
+                busy = reading.busySince(lastGeneratorCpus).orElse(Double.NaN);
+            }
+            lastGeneratorCpus = reading;
+        }
         String scrape = scrape();
-        ticks.add(new Tick(now, targetCores, k6Cores, scrape));
+        ticks.add(new Tick(now, targetCores, k6Cores, scrape, busy));
         if (scrape != null) {
             scrapes.add(new TimedScrape(now, scrape));
         }

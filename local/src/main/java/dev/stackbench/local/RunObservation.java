@@ -35,6 +35,15 @@ public record RunObservation(
         return ticks.stream().filter(tick -> tick.scrape() != null).toList();
     }
 
+    /** The average busy share of the CPUs k6 ran on during the window, or NaN when it was not measured. */
+    public double averageGeneratorCpusBusy() {
+        return ticks.stream()
+                .mapToDouble(MetricsSampler.Tick::generatorCpusBusy)
+                .filter(busy -> !Double.isNaN(busy))
+                .average()
+                .orElse(Double.NaN);
+    }
+
     public double averageTargetCores() {
         return ticks.stream()
                 .mapToDouble(MetricsSampler.Tick::targetCores)

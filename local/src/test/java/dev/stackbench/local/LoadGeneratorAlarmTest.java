@@ -24,4 +24,15 @@ class LoadGeneratorAlarmTest {
                 .contains("120 iterations dropped")
                 .contains("lower load than requested");
     }
+
+    @Test
+    void fullCpusSharedWithTheDelayServiceMakeAGeneratorLimitEvenWhenK6ItselfUsesLittle() {
+        String alarm = LocalRunner.loadGeneratorAlarm(0, 0.42, 0.42, 0.97, "[1]");
+
+        assertThat(alarm)
+                .contains("the CPUs k6 shares with the delay service and PostgreSQL ([1]) were 97% busy, k6 itself"
+                        + " using 0.42 CPU")
+                .endsWith("measures the load generator, not the target");
+        assertThat(LocalRunner.loadGeneratorAlarm(0, 0.42, 0.42, 0.6, "[1]")).isNull();
+    }
 }
