@@ -1184,7 +1184,7 @@ public final class LocalRunner {
     }
 
     private void writeMetrics(Path file, RunObservation observation) throws IOException {
-        StringBuilder csv = new StringBuilder("second,target_cpu_cores,k6_cpu_cores,live_threads\n");
+        StringBuilder csv = new StringBuilder("second,target_cpu_cores,k6_cpu_cores,live_threads,k6_cpus_busy\n");
         for (MetricsSampler.Tick tick : observation.ticks()) {
             String threads = tick.scrape() == null
                     ? ""
@@ -1193,11 +1193,14 @@ public final class LocalRunner {
                             .orElse("");
             csv.append(String.format(
                     Locale.ROOT,
-                    "%.1f,%.3f,%.3f,%s%n",
+                    "%.1f,%.3f,%.3f,%s,%s%n",
                     observation.secondsIntoWindow(tick.at()),
                     tick.targetCores(),
                     tick.loadGeneratorCores(),
-                    threads));
+                    threads,
+                    Double.isNaN(tick.generatorCpusBusy())
+                            ? ""
+                            : String.format(Locale.ROOT, "%.3f", tick.generatorCpusBusy())));
         }
         Files.writeString(file, csv);
     }
