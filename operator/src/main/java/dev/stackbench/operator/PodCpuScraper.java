@@ -33,14 +33,23 @@ public class PodCpuScraper {
 
     static final String ROLE_RUNNER = "runner";
 
+    static final Duration RETRY_AFTER = Duration.ofSeconds(8);
+    static final int MAX_FAILURES = 3;
+
     private record PodFacts(String role, String node, Double cpuLimitCores) {}
 
     private static final class RunCpu {
         final PodCpuCounters counters = new PodCpuCounters();
         final Map<String, PodFacts> pods = new LinkedHashMap<>();
         Instant last = Instant.MIN;
-        /** Nodes whose kubelet refused or failed once: not asked again for this run (each try may wait long). */
-        final java.util.Set<String> failedNodes = new java.util.HashSet<>();
+        /**
+         * Failed reads per node, and when the node may be asked again: a kubelet busy for a moment gets another
+         * chance after {@link #RETRY_AFTER}, one that failed {@link #MAX_FAILURES} times is not asked again for this
+         * run (each try may wait long).
+         */
+        final Map<String, Integer> failures = new java.util.HashMap<>();
+
+        final Map<String, Instant> retryAt = new java.util.HashMap<>();
 
         int scrapes;
         String lastError;
@@ -87,7 +96,8 @@ public class PodCpuScraper {
                 podsByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(reference(pod));
             }
             podsByNode.forEach((node, refs) -> {
-                if (cpu.failedNodes.contains(node)) {
+                if (cpu.failures.getOrDefault(node, 0) >= MAX_FAILURES
+                        || cpu.retryAt.getOrDefault(node, Instant.MIN).isAfter(now)) {
                     return;
                 }
                 String path = "/api/v1/nodes/" + node + "/proxy/metrics/cadvisor";
@@ -95,19 +105,24 @@ public class PodCpuScraper {
                     String text = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + path);
                     if (text == null) {
                         cpu.lastError = "the API server's node proxy returned nothing for " + path;
-                        cpu.failedNodes.add(node);
+                        cpu.failures.merge(node, 1, Integer::sum);
+                        cpu.retryAt.put(node, now.plus(RETRY_AFTER));
                     } else {
                         cpu.counters.add(refs, text, now);
                         cpu.scrapes++;
                     }
                 } catch (RuntimeException e) {
                     cpu.lastError = "GET " + path + " failed: " + e.getMessage();
-                    cpu.failedNodes.add(node);
+                    int failed = cpu.failures.merge(node, 1, Integer::sum);
+                    cpu.retryAt.put(node, now.plus(RETRY_AFTER));
                     LOG.warn(
-                            "run {}/{}: {}; not asking that node again for this run",
+                            "run {}/{}: {}; {}",
                             namespace,
                             run.getMetadata().getName(),
-                            cpu.lastError);
+                            cpu.lastError,
+                            failed >= MAX_FAILURES
+                                    ? "not asking that node again for this run"
+                                    : "asking again in " + RETRY_AFTER.toSeconds() + " s");
                 }
             });
         }

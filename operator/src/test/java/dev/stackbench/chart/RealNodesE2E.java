@@ -387,7 +387,8 @@ class RealNodesE2E {
     void aRunnerGivenTooLittleCpuForTheRateIsFlaggedGeneratorSaturated() {
         // 150 requests/s need more than a tenth of a CPU from k6 with the generated script: the kubelet's counters
         // show the runner at its limit or throttled, and the run says its figures describe the generator.
-        apply(variantRun("starved-runner", "{cpu: \"1\", memory: 1Gi}", "", "5s", "20s")
+        // 30 s measured: the kubelet refreshes its counters every 10-15 s, and the window needs two readings.
+        apply(variantRun("starved-runner", "{cpu: \"1\", memory: 1Gi}", "", "5s", "30s")
                 .replace("rate: 30, vus: 50", "rate: 150, vus: 100")
                 .replace("    load: {", "    runnerResources: {cpu: 100m, memory: 512Mi}\n    load: {"));
         BenchmarkRun run = follow("starved-runner", r -> false).last();
