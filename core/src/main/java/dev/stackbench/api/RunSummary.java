@@ -27,7 +27,7 @@ public class RunSummary {
 
     @JsonPropertyDescription("Failed checks (status, variant and the scenario's own) among the verified responses."
             + " The built-in scenarios verify every response with an unexpected status but the body of only one"
-            + " response in 10 per k6 VU (its first included), so a wrong body is counted as a sample; a custom"
+            + " response in 50 per k6 VU (its first included), so a wrong body is counted as a sample; a custom"
             + " module's context.verify checks every response.")
     private Long checksFailed;
 

@@ -32,8 +32,15 @@ public final class K6Env {
     /** k6's exit code when thresholds failed: the run completed and its results are valid. */
     public static final int EXIT_THRESHOLDS_FAILED = 99;
 
-    /** Counter of responses completed inside the measured window (any scenario): the numerator of rps. */
-    public static final String WINDOW_COMPLETIONS_METRIC = "stackbench_window_completions";
+    /**
+     * Counter of measured responses completed after the measured window closed (during the graceful stop). The
+     * window's completions, the numerator of rps, are the measured responses less these plus {@link
+     * #WINDOW_FROM_WARMUP_METRIC}.
+     */
+    public static final String WINDOW_LATE_METRIC = "stackbench_window_late";
+
+    /** Counter of warmup responses completed inside the measured window. */
+    public static final String WINDOW_FROM_WARMUP_METRIC = "stackbench_window_from_warmup";
 
     /** "http_req_duration" -> "http_req_duration{scenario:measure}"; existing tag filters are kept. */
     public static String measureMetric(String metric) {

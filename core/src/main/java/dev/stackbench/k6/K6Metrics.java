@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
 
 /**
  * The metrics a threshold may name in a generated script: the ones k6 itself registers, and the ones the script
- * stackbench generates defines ({@link K6Env#WINDOW_COMPLETIONS_METRIC}, the {@link LatencyBuckets} counter). Each
- * has a type, and a type allows only some aggregations, as k6 checks when it starts.
+ * stackbench generates defines for them (the {@link LatencyBuckets} counters). Each has a type, and a type allows only
+ * some aggregations, as k6 checks when it starts.
  */
 public final class K6Metrics {
 
@@ -111,8 +111,9 @@ public final class K6Metrics {
         }
         BUILT_IN.put("grpc_req_duration", Type.TREND);
         // What the generated script defines.
-        BUILT_IN.put(K6Env.WINDOW_COMPLETIONS_METRIC, Type.COUNTER);
-        BUILT_IN.put(LatencyBuckets.METRIC, Type.COUNTER);
+        for (int group = 0; group < LatencyBuckets.GROUPS; group++) {
+            BUILT_IN.put(LatencyBuckets.groupMetric(group), Type.COUNTER);
+        }
     }
 
     private static final Pattern NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");

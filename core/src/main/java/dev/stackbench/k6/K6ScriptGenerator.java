@@ -50,7 +50,7 @@ public final class K6ScriptGenerator {
      * The built-in scenarios check the body of one response in this many per VU (and every response with an
      * unexpected status): parsing and checking every body would cost k6 more CPU than sending the request.
      */
-    public static final int VERIFY_EVERY = 10;
+    public static final int VERIFY_EVERY = 50;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -100,14 +100,17 @@ public final class K6ScriptGenerator {
             trendStats.add(stat);
         }
         ObjectNode scenarios = options.putObject("scenarios");
+        String requestName = requestName(scenario);
         if (!warmup.isZero()) {
             ObjectNode warmupScenario = warmupScenario(load, warmup, vus);
             warmupScenario.put("exec", K6Env.WARMUP_SCENARIO);
+            nameRequests(warmupScenario, requestName);
             scenarios.set(K6Env.WARMUP_SCENARIO, warmupScenario);
         }
         ObjectNode measure = measureScenario(load, workload, measured, vus);
         measure.put("startTime", Durations.format(warmup));
         measure.put("exec", K6Env.MEASURE_SCENARIO);
+        nameRequests(measure, requestName);
         scenarios.set(K6Env.MEASURE_SCENARIO, measure);
         options.set("thresholds", thresholds(workload.getThresholds()));
         boolean burst = load.getExecutor().isBurst();
@@ -130,6 +133,24 @@ public final class K6ScriptGenerator {
                 .replace("__K6_DEFAULT_TIMEOUT__", jsString(Durations.format(K6_DEFAULT_TIMEOUT)))
                 .replace("__ITERATION__", iteration(scenario));
         return new K6Script(text, warmup, measured, GRACEFUL_STOP, requestsPerIteration, vus.preAllocated(), vus.max());
+    }
+
+    /**
+     * The name tag of the requests of a scenario whose iterations send one kind of request (a threshold may filter on
+     * it, e.g. http_req_duration{name:upstream}); null for the scenarios that name each request themselves.
+     */
+    static String requestName(Scenario scenario) {
+        return switch (scenario) {
+            case UPSTREAM, DB, MIXED, ROWS, SLEEP, FANOUT -> scenario.value();
+            case ORDERS, LOCK, CUSTOM -> null;
+        };
+    }
+
+    /** Tags every sample of a scenario with its requests' name: free per request, unlike a tag given per request. */
+    private static void nameRequests(ObjectNode k6Scenario, String requestName) {
+        if (requestName != null) {
+            k6Scenario.putObject("tags").put("name", requestName);
+        }
     }
 
     /** The measured window: duration, or for ramping executors the stages held at their last target up to it. */
@@ -389,6 +410,8 @@ public final class K6ScriptGenerator {
         node.put("count", LatencyBuckets.COUNT);
         node.put("metric", LatencyBuckets.METRIC);
         node.put("tag", LatencyBuckets.TAG);
+        node.put("groupSize", LatencyBuckets.GROUP_SIZE);
+        node.put("groups", LatencyBuckets.GROUPS);
         return node;
     }
 
@@ -404,7 +427,8 @@ public final class K6ScriptGenerator {
         node.put("warmupSeconds", Durations.seconds(warmup));
         node.put("measuredSeconds", Durations.seconds(measured));
         node.put("requestsPerIteration", requestsPerIteration);
-        node.put("windowMetric", K6Env.WINDOW_COMPLETIONS_METRIC);
+        node.put("windowLateMetric", K6Env.WINDOW_LATE_METRIC);
+        node.put("windowFromWarmupMetric", K6Env.WINDOW_FROM_WARMUP_METRIC);
         node.put("verifyEvery", VERIFY_EVERY);
         node.put("burstSentMetric", K6Metrics.BURST_SENT_AT);
         node.put("burstDoneMetric", K6Metrics.BURST_DONE_AT);
@@ -416,7 +440,6 @@ public final class K6ScriptGenerator {
             case UPSTREAM -> """
                     // The URL, parameters and checks are built once: an iteration only sends and counts.
                     const URL = BASE_URL + '/api/upstream?delayMs=' + WORKLOAD.upstreamDelayMs + WORKLOAD.protocolParam;
-                    const PARAMS = requestParams('upstream');
                     const CHECKS = { 'upstream: protocol': (json) => json.protocol === WORKLOAD.protocol };
 
                     function iteration() {
@@ -425,7 +448,6 @@ public final class K6ScriptGenerator {
                     """;
             case DB -> """
                     const URL = BASE_URL + '/api/db?sleepMs=' + WORKLOAD.dbSleepMs;
-                    const PARAMS = requestParams('db');
 
                     function iteration() {
                       verifySample(http.get(URL, PARAMS), 200, 'db');
@@ -434,7 +456,6 @@ public final class K6ScriptGenerator {
             case MIXED -> """
                     const URL = BASE_URL + '/api/mixed?delayMs=' + WORKLOAD.upstreamDelayMs
                       + '&sleepMs=' + WORKLOAD.dbSleepMs + WORKLOAD.protocolParam;
-                    const PARAMS = requestParams('mixed');
                     const CHECKS = { 'mixed: protocol': (json) => json.protocol === WORKLOAD.protocol };
 
                     function iteration() {
@@ -443,7 +464,6 @@ public final class K6ScriptGenerator {
                     """;
             case SLEEP -> """
                     const URL = BASE_URL + '/api/sleep?sleepMs=' + WORKLOAD.sleepMs;
-                    const PARAMS = requestParams('sleep');
 
                     function iteration() {
                       verifySample(http.get(URL, PARAMS), 200, 'sleep');
@@ -453,7 +473,6 @@ public final class K6ScriptGenerator {
                     const FANOUT_MODE = WORKLOAD.fanoutMode ? '&mode=' + WORKLOAD.fanoutMode : '';
                     const URL = BASE_URL + '/api/fanout?delayMs=' + WORKLOAD.upstreamDelayMs
                       + '&calls=' + WORKLOAD.calls + FANOUT_MODE + WORKLOAD.protocolParam;
-                    const PARAMS = requestParams('fanout');
                     const CHECKS = {
                       'fanout: call count': (json) => json.count === WORKLOAD.calls,
                       'fanout: protocol': (json) => json.protocol === WORKLOAD.protocol,
@@ -531,7 +550,6 @@ public final class K6ScriptGenerator {
                     """;
             case ROWS -> """
                     const URL = BASE_URL + '/api/rows?count=' + WORKLOAD.rowCount;
-                    const PARAMS = requestParams('rows');
                     const CHECKS = {
                       'rows: item count': (json) => Array.isArray(json.items) && json.items.length === WORKLOAD.rowCount,
                     };
@@ -592,26 +610,33 @@ public final class K6ScriptGenerator {
                 const MEASURE = 'measure';
                 const K6_DEFAULT_TIMEOUT = __K6_DEFAULT_TIMEOUT__;
 
-                // k6 cannot merge percentiles across runners; counts per fixed latency bucket add up exactly. One
-                // counter tagged with the bucket (each bucket a sub-metric with a threshold, so k6 reports it):
-                // every VU makes its metrics, and one counter is far cheaper to make than one per bucket.
-                const latencyBuckets = new Counter(BUCKETS.metric);
+                // k6 cannot merge percentiles across runners; counts per fixed latency bucket add up exactly. Each
+                // bucket is a sub-metric (tagged with its index, with a threshold so that k6 reports it) of one of a
+                // few counters: k6 compares every sample with each sub-metric of its counter, and every VU makes
+                // every counter, so groups of about the square root of the bucket count keep both costs low.
+                const BUCKET_GROUPS = [];
+                for (let group = 0; group < BUCKETS.groups; group++) {
+                  BUCKET_GROUPS.push(new Counter(BUCKETS.metric + '_' + String(group).padStart(2, '0')));
+                }
                 // The tags of bucket i, made when a request first falls into it (making all of them costs every VU).
                 const BUCKET_TAGS = [];
                 function bucketTags(index) {
-                  let tags = BUCKET_TAGS[index];
-                  if (tags === undefined) {
-                    tags = { [BUCKETS.tag]: String(index).padStart(4, '0') };
-                    BUCKET_TAGS[index] = tags;
-                  }
+                  const tags = { [BUCKETS.tag]: String(index).padStart(4, '0') };
+                  BUCKET_TAGS[index] = tags;
                   return tags;
                 }
                 const LOG_GROWTH = Math.log(BUCKETS.growth);
+                const MIN_MS = BUCKETS.minMs;
+                const LAST_BUCKET = BUCKETS.count - 1;
 
                 // Throughput is what completed inside the measured window, whichever scenario sent it: requests
                 // still in flight when the window closes finish during the graceful stop and would otherwise
-                // inflate an overloaded target's rate.
-                const windowCompletions = new Counter(SUMMARY.windowMetric);
+                // inflate an overloaded target's rate. Only the responses at the window's edges are counted (a
+                // counter per response would cost k6 as much as the checks): the measured ones that completed after
+                // the window closed, and the warmup's that completed inside it. The window's completions are the
+                // measured responses (the latency buckets' total) less the first plus the second.
+                const windowLate = new Counter(SUMMARY.windowLateMetric);
+                const windowFromWarmup = new Counter(SUMMARY.windowFromWarmupMetric);
 
                 // Each scenario calls its own exported function, which tells this VU which scenario it runs (a VU
                 // may serve the warmup, then the measure scenario). The window's bounds come from k6 once per VU
@@ -620,38 +645,38 @@ public final class K6ScriptGenerator {
                 let windowStartMs = 0;
                 let windowEndMs = 0;
                 function enter(scenario) {
-                  if (phase !== scenario) {
-                    phase = scenario;
-                    windowStartMs = exec.scenario.startTime
-                      + (scenario === MEASURE ? 0 : SUMMARY.warmupSeconds * 1000);
-                    windowEndMs = windowStartMs + SUMMARY.measuredSeconds * 1000;
-                  }
+                  phase = scenario;
+                  windowStartMs = exec.scenario.startTime
+                    + (scenario === MEASURE ? 0 : SUMMARY.warmupSeconds * 1000);
+                  windowEndMs = windowStartMs + SUMMARY.measuredSeconds * 1000;
                 }
 
-                // Parameters of a request named so in k6's metrics. The timeout is left out when it is k6's own
-                // default: a timeout given as a parameter is parsed again for every request.
-                function requestParams(name) {
-                  const params = { tags: { name: name } };
-                  if (WORKLOAD.requestTimeout !== K6_DEFAULT_TIMEOUT) {
-                    params.timeout = WORKLOAD.requestTimeout;
-                  }
-                  return params;
-                }
+                // Parameters of a scenario's one request: none unless the timeout is not k6's own default, since
+                // parameters are read again for every request. Its name tag comes from the scenario's tags in the
+                // options, which k6 applies at no cost per request.
+                const PARAMS = WORKLOAD.requestTimeout === K6_DEFAULT_TIMEOUT
+                  ? undefined
+                  : { timeout: WORKLOAD.requestTimeout };
 
                 // A burst's makespan: from the first measured request sent to the last response received, as
                 // epoch milliseconds whose min and max add up across runners.
                 const burstSentAt = SUMMARY.burst ? new Trend(SUMMARY.burstSentMetric) : null;
                 const burstDoneAt = SUMMARY.burst ? new Trend(SUMMARY.burstDoneMetric) : null;
 
-                export const options = __OPTIONS__;
+                // k6 reads the options from the script's first run (VU 0) and gives every VU the result: evaluating
+                // hundreds of thresholds again in each VU would only cost time.
+                export const options = __VU === 0 ? __OPTIONS__ : {};
 
                 export function record(response) {
                   const now = Date.now();
-                  if (now >= windowStartMs && now < windowEndMs) {
-                    windowCompletions.add(1);
-                  }
                   if (phase !== MEASURE) {
+                    if (now >= windowStartMs && now < windowEndMs) {
+                      windowFromWarmup.add(1);
+                    }
                     return;
+                  }
+                  if (now >= windowEndMs) {
+                    windowLate.add(1);
                   }
                   const t = response.timings;
                   if (burstSentAt !== null) {
@@ -659,9 +684,9 @@ public final class K6ScriptGenerator {
                     burstDoneAt.add(now);
                   }
                   const ms = t.duration;
-                  let index = ms > BUCKETS.minMs ? Math.floor(Math.log(ms / BUCKETS.minMs) / LOG_GROWTH) : 0;
-                  index = index < BUCKETS.count ? index : BUCKETS.count - 1;
-                  latencyBuckets.add(1, bucketTags(index));
+                  const index = ms > MIN_MS ? Math.floor(Math.log(ms / MIN_MS) / LOG_GROWTH) : 0;
+                  const bucket = index < LAST_BUCKET ? index : LAST_BUCKET;
+                  BUCKET_GROUPS[Math.floor(bucket / BUCKETS.groupSize)].add(1, BUCKET_TAGS[bucket] || bucketTags(bucket));
                 }
 
                 function parseBody(response) {
@@ -702,12 +727,16 @@ public final class K6ScriptGenerator {
                 }
 
                 export function warmup() {
-                  enter(WARMUP);
+                  if (phase !== WARMUP) {
+                    enter(WARMUP);
+                  }
                   iteration();
                 }
 
                 export function measure() {
-                  enter(MEASURE);
+                  if (phase !== MEASURE) {
+                    enter(MEASURE);
+                  }
                   iteration();
                 }
 

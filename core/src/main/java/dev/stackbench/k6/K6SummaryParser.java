@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ import java.util.Map;
 public final class K6SummaryParser {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Scripts of earlier versions counted every response completed inside the window in this counter. */
+    private static final String LEGACY_WINDOW_COMPLETIONS = "stackbench_window_completions";
 
     private K6SummaryParser() {}
 
@@ -121,7 +124,7 @@ public final class K6SummaryParser {
                 failed.path("passes").asLong(),
                 iterations.path("count").asLong(),
                 dropped.path("count").asLong(),
-                windowCompletions(metrics),
+                windowCompletions(metrics, buckets),
                 checks.path("passes").asLong(),
                 checks.path("fails").asLong(),
                 latency,
@@ -189,11 +192,22 @@ public final class K6SummaryParser {
         return Instant.ofEpochMilli(ended.asLong() - Math.round(duration.asDouble()));
     }
 
-    private static long windowCompletions(JsonNode metrics) {
-        JsonNode metric = metrics.get(K6Env.WINDOW_COMPLETIONS_METRIC);
-        // k6 omits a counter that was never incremented: recorded but nothing completed in the window is 0 only
-        // when the script declared the metric, which every generated script does (custom modules may not record).
-        return metric == null ? -1 : metric.path("values").path("count").asLong();
+    /**
+     * Responses completed inside the measured window: the measured ones the script recorded (the buckets' total) less
+     * those completed after the window, plus the warmup's completed inside it. -1 when the script recorded no
+     * response at all (a custom module that does not call record): the measured requests stand in then.
+     */
+    private static long windowCompletions(JsonNode metrics, long[] buckets) {
+        JsonNode counted = metrics.get(LEGACY_WINDOW_COMPLETIONS);
+        if (counted != null) {
+            return counted.path("values").path("count").asLong();
+        }
+        long measured = Arrays.stream(buckets).sum();
+        long fromWarmup = count(metrics, K6Env.WINDOW_FROM_WARMUP_METRIC);
+        if (measured == 0 && fromWarmup == 0) {
+            return -1;
+        }
+        return measured - count(metrics, K6Env.WINDOW_LATE_METRIC) + fromWarmup;
     }
 
     /** A k6 trend's statistics (the summaryTrendStats the script asks for), in its own unit. */

@@ -1,6 +1,8 @@
 package dev.stackbench.k6;
 
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Fixed, log-spaced latency buckets shared by the generated k6 script and the aggregation. k6 cannot merge percentiles
@@ -18,34 +20,48 @@ public final class LatencyBuckets {
     public static final double GROWTH = 1.04;
 
     public static final int COUNT = (int) Math.ceil(Math.log(MAX_MS / MIN_MS) / Math.log(GROWTH));
+
     /**
-     * The k6 Counter the script adds each measured request to, tagged {@link #TAG} with its bucket index in four
-     * digits; bucket i is the sub-metric {@code stackbench_latency_bucket{bucket:000i}}.
+     * Buckets per k6 Counter. k6 matches every sample against each sub-metric of its counter, so one counter with all
+     * {@link #COUNT} buckets as sub-metrics would cost every request hundreds of comparisons; groups of about the
+     * square root of the count keep both those and the counters every VU makes few.
+     */
+    public static final int GROUP_SIZE = (int) Math.ceil(Math.sqrt(COUNT));
+
+    public static final int GROUPS = (COUNT + GROUP_SIZE - 1) / GROUP_SIZE;
+
+    /**
+     * Prefix of the k6 Counters the script adds each measured request to: group g is {@code
+     * stackbench_latency_bucket_<g in two digits>}, tagged {@link #TAG} with the bucket index in four digits, so bucket
+     * i is the sub-metric {@code stackbench_latency_bucket_<i / GROUP_SIZE>{bucket:<i>}}, e.g. {@code
+     * stackbench_latency_bucket_06{bucket:0123}}.
      */
     public static final String METRIC = "stackbench_latency_bucket";
 
     public static final String TAG = "bucket";
 
-    private static final String SUB_METRIC_PREFIX = METRIC + "{" + TAG + ":";
+    private static final Pattern SUB_METRIC = Pattern.compile("^" + METRIC + "_(\\d{2})\\{" + TAG + ":(\\d{4})}$");
 
     private LatencyBuckets() {}
 
-    /** The sub-metric counting bucket i, e.g. stackbench_latency_bucket{bucket:0123}. */
+    /** The counter of a group of buckets, e.g. stackbench_latency_bucket_06. */
+    public static String groupMetric(int group) {
+        return METRIC + "_" + String.format(Locale.ROOT, "%02d", group);
+    }
+
+    /** The sub-metric counting bucket i, e.g. stackbench_latency_bucket_06{bucket:0123}. */
     public static String metricName(int index) {
-        return SUB_METRIC_PREFIX + String.format(Locale.ROOT, "%04d", index) + "}";
+        return groupMetric(index / GROUP_SIZE) + "{" + TAG + ":" + String.format(Locale.ROOT, "%04d", index) + "}";
     }
 
     /** Bucket index of a (sub-)metric name, or -1 when it is not a bucket's sub-metric. */
     public static int indexOf(String metricName) {
-        if (!metricName.startsWith(SUB_METRIC_PREFIX) || !metricName.endsWith("}")) {
+        Matcher matcher = SUB_METRIC.matcher(metricName);
+        if (!matcher.matches()) {
             return -1;
         }
-        try {
-            int index = Integer.parseInt(metricName.substring(SUB_METRIC_PREFIX.length(), metricName.length() - 1));
-            return index >= 0 && index < COUNT ? index : -1;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        int index = Integer.parseInt(matcher.group(2));
+        return index < COUNT && Integer.parseInt(matcher.group(1)) == index / GROUP_SIZE ? index : -1;
     }
 
     /** The same formula the script uses. */

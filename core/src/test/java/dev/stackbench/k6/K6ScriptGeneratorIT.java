@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
@@ -104,6 +105,7 @@ class K6ScriptGeneratorIT {
                         duration: 3s
                         thresholds:
                           http_req_duration: ["p(95)<5000"]
+                          "http_req_duration{name:upstream}": ["p(95)<5000"]
                     """, "tiny.yaml").get(0).getSpec();
             Files.writeString(
                     dir.resolve("script.js"),
@@ -158,6 +160,69 @@ class K6ScriptGeneratorIT {
                     .isGreaterThanOrEqualTo(fromStdout.latencyMs().getP50());
             assertThat(fromStdout.thresholds().get("http_req_duration{scenario:measure}"))
                     .containsEntry("p(95)<5000", true);
+            // The request's name comes from the scenario's tags, not from parameters of every request.
+            assertThat(fromStdout.thresholds().get("http_req_duration{name:upstream,scenario:measure}"))
+                    .containsEntry("p(95)<5000", true);
+            assertThat(fromStdout
+                            .k6Summary()
+                            .path("metrics")
+                            .path("http_req_duration{name:upstream,scenario:measure}")
+                            .path("values")
+                            .path("count")
+                            .asLong())
+                    .isEqualTo(fromStdout.requests());
+        }
+    }
+
+    @Test
+    void theWindowGainsTheWarmupsLateAnswersAndLosesTheMeasuredOnesAnsweredAfterIt(@TempDir Path dir) throws Exception {
+        try (TinyTargetServer server = new TinyTargetServer("webflux-r2dbc")) {
+            // Every answer takes 1.5 s. At 10 requests/s the warmup's last 1.5 s (about 15 requests) are answered
+            // inside the 3 s window and the measured requests of its last 1.5 s (about 15) after it: the window
+            // sees what flowed out of the target while it was open, about 10/s x 3 s.
+            BenchmarkRunSpec spec = BenchmarkRuns.read("""
+                    apiVersion: stackbench.dev/v1alpha1
+                    kind: BenchmarkRun
+                    metadata: {name: edges}
+                    spec:
+                      target: {variant: webflux-r2dbc}
+                      workload:
+                        scenario: upstream
+                        upstreamDelay: 1500ms
+                        load: {executor: constant-arrival-rate, rate: 10}
+                        warmup: 3s
+                        duration: 3s
+                    """, "edges.yaml").get(0).getSpec();
+            Files.writeString(
+                    dir.resolve("script.js"),
+                    new K6ScriptGenerator().generate(spec).text());
+
+            K6Binary.Result result = K6Binary.run(
+                    dir,
+                    Map.of(K6Env.BASE_URL, server.baseUrl(), K6Env.RUNNER_ID, "0"),
+                    120,
+                    "run",
+                    "--quiet",
+                    "script.js");
+
+            assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
+            Files.writeString(Path.of("target", "k6-window-edges.stdout"), result.stdout());
+            RunnerSummary summary = K6SummaryParser.parse(result.stdout());
+            JsonNode metrics = summary.k6Summary().path("metrics");
+            long late = metrics.path(K6Env.WINDOW_LATE_METRIC)
+                    .path("values")
+                    .path("count")
+                    .asLong();
+            long fromWarmup = metrics.path(K6Env.WINDOW_FROM_WARMUP_METRIC)
+                    .path("values")
+                    .path("count")
+                    .asLong();
+            assertThat(summary.requests()).isBetween(29L, 32L);
+            assertThat(late).isBetween(12L, 18L);
+            assertThat(fromWarmup).isBetween(12L, 18L);
+            assertThat(summary.windowCompletions()).isEqualTo(summary.bucketedRequests() - late + fromWarmup);
+            assertThat(summary.windowCompletions()).isBetween(26L, 34L);
+            assertThat(summary.requestsPerSecond()).isEqualTo(summary.windowCompletions() / 3.0);
         }
     }
 

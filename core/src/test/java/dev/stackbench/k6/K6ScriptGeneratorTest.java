@@ -29,7 +29,8 @@ class K6ScriptGeneratorTest {
 
     private static JsonNode options(K6Script script) throws Exception {
         String text = script.text();
-        int start = text.indexOf("export const options = ") + "export const options = ".length();
+        String declaration = "export const options = __VU === 0 ? ";
+        int start = text.indexOf(declaration) + declaration.length();
         int end = text.indexOf("};\n", start) + 1;
         return new ObjectMapper().readTree(text.substring(start, end));
     }
@@ -177,7 +178,28 @@ class K6ScriptGeneratorTest {
         // The last of a burst's requests queue behind the others: they may wait the burst's whole time limit.
         assertThat(script.text())
                 .contains("\"requestTimeout\" : \"2m\"")
-                .contains("const PARAMS = requestParams('sleep');");
+                .contains("{ timeout: WORKLOAD.requestTimeout }")
+                .contains("verifySample(http.get(URL, PARAMS), 200, 'sleep')");
+    }
+
+    @Test
+    void aScenarioOfOneRequestNamesItThroughTheScenarioTagsAndOrdersNameEachRequest() throws Exception {
+        JsonNode scenarios = options(generator.generate(spec("""
+                        scenario: upstream
+                        upstreamDelay: 10ms
+                        load: {rate: 10}
+                        warmup: 5s
+                        """))).path("scenarios");
+        assertThat(scenarios.path("warmup").path("tags").path("name").asText()).isEqualTo("upstream");
+        assertThat(scenarios.path("measure").path("tags").path("name").asText()).isEqualTo("upstream");
+
+        K6Script orders = generator.generate(spec("""
+                scenario: orders
+                load: {rate: 10}
+                """));
+        assertThat(options(orders).path("scenarios").path("measure").has("tags"))
+                .isFalse();
+        assertThat(orders.text()).contains("tags: { name: 'order-create' }").contains("tags: { name: 'order-status' }");
     }
 
     @Test
@@ -210,7 +232,7 @@ class K6ScriptGeneratorTest {
     }
 
     @Test
-    void everyLatencyBucketIsAReportedSubMetricOfOneCounter() throws Exception {
+    void everyLatencyBucketIsAReportedSubMetricOfItsGroupsCounter() throws Exception {
         K6Script script = generator.generate(spec("""
                 scenario: rows
                 load: {rate: 10}
@@ -221,10 +243,14 @@ class K6ScriptGeneratorTest {
             assertThat(thresholds.path(LatencyBuckets.metricName(bucket)).get(0).asText())
                     .isEqualTo("count>=0");
         }
-        assertThat(LatencyBuckets.metricName(7)).isEqualTo("stackbench_latency_bucket{bucket:0007}");
+        assertThat(LatencyBuckets.GROUP_SIZE).isEqualTo(19);
+        assertThat(LatencyBuckets.GROUPS).isEqualTo(19);
+        assertThat(LatencyBuckets.metricName(7)).isEqualTo("stackbench_latency_bucket_00{bucket:0007}");
+        assertThat(LatencyBuckets.metricName(123)).isEqualTo("stackbench_latency_bucket_06{bucket:0123}");
         assertThat(script.text())
-                .contains("const latencyBuckets = new Counter(BUCKETS.metric);")
+                .contains("BUCKET_GROUPS.push(new Counter(BUCKETS.metric + '_' + String(group).padStart(2, '0')));")
                 .contains("\"metric\" : \"stackbench_latency_bucket\"")
+                .contains("\"groupSize\" : 19")
                 .contains("\"tag\" : \"bucket\"");
     }
 

@@ -39,14 +39,14 @@ class K6SummaryParserTest {
 
     @Test
     void saysWhenTheLoadStartedByK6sOwnClock() throws IOException {
-        // Recorded from a real run whose script reports when its summary was written (endedAtMs 1795493676619)
-        // next to k6's testRunDurationMs (5009.51): the scenarios started 5010 ms before.
+        // Recorded from a real run whose script reports when its summary was written (endedAtMs 1795508573917)
+        // next to k6's testRunDurationMs (5009.52): the scenarios started 5010 ms before.
         RunnerSummary summary = K6SummaryParser.parse(
                 Files.readString(Path.of("src", "test", "resources", "k6", "tiny-run-with-end.stdout")));
 
-        assertThat(summary.loadStartedAt()).isEqualTo(java.time.Instant.ofEpochMilli(1795493671609L));
+        assertThat(summary.loadStartedAt()).isEqualTo(java.time.Instant.ofEpochMilli(1795508568907L));
         assertThat(summary.measuredWindowStart())
-                .contains(java.time.Instant.ofEpochMilli(1795493671609L).plusSeconds(2));
+                .contains(java.time.Instant.ofEpochMilli(1795508568907L).plusSeconds(2));
     }
 
     @Test
@@ -55,6 +55,32 @@ class K6SummaryParserTest {
 
         assertThat(summary.loadStartedAt()).isNull();
         assertThat(summary.measuredWindowStart()).isEmpty();
+    }
+
+    @Test
+    void theWindowIsTheMeasuredResponsesLessTheLateOnesPlusTheWarmupsAnsweredInsideIt() throws IOException {
+        // A real run (K6ScriptGeneratorIT writes target/k6-window-edges.stdout): 10 requests/s answered after
+        // 1.5 s, 3 s of warmup then 3 s measured. 31 measured responses, 16 of them after the window closed, and
+        // 16 of the warmup's inside it.
+        RunnerSummary summary = K6SummaryParser.parse(
+                Files.readString(Path.of("src", "test", "resources", "k6", "window-edges.stdout")));
+
+        assertThat(summary.requests()).isEqualTo(31);
+        assertThat(summary.bucketedRequests()).isEqualTo(31);
+        assertThat(summary.windowCompletions()).isEqualTo(31 - 16 + 16);
+        assertThat(summary.requestsPerSecond()).isEqualTo(31 / 3.0);
+    }
+
+    @Test
+    void aScriptThatRecordedNothingLetsTheMeasuredRequestsStandInForTheWindow() throws IOException {
+        // As if a custom module never called record: none of the script's own counters got a sample.
+        String stdout = capturedStdout()
+                .replaceAll("stackbench_window_", "stackbench_other_window_")
+                .replaceAll("stackbench_latency_bucket", "stackbench_other_bucket");
+        RunnerSummary summary = K6SummaryParser.parse(stdout);
+
+        assertThat(summary.windowCompletions()).isEqualTo(-1);
+        assertThat(summary.requestsPerSecond()).isEqualTo(summary.requests() / 3.0);
     }
 
     @Test
@@ -105,7 +131,13 @@ class K6SummaryParserTest {
             assertThat(LatencyBuckets.lowerBoundMs(index)).isLessThanOrEqualTo(ms);
             assertThat(LatencyBuckets.upperBoundMs(index)).isGreaterThan(ms);
         }
-        assertThat(LatencyBuckets.indexOf(LatencyBuckets.metricName(123))).isEqualTo(123);
+        for (int index = 0; index < LatencyBuckets.COUNT; index++) {
+            assertThat(LatencyBuckets.indexOf(LatencyBuckets.metricName(index))).isEqualTo(index);
+        }
         assertThat(LatencyBuckets.indexOf("http_reqs")).isEqualTo(-1);
+        assertThat(LatencyBuckets.indexOf("stackbench_latency_bucket_00{bucket:0123}"))
+                .isEqualTo(-1);
+        assertThat(LatencyBuckets.indexOf("stackbench_latency_bucket_18{bucket:0999}"))
+                .isEqualTo(-1);
     }
 }

@@ -252,7 +252,7 @@ class SpecValidatorTest {
                     http_reqs: ["avg>1"]
                     "http_req_duration{name:rows}": ["rate<1"]
                     checks: ["rate>0.99"]
-                    stackbench_window_completions: ["count>0"]
+                    iterations: ["count>0"]
                 """));
 
         assertThat(violations)

@@ -27,7 +27,7 @@ class K6ApiFollowerTest {
                 + "," + rate("http_req_failed{scenario:measure}", measureFailedRate)
                 + "," + counter("dropped_iterations{scenario:measure}", measureDropped)
                 + "," + counter("http_reqs{scenario:measure,status:200}", measureRequests)
-                + "," + counter(LatencyBuckets.METRIC, bucketCount)
+                + "," + counter(LatencyBuckets.groupMetric(bucket / LatencyBuckets.GROUP_SIZE), bucketCount)
                 + "," + counter(LatencyBuckets.metricName(bucket), bucketCount)
                 + "]}";
     }

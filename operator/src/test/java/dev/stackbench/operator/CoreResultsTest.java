@@ -34,7 +34,7 @@ class CoreResultsTest {
                         new RunResults.RunnerLog("run-k6-1", withoutEnd),
                         new RunResults.RunnerLog("run-k6-2", "level=info msg=starting\n" + withEnd),
                         new RunResults.RunnerLog("run-k6-3", "no summary at all"))))
-                .contains(Instant.ofEpochMilli(1795493671609L));
+                .contains(Instant.ofEpochMilli(1795508568907L));
         assertThat(results.loadStartedAt(List.of(new RunResults.RunnerLog("run-k6-1", withoutEnd))))
                 .as("runners whose summaries do not say when they ended leave the operator's own observation")
                 .isEmpty();
