@@ -480,8 +480,11 @@ real_nodes_start() {
   for line in "${REAL_NODES[@]}"; do
     read -r name pool index <<< "$line"
     node_dir="$(real_node_dir "$name")"
+    # --housekeeping-interval: the pods' CPU counters refreshed every 2-4 s, not 10-20 s, so that a k6 runner, which
+    # lives only as long as its load, has several readings inside even a short measured window.
     start "kubelet-$name" "$STACKBENCH_KUBE_BIN/kubelet" \
       --config "$node_dir/kubelet.yaml" \
+      --housekeeping-interval 2s \
       --kubeconfig "$DIR/kubeconfigs/kubelet-$name.kubeconfig" \
       --root-dir "$node_dir/kubelet" \
       --cert-dir "$node_dir/kubelet/pki" \

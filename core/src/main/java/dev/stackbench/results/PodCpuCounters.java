@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * and summarised over a window: the CPU a pod used, in cores, and the share of its CFS periods in which the quota (its
  * CPU limit) stopped it.
  *
- * <p>The kubelet refreshes these counters on its housekeeping interval (about 10 s, longer for an idle container) and
+ * <p>The kubelet refreshes these counters on its housekeeping interval (10-20 s by default, up to 30 s for an idle container) and
  * stamps each sample with the time it took it. Figures are computed between those stamps, never between the times
  * the counters were asked for, and from the readings taken inside the window when there are two of them, so that
  * time outside the window (warmup, the idle seconds after the load) does not dilute them.
@@ -187,6 +187,18 @@ public final class PodCpuCounters {
             }
         }
         return loaded;
+    }
+
+    /**
+     * How many distinct readings of the pod's counters there are (the most over its containers; a figure needs two);
+     * 0 for a pod never seen.
+     */
+    public synchronized int readings(String pod) {
+        Map<String, TreeMap<Instant, Reading>> containers = pods.get(pod);
+        if (containers == null || containers.isEmpty()) {
+            return 0;
+        }
+        return containers.values().stream().mapToInt(TreeMap::size).max().orElse(0);
     }
 
     /** The pods with readings, in the order first seen. */

@@ -62,6 +62,10 @@ class PodCpuCountersTest {
         assertThat(usage10to20.seconds()).isEqualTo(10.0);
         assertThat(usage10to20.cores()).isCloseTo(0.8, within(1e-9)); // 8 CPU-seconds in 10 s
         assertThat(usage10to20.throttledRatio()).isCloseTo(0.2, within(1e-9)); // 200 of 1000 periods
+        assertThat(counters.readings("target-1"))
+                .as("8 reads, 4 distinct stamped readings")
+                .isEqualTo(4);
+        assertThat(counters.readings("never-seen")).isZero();
     }
 
     @Test

@@ -427,7 +427,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .get();
         if (existing == null) {
             // A reading of the target's and delay service's CPU counters before the load: the kubelet refreshes them
-            // only every 10-15 s, so a short window may otherwise hold fewer than the two readings a figure needs.
+            // only every 10-20 s by default, so a short window may otherwise hold fewer than the two readings a figure
+            // needs.
             scraper.scrapePodCpu(run, progress.now());
             apply(client, testRun.desired(run));
             progress.condition(
@@ -555,7 +556,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunSummary summary = measured.get().summary();
         progress.status()
                 .setEnvironment(environment(run, context, measured.get().metrics()));
-        progress.generatorChecked(summary, measured.get().finding(), keptUp(summary.getPods()));
+        progress.generatorChecked(summary, measured.get().finding(), keptUp(summary));
         progress.succeeded(summary, measured.get().runners());
         return false;
     }
@@ -871,7 +872,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         progress.stepsDone(done, kept, best.get().getStep());
         progress.loadFinished(run.getSpec().getWorkload().getParallelism());
-        progress.generatorChecked(kept, generatorFinding(kept), keptUp(kept.getPods()));
+        progress.generatorChecked(kept, generatorFinding(kept), keptUp(kept));
         progress.succeeded(
                 kept, kept.getRunners() == null ? run.getSpec().getWorkload().getParallelism() : kept.getRunners());
     }
@@ -889,6 +890,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             summary.setPods(pods);
         }
         podCpu.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
+        if (podCpu.unavailableReason().isEmpty()) {
+            // Some pods have figures: each one without says why.
+            podCpu.missing().forEach(why -> addWarning(summary, NO_CPU_FIGURES + why));
+        }
         pods.stream()
                 .filter(p -> RunLabels.ROLE_TARGET.equals(p.getRole()) && p.getCpuThrottledRatio() != null)
                 .mapToDouble(PodResources::getCpuThrottledRatio)
@@ -907,16 +912,29 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         return GeneratorCheck.check(summary.getPods() == null ? List.of() : summary.getPods(), dropped);
     }
 
+    /** The start of a warning about a pod whose CPU the kubelets did not give over the window. */
+    static final String NO_CPU_FIGURES = "no CPU figures for ";
+
     /** What the generator check looked at, for the condition when it found nothing. */
-    private static String keptUp(List<PodResources> pods) {
-        boolean runnersMeasured =
-                pods != null && pods.stream().anyMatch(p -> PodCpuScraper.ROLE_RUNNER.equals(p.getRole()));
+    private static String keptUp(RunSummary summary) {
+        List<PodResources> pods = summary.getPods();
+        boolean runnersMeasured = pods != null
+                && pods.stream()
+                        .anyMatch(p -> PodCpuScraper.ROLE_RUNNER.equals(p.getRole()) && p.getAvgCpuCores() != null);
+        List<String> why = summary.getWarnings() == null
+                ? List.of()
+                : summary.getWarnings().stream()
+                        .filter(w -> w.startsWith(NO_CPU_FIGURES + PodCpuScraper.ROLE_RUNNER + " ")
+                                || w.startsWith(PodCpuScraper.UNAVAILABLE))
+                        .map(w -> w.startsWith(NO_CPU_FIGURES) ? w.substring(NO_CPU_FIGURES.length()) : w)
+                        .toList();
         return runnersMeasured
                 ? "k6 kept up: no iterations dropped, every runner below "
                         + Math.round(100 * GeneratorCheck.CPU_SHARE_ALARM)
                         + "% of its CPU limit and throttled in"
                         + " under " + Math.round(100 * GeneratorCheck.THROTTLED_ALARM) + "% of its periods"
-                : "no iterations dropped; the runners' CPU could not be read from their kubelets";
+                : "no iterations dropped; the runners' CPU could not be read from their kubelets"
+                        + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
     }
 
     /**

@@ -28,10 +28,16 @@ public class PodCpuScraper {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PodCpuScraper.class);
 
-    /** The kubelet refreshes its counters about every 10 s: asking more often than this only costs. */
+    /**
+     * The kubelet refreshes its counters on its housekeeping interval (10-20 s by default, 2-4 s on the nodes
+     * hack/cluster.sh starts): asking much more often than this only costs.
+     */
     static final Duration INTERVAL = Duration.ofSeconds(4);
 
     static final String ROLE_RUNNER = "runner";
+
+    /** The start of the warning that no pod of a run has CPU figures. */
+    static final String UNAVAILABLE = "pod CPU ";
 
     static final Duration RETRY_AFTER = Duration.ofSeconds(8);
     static final int MAX_FAILURES = 3;
@@ -50,6 +56,11 @@ public class PodCpuScraper {
         final Map<String, Integer> failures = new java.util.HashMap<>();
 
         final Map<String, Instant> retryAt = new java.util.HashMap<>();
+
+        /** Successful reads per node, and the last error per node. */
+        final Map<String, Integer> readsByNode = new java.util.HashMap<>();
+
+        final Map<String, String> errorByNode = new java.util.HashMap<>();
 
         int scrapes;
         String lastError;
@@ -105,14 +116,17 @@ public class PodCpuScraper {
                     String text = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + path);
                     if (text == null) {
                         cpu.lastError = "the API server's node proxy returned nothing for " + path;
+                        cpu.errorByNode.put(node, cpu.lastError);
                         cpu.failures.merge(node, 1, Integer::sum);
                         cpu.retryAt.put(node, now.plus(RETRY_AFTER));
                     } else {
                         cpu.counters.add(refs, text, now);
                         cpu.scrapes++;
+                        cpu.readsByNode.merge(node, 1, Integer::sum);
                     }
                 } catch (RuntimeException e) {
                     cpu.lastError = "GET " + path + " failed: " + e.getMessage();
+                    cpu.errorByNode.put(node, cpu.lastError);
                     int failed = cpu.failures.merge(node, 1, Integer::sum);
                     cpu.retryAt.put(node, now.plus(RETRY_AFTER));
                     LOG.warn(
@@ -157,19 +171,56 @@ public class PodCpuScraper {
     public Optional<String> unavailableReason(BenchmarkRun run, Instant from, Instant to) {
         RunCpu cpu = runs.get(run.getMetadata().getUid());
         if (cpu == null) {
-            return Optional.of("pod CPU unavailable: the operator read no kubelet counters for this run (it may have"
-                    + " restarted after the load)");
+            return Optional.of(
+                    UNAVAILABLE + "unavailable: the operator read no kubelet counters for this run (it may have"
+                            + " restarted after the load)");
         }
         synchronized (cpu) {
             if (!cpu.counters.usages(from, to).isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of("pod CPU and throttling unavailable: "
+            return Optional.of(UNAVAILABLE + "and throttling unavailable: "
                     + (cpu.lastError != null
                             ? cpu.lastError
                                     + " (the operator needs get on nodes/proxy, and the kubelets must serve"
                                     + " /metrics/cadvisor)"
                             : cpu.scrapes + " kubelet reading(s) held fewer than two per pod"));
+        }
+    }
+
+    /**
+     * For each pod of the run that was seen but has no figure over [from, to], why: how often its node's kubelet was
+     * read, how many distinct readings of the pod's counters it gave (its housekeeping refreshes them every 10-20 s
+     * by default, so a pod that lived less than that may have one), and the node's last error. Runners come last.
+     */
+    public List<String> missing(BenchmarkRun run, Instant from, Instant to) {
+        RunCpu cpu = runs.get(run.getMetadata().getUid());
+        if (cpu == null) {
+            return List.of();
+        }
+        synchronized (cpu) {
+            List<String> measured = cpu.counters.usages(from, to).stream()
+                    .map(PodCpuCounters.Usage::pod)
+                    .toList();
+            List<String> result = new ArrayList<>();
+            cpu.pods.entrySet().stream()
+                    .filter(pod -> !measured.contains(pod.getKey()))
+                    .sorted(java.util.Comparator.comparingInt(
+                            pod -> order(pod.getValue().role())))
+                    .forEach(pod -> {
+                        String node = pod.getValue().node();
+                        int failures = cpu.failures.getOrDefault(node, 0);
+                        String error = cpu.errorByNode.get(node);
+                        result.add(pod.getValue().role() + " pod " + pod.getKey() + " on " + node + ": "
+                                + cpu.counters.readings(pod.getKey()) + " distinct reading(s) of its counters in "
+                                + cpu.readsByNode.getOrDefault(node, 0) + " read(s) of the node's kubelet"
+                                + (failures == 0
+                                        ? ""
+                                        : ", " + failures + " failed"
+                                                + (failures >= MAX_FAILURES ? " (not asked again)" : "")
+                                                + (error == null ? "" : ", last: " + error)));
+                    });
+            return result;
         }
     }
 

@@ -446,7 +446,10 @@ public class TargetMetricsScraper {
     public PodCpu podCpu(BenchmarkRun run, String startedAt) {
         Optional<Window> window = measuredWindow(run, startedAt);
         if (podCpu == null || window.isEmpty()) {
-            return new PodCpu(List.of(), Optional.of("pod CPU unavailable: the measured window is unknown"));
+            return new PodCpu(
+                    List.of(),
+                    Optional.of(PodCpuScraper.UNAVAILABLE + "unavailable: the measured window is unknown"),
+                    List.of());
         }
         List<dev.stackbench.api.PodResources> pods =
                 podCpu.usage(run, window.get().start(), window.get().end());
@@ -455,8 +458,14 @@ public class TargetMetricsScraper {
                 pods.isEmpty()
                         ? podCpu.unavailableReason(
                                 run, window.get().start(), window.get().end())
-                        : Optional.empty());
+                        : Optional.empty(),
+                podCpu.missing(run, window.get().start(), window.get().end()));
     }
 
-    public record PodCpu(List<dev.stackbench.api.PodResources> pods, Optional<String> unavailableReason) {}
+    /**
+     * @param unavailableReason why no pod has figures, when none has
+     * @param missing for each pod seen without figures, why (see {@link PodCpuScraper#missing})
+     */
+    public record PodCpu(
+            List<dev.stackbench.api.PodResources> pods, Optional<String> unavailableReason, List<String> missing) {}
 }

@@ -148,6 +148,10 @@ class RealNodesE2E {
             Path logs = root.resolve("operator/target/e2e/cluster-logs");
             Commands.deleteTree(logs);
             copyTree(cluster.directory().resolve("logs"), logs);
+            // The operator's own log, the one place that says what it read from the kubelets and when.
+            CommandResult operatorLog =
+                    cluster.kubectl("logs", "-n", NAMESPACE, "-l", "app.kubernetes.io/component=operator", "--tail=-1");
+            Files.writeString(logs.resolve("operator.log"), operatorLog.stdout() + operatorLog.stderr());
             cluster.close();
         }
         if (!measured.isEmpty() && root != null) {
@@ -385,30 +389,33 @@ class RealNodesE2E {
     @Test
     @Order(4)
     void aRunnerGivenTooLittleCpuForTheRateIsFlaggedGeneratorSaturated() {
-        // 150 requests/s need more than a tenth of a CPU from k6 with the generated script: the kubelet's counters
-        // show the runner at its limit or throttled, and the run says its figures describe the generator.
-        // 30 s measured: the kubelet refreshes its counters every 10-15 s, and the window needs two readings.
+        // 300 requests/s need about a tenth of a CPU from k6 with the generated script, more than the runner's
+        // limit of 50m: the kubelet's counters show the runner at its limit and throttled, and the run says its
+        // figures describe the generator. The kubelets here refresh a container's counters every 2-4 s: the runner's
+        // figure comes from readings inside the 30 s window.
         apply(variantRun("starved-runner", "{cpu: \"1\", memory: 1Gi}", "", "5s", "30s")
-                .replace("rate: 30, vus: 50", "rate: 150, vus: 100")
-                .replace("    load: {", "    runnerResources: {cpu: 100m, memory: 512Mi}\n    load: {"));
+                .replace("rate: 30, vus: 50", "rate: 300, vus: 100")
+                .replace("    load: {", "    runnerResources: {cpu: 50m, memory: 512Mi}\n    load: {"));
         BenchmarkRun run = follow("starved-runner", r -> false).last();
         assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
         var condition = run.getStatus().getConditions().stream()
                 .filter(c -> c.getType().equals(Conditions.GENERATOR_SATURATED))
                 .findFirst()
                 .orElseThrow();
-        assertThat(condition.getStatus()).as(condition.getMessage()).isEqualTo("True");
-        assertThat(condition.getReason()).isIn("RunnerCpuSaturated", "RunnerThrottled");
+        assertThat(condition.getStatus()).as(describe(run)).isEqualTo("True");
+        assertThat(condition.getReason()).as(describe(run)).isIn("RunnerCpuSaturated", "RunnerThrottled");
         assertThat(condition.getMessage()).contains("starved-runner-k6-1");
         assertThat(run.getStatus().getSummary().getWarnings()).contains(condition.getMessage());
         PodResources runner = run.getStatus().getSummary().getPods().stream()
                 .filter(p -> p.getRole().equals("runner"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(runner.getCpuLimitCores()).isEqualTo(0.1);
+        assertThat(runner.getCpuLimitCores()).isEqualTo(0.05);
+        assertThat(runner.getInsideWindow()).as(describe(run)).isTrue();
         measured.put(
                 "starvedRunner.cpu",
-                runner.getAvgCpuCores() + " cores of 0.1, throttled " + runner.getCpuThrottledRatio());
+                runner.getAvgCpuCores() + " cores of 0.05, throttled " + runner.getCpuThrottledRatio() + " over "
+                        + runner.getSampledSeconds() + " s");
         measured.put("starvedRunner.condition", condition.getReason() + ": " + condition.getMessage());
     }
 
@@ -545,8 +552,8 @@ class RealNodesE2E {
                 .last();
         assertThat(a.getStatus().getPhase()).as(describe(a)).isEqualTo(Phase.Succeeded);
         Instant firstEnded = Instant.now();
-        // 30 s measured: the kubelet refreshes a container's counters only every 10-15 s, and each of the two pods
-        // needs two readings across the window for its CPU figure.
+        // 30 s measured: each of the two pods needs readings across the window for its CPU figure (the kubelets here
+        // refresh a container's counters every 2-4 s; a kubelet's default is 10-20 s).
         apply(ordersRun("orders-second", "Never", SECOND_ORDERS_SECONDS)
                 .replace(
                         "    resources: {cpu: \"1\", memory: 1Gi}\n",
@@ -650,6 +657,10 @@ class RealNodesE2E {
             // The open model offers the probe's rate; the target keeps up, so rps follows it.
             assertThat(step.getRps()).as("rps of the probe at %d/s", rate).isBetween(rate * 0.85, rate * 1.15);
             assertThat(step.getErrorRate()).isZero();
+            // An 8 s window: the runner's CPU still comes from the kubelet's readings (2-4 s apart here).
+            assertThat(step.getGeneratorCpuCores())
+                    .as("generator CPU of the probe at %d/s: %s", rate, BenchmarkRuns.toYaml(run.getStatus()))
+                    .isNotNull();
             measured.put(
                     "capacity.step" + step.getStep(),
                     step.getLevel() + "/s: rps " + step.getRps() + ", p95 " + step.getP95Ms() + " ms, generator "
@@ -1096,8 +1107,20 @@ class RealNodesE2E {
         if (run == null || run.getStatus() == null) {
             return "no status";
         }
+        var summary = run.getStatus().getSummary();
         return run.getStatus().getPhase() + ": " + run.getStatus().getMessage() + " "
-                + run.getStatus().getConditions();
+                + run.getStatus().getConditions()
+                + (summary == null
+                        ? ""
+                        : " warnings " + summary.getWarnings() + " pods "
+                                + (summary.getPods() == null
+                                        ? "none"
+                                        : summary.getPods().stream()
+                                                .map(p -> p.getRole() + " " + p.getPod() + " " + p.getAvgCpuCores()
+                                                        + " of " + p.getCpuLimitCores() + " cores, throttled "
+                                                        + p.getCpuThrottledRatio() + " over " + p.getSampledSeconds()
+                                                        + " s")
+                                                .toList()));
     }
 
     private static String seconds(Instant since) {
