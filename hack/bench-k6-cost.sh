@@ -8,7 +8,7 @@
 #   (a) a plain script: one http.get of the same URL per iteration, the same VU counts, nothing else;
 #   (b) the script `./stackbench script` generates for that load, run exactly as local mode runs it: the arguments
 #       `./stackbench script --k6-args` prints (paused, then resumed through k6's REST API), the same environment,
-#       and k6's REST API asked for its metrics once a second, as local mode's progress line does.
+#       and k6 followed through its REST API once a second by local mode's own follower (K6ApiFollower).
 # and reports each k6 process's CPU-seconds (user + sys, from /usr/bin/time), the requests it sent, CPU-ms per request
 # and the ratio b/a of the mean CPU-ms per request.
 #
@@ -75,8 +75,9 @@ spec:
     warmup: 0s
     duration: ${duration}s
 EOF
-# Builds missing jars and installs tools first.
+# Builds missing jars and installs tools first; the JDK then runs local mode's k6 follower.
 ./stackbench run --help >/dev/null
+select_jdk
 ./stackbench script "$work/load.yaml" > "$work/generated.js"
 mapfile -t k6_args < <(./stackbench script --k6-args "$work/load.yaml")
 k6_bin="${STACKBENCH_K6:-$STACKBENCH_TOOLS/k6-$K6_VERSION/k6}"
@@ -167,7 +168,8 @@ run_k6() {
       /usr/bin/time -f "%U %S" -o "$out.time" taskset -c "$k6_cpu" "$k6_bin" "${args[@]}" \
       > "$out.stdout" 2> "$out.stderr" &
     k6_pid=$!
-    # Resumes k6 once its API answers, then asks for its metrics every second, as local mode does.
+    # Resumes k6 once its API answers, then follows it with local mode's own follower (a poll a second, the same
+    # requests to k6's API).
     local resumed=""
     for _ in $(seq 1 600); do
       if curl -sf -o /dev/null -X PATCH -H 'Content-Type: application/json' \
@@ -180,10 +182,8 @@ run_k6() {
       sleep 0.1
     done
     [[ -n "$resumed" ]] || die "k6 ($label $n) could not be resumed: see $out.stderr"
-    (while kill -0 "$k6_pid" 2>/dev/null; do
-      curl -s -o /dev/null -m 2 "http://127.0.0.1:$port/v1/metrics" || true
-      sleep 1
-    done) &
+    "$JAVA_HOME/bin/java" -cp "local/target/stackbench.jar:local/target/lib/*" dev.stackbench.local.K6ApiFollower \
+      "127.0.0.1:$port" > "$out.follower" 2>&1 &
     poller_pid=$!
   fi
   wait "$k6_pid" || die "k6 ($label $n) failed: see $out.stderr"

@@ -62,10 +62,14 @@ public final class K6ApiFollower {
         return timelines.computeIfAbsent(scenario, name -> new RequestTimeline());
     }
 
-    /** Asks k6 for its counts; a k6 not answering yet (or any more) changes nothing. */
-    public void poll() {
+    /**
+     * Asks k6 for its counts; a k6 not answering yet (or any more) changes nothing.
+     *
+     * @return whether k6 answered
+     */
+    public boolean poll() {
         if (metrics == null) {
-            return;
+            return false;
         }
         HttpRequest request =
                 HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(2)).build();
@@ -73,11 +77,38 @@ public final class K6ApiFollower {
             HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (answer.statusCode() == 200) {
                 accept(Instant.now().getEpochSecond(), parse(answer.body()));
+                return true;
             }
         } catch (IOException | RuntimeException e) {
             // k6 is starting or has just exited: the next poll, or finish, catches up.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    /**
+     * Follows the k6 whose REST API listens at the given address (its {@code --address}) as a local run does, one
+     * poll a second, until it stops answering (or has not answered for 2 minutes), and prints the measure scenario's
+     * requests counted at each poll. hack/bench-k6-cost.sh reads k6 this way, so that it measures what local mode
+     * costs k6.
+     */
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length != 1 || !args[0].matches("[^:/]+:[0-9]+")) {
+            System.err.println("usage: K6ApiFollower HOST:PORT (the --address of a running k6)");
+            System.exit(2);
+        }
+        K6ApiFollower follower = new K6ApiFollower(args[0]);
+        Instant giveUp = Instant.now().plus(Duration.ofMinutes(2));
+        boolean answered = false;
+        while (true) {
+            Thread.sleep(1000);
+            if (follower.poll()) {
+                answered = true;
+                System.out.println(follower.timeline(K6Env.MEASURE_SCENARIO).totalRequests());
+            } else if (answered || Instant.now().isAfter(giveUp)) {
+                return;
+            }
         }
     }
 
