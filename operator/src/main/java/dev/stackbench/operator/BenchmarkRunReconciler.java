@@ -94,6 +94,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final Duration PERMISSION_RETRY = Duration.ofSeconds(5);
     private static final Duration RETRY_MIN = Duration.ofSeconds(1);
     private static final Duration RETRY_MAX = Duration.ofSeconds(30);
+    /** How soon after the final status is stored the run's objects are deleted. */
+    private static final Duration CLEANUP_AFTER_STORE = Duration.ofSeconds(1);
 
     private final VariantCatalogue catalogue;
     private final SpecValidator validator;
@@ -160,8 +162,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             }
         }
         if (progress.isTerminal() && progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
-            // Cleanup waits for the next pass, when the final status with the results is stored.
-            progress.checkAgainIn(settings.pollInterval());
+            // Cleanup waits for the next pass, when the final status with the results is stored. Nothing the run
+            // watches changes by then, so that pass is asked for: soon, since a comparison or a queued run waits on
+            // the cleanup.
+            Duration soon = CLEANUP_AFTER_STORE.compareTo(settings.pollInterval()) < 0
+                    ? CLEANUP_AFTER_STORE
+                    : settings.pollInterval();
+            progress.checkAgainIn(soon);
         }
         return finish(progress, client);
     }
