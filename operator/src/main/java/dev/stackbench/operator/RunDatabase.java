@@ -37,6 +37,9 @@ public final class RunDatabase {
      */
     static final long RUN_AS_USER = 65532;
 
+    /** Seconds a deleted database pod gets to stop before it is killed. */
+    static final long TERMINATION_GRACE_SECONDS = 5;
+
     /** Local mode's server settings (targets/local-postgres): enough connections, no durability. */
     static final Map<String, String> SETTINGS = settings();
 
@@ -132,6 +135,10 @@ public final class RunDatabase {
                 .withTolerations(placement.getTolerations())
                 .withEnableServiceLinks(false)
                 .withAutomountServiceAccountToken(false)
+                // The data goes with the run, so nothing needs a clean shutdown, and an image's entrypoint shell
+                // ignores SIGTERM while it creates the cluster: a run that fails that early would otherwise hold the
+                // backend node's CPU for the default 30 s, and the next run's pods wait Pending for it.
+                .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)
                 .withSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder(RestrictedPods.pod())
                         .withRunAsUser(RUN_AS_USER)
                         .withRunAsGroup(RUN_AS_USER)

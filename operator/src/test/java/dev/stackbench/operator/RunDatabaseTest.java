@@ -35,6 +35,8 @@ class RunDatabaseTest {
                 .contains("fsync=off", "synchronous_commit=off", "full_page_writes=off");
         assertThat(container.getReadinessProbe().getExec().getCommand()).startsWith("pg_isready");
         assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("Recreate");
+        // Deleted with its run, it may not hold the backend node for the default 30 s (nothing in it is kept).
+        assertThat(pod.getTerminationGracePeriodSeconds()).isEqualTo(5L);
         assertThat(deployment.getMetadata().getOwnerReferences())
                 .singleElement()
                 .satisfies(owner -> assertThat(owner.getName()).isEqualTo("webflux-r2dbc"));
