@@ -379,12 +379,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 || secondary(context, Deployment.class, RunDatabase.name(run))
                         .map(TargetReadiness::isReady)
                         .orElse(false);
-        // The target migrates and seeds the database at start: it starts once the database answers, rather than
-        // failing and waiting out a crash-loop back-off.
-        if (databaseReady) {
-            applyIfMissing(context, client, target.desired(run));
-            applyIfMissing(context, client, targetService.desired(run));
-        }
+        // The target starts beside its database: its JVM starts while the database is created, and its start-up
+        // migration, the first use of the database, tries again every second until the database answers
+        // (DB_CONNECT_RETRIES), rather than failing into a crash-loop back-off.
+        applyIfMissing(context, client, target.desired(run));
+        applyIfMissing(context, client, targetService.desired(run));
 
         Optional<Deployment> targetDeployment = secondary(context, Deployment.class, RunLabels.targetName(run));
         Optional<Deployment> delayDeployment = secondary(context, Deployment.class, RunLabels.delayServiceName(run));

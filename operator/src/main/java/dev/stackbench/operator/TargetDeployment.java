@@ -24,6 +24,16 @@ public final class TargetDeployment {
     public static final int HTTP_PORT = AppWiring.CLUSTER_TARGET.httpPort();
     public static final int MANAGEMENT_PORT = AppWiring.CLUSTER_TARGET.managementPort();
 
+    /**
+     * How many more times, a second apart, the target's start-up migration tries a database that does not answer
+     * yet (the apps' {@value #DB_CONNECT_RETRIES_ENV}). The target starts beside the run's database rather than after
+     * it, so its JVM starts while the database is created; two minutes is far more than that takes. Local mode starts
+     * the database first and leaves the apps' default (no retry), so a wrong database fails the start at once.
+     */
+    static final String DB_CONNECT_RETRIES_ENV = "DB_CONNECT_RETRIES";
+
+    static final String DB_CONNECT_RETRIES = "120";
+
     private final VariantCatalogue catalogue;
     private final OperatorSettings settings;
 
@@ -44,6 +54,9 @@ public final class TargetDeployment {
     public Deployment desired(BenchmarkRun run) {
         SpringApp app = app(run);
         List<EnvVar> env = SpringAppDeployment.plainEnv(app);
+        if (!app.environment().containsKey(DB_CONNECT_RETRIES_ENV)) {
+            env.add(new EnvVar(DB_CONNECT_RETRIES_ENV, DB_CONNECT_RETRIES, null));
+        }
         SecretKeysRef secret = database(run).getSecretRef();
         env.add(secretEnv(SpringApp.DB_USER_ENV, secret.getName(), secret.getUserKey()));
         env.add(secretEnv(SpringApp.DB_PASSWORD_ENV, secret.getName(), secret.getPasswordKey()));

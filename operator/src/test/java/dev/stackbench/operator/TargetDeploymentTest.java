@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -75,9 +76,30 @@ class TargetDeploymentTest {
         // A database of its own starts empty: nothing of an earlier run to remove.
         assertThat(env.get(dev.stackbench.model.RunApps.RESET_DATABASE_ENV).getValue())
                 .isEqualTo("false");
+        // The target starts beside its database: its migration waits for it, a second at a time.
+        assertThat(env.get("DB_CONNECT_RETRIES").getValue()).isEqualTo("120");
         // The example sizes the heap itself (MaxRAMPercentage, of the 1Gi limit), so no -Xmx is added.
         assertThat(env.get("JAVA_TOOL_OPTIONS").getValue())
                 .isEqualTo("-XX:ActiveProcessorCount=1 -XX:MaxRAM=1073741824 -XX:MaxRAMPercentage=75");
+    }
+
+    @Test
+    void aUsersOwnDatabaseWaitIsKeptAndGivenOnce() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getTarget().setEnv(Map.of("DB_CONNECT_RETRIES", "5"));
+
+        List<EnvVar> env = target.desired(run)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .getFirst()
+                .getEnv();
+
+        assertThat(env)
+                .filteredOn(var -> var.getName().equals("DB_CONNECT_RETRIES"))
+                .singleElement()
+                .satisfies(var -> assertThat(var.getValue()).isEqualTo("5"));
     }
 
     @Test

@@ -125,6 +125,10 @@ final class ServiceProcess implements AutoCloseable {
         return name;
     }
 
+    boolean alive() {
+        return process.isAlive();
+    }
+
     String baseUrl() {
         return "http://127.0.0.1:" + port;
     }
