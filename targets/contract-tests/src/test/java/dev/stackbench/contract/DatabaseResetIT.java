@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.postgres.LocalPostgres;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,20 +45,22 @@ class DatabaseResetIT {
                             .status())
                     .isEqualTo(201);
         }
-        assertThat(count("orders")).isEqualTo(2);
+        assertThat(DatabaseRows.count(postgres, "orders")).isEqualTo(2);
 
         try (ServiceProcess keeping = start("mvc-jdbc", false)) {
-            assertThat(count("orders"))
+            assertThat(DatabaseRows.count(postgres, "orders"))
                     .as("orders after a restart without the flag")
                     .isEqualTo(2);
         }
 
         try (ServiceProcess resetting = start("webflux-r2dbc", true)) {
-            assertThat(count("orders"))
+            assertThat(DatabaseRows.count(postgres, "orders"))
                     .as("orders after a start with STACKBENCH_RESET_DATABASE=true")
                     .isZero();
-            assertThat(count("order_lines")).isZero();
-            assertThat(count("items")).as("seeded items are kept").isEqualTo(10_000);
+            assertThat(DatabaseRows.count(postgres, "order_lines")).isZero();
+            assertThat(DatabaseRows.count(postgres, "items"))
+                    .as("seeded items are kept")
+                    .isEqualTo(10_000);
             long orderId = http.post(resetting.baseUrl() + "/api/orders", "{\"itemId\":5,\"quantity\":1}")
                     .json()
                     .get("orderId")
@@ -94,16 +92,6 @@ class DatabaseResetIT {
         } catch (RuntimeException e) {
             process.close();
             throw e;
-        }
-    }
-
-    private long count(String table) throws SQLException {
-        try (Connection connection =
-                        DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), postgres.password());
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("select count(*) from " + table)) {
-            result.next();
-            return result.getLong(1);
         }
     }
 }

@@ -7,11 +7,6 @@ import dev.stackbench.postgres.LocalPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +39,9 @@ class DatabaseWaitIT {
             try (LocalPostgres postgres =
                     LocalPostgres.builder().port(port).maxConnections(50).start()) {
                 app.awaitHealthy(http.client());
-                assertThat(count(postgres, "items")).as("seeded items").isEqualTo(10_000);
+                assertThat(DatabaseRows.count(postgres, "items"))
+                        .as("seeded items")
+                        .isEqualTo(10_000);
                 assertThat(http.get(app.baseUrl() + "/api/db?sleepMs=1").status())
                         .isEqualTo(200);
             }
@@ -88,16 +85,6 @@ class DatabaseWaitIT {
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
-        }
-    }
-
-    private static long count(LocalPostgres postgres, String table) throws SQLException {
-        try (Connection connection =
-                        DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), postgres.password());
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("select count(*) from " + table)) {
-            result.next();
-            return result.getLong(1);
         }
     }
 }
