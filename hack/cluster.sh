@@ -23,6 +23,7 @@
 #   hack/cluster.sh env    [--dir DIR]      prints `export KUBECONFIG=...`; use with eval
 #   hack/cluster.sh load-images [--dir DIR] TAR...   imports image tarballs into every real node
 #   hack/cluster.sh down   [--dir DIR]      stops every process `up` started, undoes its changes, removes DIR
+#   hack/cluster.sh leftovers               undoes what a real-node cluster whose processes were all killed left
 #
 # DIR (default ${TMPDIR:-/tmp}/stackbench-cluster) holds the kubeconfig, certificates, etcd data,
 # component logs (DIR/logs) and the pod log files kwok serves (DIR/pod-logs). With --owner-pid,
@@ -603,6 +604,7 @@ case "$COMMAND" in
   status) cmd_status ;;
   env) cmd_env ;;
   load-images) cmd_load_images ;;
+  leftovers) real_remove_leftover ;;
   _watch) cmd_watch ;;
   *) usage ;;
 esac

@@ -103,18 +103,24 @@ real_cluster_alive() {
   return 1
 }
 
+# real_remove_leftover: if the lock names a real-node cluster none of whose processes runs any more (the machine
+# or its owner was killed), undoes what it recorded. A live cluster is left alone; prints what it found.
+real_remove_leftover() {
+  [[ -e "$REAL_LOCK" ]] || return 0
+  local other
+  other="$(cat "$REAL_LOCK" 2>/dev/null || true)"
+  if [[ -n "$other" && -f "$other/$MARKER" ]] && ! real_cluster_alive "$other"; then
+    log "a real-node test cluster at $other has no process left; removing its leftovers"
+    bash "${BASH_SOURCE[0]%/*}/../cluster.sh" down --dir "$other" >&2 \
+      || die "could not remove the leftover real-node cluster at $other; run hack/cluster.sh down --dir $other and read its output"
+  elif [[ -n "$other" && -f "$other/$MARKER" ]]; then
+    log "the real-node test cluster at $other is running: not a leftover, left alone"
+  fi
+}
+
 real_host_begin() {
   mkdir -p "$DIR/host"
-  if [[ -e "$REAL_LOCK" ]]; then
-    local other
-    other="$(cat "$REAL_LOCK" 2>/dev/null || true)"
-    if [[ -n "$other" && -f "$other/$MARKER" ]] && ! real_cluster_alive "$other"; then
-      # Its processes are all gone (the machine or its owner was killed): a leftover, not a neighbour.
-      log "a real-node test cluster at $other has no process left; removing its leftovers first"
-      bash "${BASH_SOURCE[0]%/*}/../cluster.sh" down --dir "$other" >&2 \
-        || die "could not remove the leftover real-node cluster at $other; run hack/cluster.sh down --dir $other and read its output"
-    fi
-  fi
+  real_remove_leftover
   if [[ -e "$REAL_LOCK" ]]; then
     local other
     other="$(cat "$REAL_LOCK" 2>/dev/null || true)"

@@ -3,7 +3,6 @@ package dev.stackbench.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stackbench.api.BenchmarkComparison;
@@ -41,7 +40,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -83,16 +81,12 @@ class RealNodesE2E {
 
     @BeforeAll
     void start() {
-        boolean ci = "true".equals(System.getenv("CI"));
-        if (!TestCluster.canStartRealNodes()) {
-            if (ci) {
-                fail("the real-node E2E tests need root (a bridge, network namespaces, cgroups); CI must run them");
-            }
-            Assumptions.abort("real nodes need root: run hack/test.sh as root to include the E2E tests");
-        }
+        TestCluster.assumeRealNodes();
         root = ProjectTools.repositoryRoot();
         List<Path> images = imageTars();
-        hostStateBefore = hostState();
+        // The state to come back to is this machine's without a killed cluster's remains, which the start removes.
+        TestCluster.removeRealNodeLeftovers();
+        hostStateBefore = TestCluster.hostState();
         Instant began = Instant.now();
         cluster = TestCluster.startWithRealNodes();
         bridgeAddressAtStart = bridgeAddress();
@@ -112,7 +106,7 @@ class RealNodesE2E {
                 .requireSuccess();
         chart = OfflineChart.create();
         Instant installing = Instant.now();
-        String busybox = imageReference(cluster.directory().resolve("images/busybox.tar"));
+        String busybox = cluster.nodeImage("busybox");
         chart.helm(
                         "install",
                         RELEASE,
@@ -167,7 +161,7 @@ class RealNodesE2E {
         if (hostStateBefore != null) {
             // Everything the real nodes changed on this machine is undone: no process, mount, bridge, network
             // namespace, iptables rule, nftables table, cgroup or kernel setting is left behind.
-            assertThat(hostState()).isEqualTo(hostStateBefore);
+            assertThat(TestCluster.hostState()).isEqualTo(hostStateBefore);
         }
     }
 
@@ -1045,22 +1039,6 @@ class RealNodesE2E {
         return tars;
     }
 
-    /** The image name a `docker save` tarball gives, as containerd names it (docker.io/...). */
-    private static String imageReference(Path tar) {
-        CommandResult manifest = CommandResult.run(
-                        List.of("tar", "-xOf", tar.toString(), "manifest.json"),
-                        null,
-                        Duration.ofSeconds(30),
-                        tar.getParent())
-                .requireSuccess();
-        try {
-            JsonNode tags = JSON.readTree(manifest.stdout()).get(0).get("RepoTags");
-            return tags.get(0).asText();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + tar, e);
-        }
-    }
-
     private static String repository(String reference) {
         return reference.substring(0, reference.lastIndexOf(':'));
     }
@@ -1085,18 +1063,6 @@ class RealNodesE2E {
             values.put(names.get(i), row.substring(from, to).trim());
         }
         return values;
-    }
-
-    private String hostState() {
-        return CommandResult.run(
-                        List.of(
-                                "bash",
-                                root.resolve("hack/cluster/host-state.sh").toString()),
-                        null,
-                        Duration.ofMinutes(1),
-                        root)
-                .requireSuccess()
-                .stdout();
     }
 
     private KubernetesClient client() {

@@ -1,7 +1,9 @@
 package dev.stackbench.testcluster;
 
+import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +28,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real Kubernetes control plane on 127.0.0.1 for integration tests, started with {@code hack/cluster.sh up}:
@@ -111,6 +116,48 @@ public final class TestCluster implements AutoCloseable {
     /** Whether this process may start real nodes: they need root. */
     public static boolean canStartRealNodes() {
         return "root".equals(System.getProperty("user.name"));
+    }
+
+    /**
+     * Skips a real-node test where it cannot run (not root), except under CI, where it fails: CI must run them.
+     */
+    public static void assumeRealNodes() {
+        if (canStartRealNodes()) {
+            return;
+        }
+        if ("true".equals(System.getenv("CI"))) {
+            fail("the real-node E2E tests need root (a bridge, network namespaces, cgroups); CI must run them");
+        }
+        Assumptions.abort("real nodes need root: run hack/test.sh as root to include the E2E tests");
+    }
+
+    /** What this machine's state is, as far as a real-node cluster changes it (hack/cluster/host-state.sh). */
+    public static String hostState() {
+        Path root = ProjectTools.repositoryRoot();
+        return CommandResult.run(
+                        List.of(
+                                "bash",
+                                root.resolve("hack/cluster/host-state.sh").toString()),
+                        null,
+                        Duration.ofMinutes(1),
+                        root)
+                .requireSuccess()
+                .stdout();
+    }
+
+    /**
+     * Undoes what a real-node cluster whose processes were all killed left on this machine (its bridge, mounts,
+     * namespaces, cgroups, chains); leaves a running one alone. {@code up --real-nodes} does the same first.
+     */
+    public static void removeRealNodeLeftovers() {
+        Path root = ProjectTools.repositoryRoot();
+        CommandResult result = CommandResult.run(
+                List.of("bash", root.resolve("hack/cluster.sh").toString(), "leftovers"), null, STOP_TIMEOUT, root);
+        if (!result.succeeded()) {
+            throw new IllegalStateException(
+                    "removing a killed real-node cluster's leftovers failed:\n" + result.describe());
+        }
+        System.err.print(result.stderr());
     }
 
     private static TestCluster start(boolean realNodes) {
@@ -310,6 +357,51 @@ public final class TestCluster implements AutoCloseable {
         PodLogServing serving = new PodLogServing(podLogs, namespace, podLabels, contentForPod);
         ownedResources.add(serving);
         return serving;
+    }
+
+    /**
+     * Kills (SIGKILL) every process of this cluster, its watcher first, the way a machine that kills a test run
+     * and all its children would, and forgets the cluster without stopping it: what it changed on the machine stays,
+     * for {@link #removeRealNodeLeftovers()} to undo. The pods' own processes are left to that too.
+     *
+     * @return the processes killed
+     */
+    public synchronized List<ProcessHandle> killEveryProcess() {
+        Pattern ofThisCluster = Pattern.compile(Pattern.quote(directory.toString()) + "(/|\\s|$)");
+        List<ProcessHandle> processes = ProcessHandle.allProcesses()
+                .filter(p -> ofThisCluster.matcher(commandLine(p)).find())
+                .sorted(Comparator.comparing(p -> !commandLine(p).contains(" _watch ")))
+                .toList();
+        processes.forEach(ProcessHandle::destroyForcibly);
+        processes.forEach(p -> await().atMost(Duration.ofSeconds(30)).until(() -> !p.isAlive()));
+        closed = true;
+        client.close();
+        return processes;
+    }
+
+    private static String commandLine(ProcessHandle process) {
+        return process.info().commandLine().orElse("");
+    }
+
+    /** The name containerd gives the image of a node image tarball of this cluster (images/NAME.tar). */
+    public String nodeImage(String name) {
+        Path tar = directory.resolve("images").resolve(name + ".tar");
+        CommandResult manifest = CommandResult.run(
+                        List.of("tar", "-xOf", tar.toString(), "manifest.json"),
+                        null,
+                        Duration.ofSeconds(30),
+                        repositoryRoot)
+                .requireSuccess();
+        try {
+            return new ObjectMapper()
+                    .readTree(manifest.stdout())
+                    .get(0)
+                    .get("RepoTags")
+                    .get(0)
+                    .asText();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the image name in " + tar, e);
+        }
     }
 
     /** Stops every process of the cluster and removes its directory. */
