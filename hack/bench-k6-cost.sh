@@ -5,12 +5,14 @@
 #
 # Against one webflux-r2dbc target (upstream scenario, no upstream delay), runs k6 at RATE requests/s (default 600)
 # for DURATION seconds (default 30), pinned to one CPU, ROUNDS times each (default 2, at least 2), alternating:
-#   (a) a plain script: one http.get of the same URL per iteration, the same VU counts, nothing else;
-#   (b) the script `./stackbench script` generates for that load, run exactly as local mode runs it: the arguments
-#       `./stackbench script --k6-args` prints (paused, then resumed through k6's REST API), the same environment,
-#       and k6 followed through its REST API once a second by local mode's own follower (K6ApiFollower).
+#   (a) plain: one http.get of the same URL per iteration, the same VU counts, nothing else;
+#   (b) runner: the script `./stackbench script` generates for that load, run with the arguments
+#       `./stackbench script --k6-args` prints (paused, then resumed through k6's REST API) and the same environment,
+#       and not read while it runs: as a k6-operator runner runs it on a cluster;
+#   (c) local: the same, and followed through k6's REST API once a second by local mode's own follower
+#       (K6ApiFollower): exactly as local mode runs it;
 # and reports each k6 process's CPU-seconds (user + sys, from /usr/bin/time), the requests it sent, CPU-ms per request
-# and the ratio b/a of the mean CPU-ms per request.
+# and the ratios b/a and c/a of the mean CPU-ms per request.
 #
 # The target comes from `./stackbench run` itself: a BenchmarkRun at 1 request/s that lasts longer than the benchmark
 # starts PostgreSQL, the delay service and the target the way local mode does, pins the target to its own CPU and k6
@@ -106,7 +108,7 @@ export function handleSummary(data) {
 EOF
 
 # The target: a run at 1 request/s lasting past the benchmark (each k6 run takes DURATION plus ~15 s to start and end).
-hold_seconds=$(( 2 * rounds * (duration + 30) + 300 ))
+hold_seconds=$(( 3 * rounds * (duration + 30) + 300 ))
 cat > "$work/target.yaml" <<EOF
 apiVersion: stackbench.dev/v1alpha1
 kind: BenchmarkRun
@@ -168,7 +170,7 @@ run_k6() {
       /usr/bin/time -f "%U %S" -o "$out.time" taskset -c "$k6_cpu" "$k6_bin" "${args[@]}" \
       > "$out.stdout" 2> "$out.stderr" &
     k6_pid=$!
-    # Resumes k6 once its API answers, then follows it with local mode's own follower (a poll a second, the same
+    # Resumes k6 once its API answers; for (c) follows it with local mode's own follower (a poll a second, the same
     # requests to k6's API).
     local resumed=""
     for _ in $(seq 1 600); do
@@ -182,9 +184,11 @@ run_k6() {
       sleep 0.1
     done
     [[ -n "$resumed" ]] || die "k6 ($label $n) could not be resumed: see $out.stderr"
-    "$JAVA_HOME/bin/java" -cp "local/target/stackbench.jar:local/target/lib/*" dev.stackbench.local.K6ApiFollower \
-      "127.0.0.1:$port" > "$out.follower" 2>&1 &
-    poller_pid=$!
+    if [[ "$label" == "local" ]]; then
+      "$JAVA_HOME/bin/java" -cp "local/target/stackbench.jar:local/target/lib/*" dev.stackbench.local.K6ApiFollower \
+        "127.0.0.1:$port" > "$out.follower" 2>&1 &
+      poller_pid=$!
+    fi
   fi
   wait "$k6_pid" || die "k6 ($label $n) failed: see $out.stderr"
   k6_pid=""
@@ -207,7 +211,8 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 : > "$work/runs.txt"
 for n in $(seq 1 "$rounds"); do
   run_k6 plain "$n"
-  run_k6 generated "$n"
+  run_k6 runner "$n"
+  run_k6 local "$n"
 done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -218,20 +223,22 @@ runs_file, rate, duration, before, after, commit = sys.argv[1:]
 rows = [line.split() for line in open(runs_file) if line.strip()]
 print(f"commit {commit}: k6 CPU per request, {rate} requests/s for {duration} s, k6 pinned to one CPU,"
       " against webflux-r2dbc (upstream, no delay)")
-print("(a) plain: one http.get per iteration; (b) generated: the script stackbench generates, run as local mode runs it")
+print("(a) plain: one http.get per iteration; (b) runner: the script stackbench generates, resumed and not read, as a")
+print("k6-operator runner runs it; (c) local: the same script followed once a second, as local mode runs it")
 print()
 print(f"{'script':<10} {'run':>3} {'user s':>7} {'sys s':>6} {'CPU s':>6} {'requests':>9} {'CPU ms/req':>10} {'load1':>6}")
-per_request = {"plain": [], "generated": []}
+per_request = {"plain": [], "runner": [], "local": []}
 for label, n, user, sys_s, requests, load1 in rows:
     cpu = float(user) + float(sys_s)
     ms = 1000 * cpu / int(requests)
     per_request[label].append(ms)
     print(f"{label:<10} {n:>3} {float(user):>7.2f} {float(sys_s):>6.2f} {cpu:>6.2f} {int(requests):>9} {ms:>10.3f}"
           f" {load1:>6}")
-a = sum(per_request["plain"]) / len(per_request["plain"])
-b = sum(per_request["generated"]) / len(per_request["generated"])
+mean = {label: sum(values) / len(values) for label, values in per_request.items()}
+a, b, c = mean["plain"], mean["runner"], mean["local"]
 print()
-print(f"mean CPU ms per request: (a) plain {a:.3f}, (b) generated {b:.3f}; ratio b/a {b / a:.2f}")
+print(f"mean CPU ms per request: (a) plain {a:.3f}, (b) runner {b:.3f}, (c) local {c:.3f}")
+print(f"ratio b/a {b / a:.2f} (the script as a cluster runner runs it), c/a {c / a:.2f} (as local mode runs it)")
 print(f"load average before {before}, after {after}")
 EOF
 cat "$report"
