@@ -74,8 +74,11 @@ public final class K6TestRun {
         restricted(runner);
         // k6-operator probes each runner's REST API with Kubernetes' default 1 s timeout; a k6 busy sending load can
         // take longer to answer, and a failed liveness probe kills the load generator in the middle of the run.
-        runner.put("livenessProbe", statusProbe());
-        runner.put("readinessProbe", statusProbe());
+        runner.put("livenessProbe", statusProbe(10, 6));
+        // k6-operator starts the load through each runner's Service, which routes only to a Ready pod: probed every
+        // 10 s, a runner listening a second after its start waited up to 10 s more for its next probe, and the run
+        // with it. Probed every second, it costs k6 one status answer a second; a minute of failures unreadies it.
+        runner.put("readinessProbe", statusProbe(1, 60));
         runner.put(
                 "env",
                 List.of(
@@ -132,12 +135,16 @@ public final class K6TestRun {
     }
 
     /** GET /v1/status on k6's REST API, as k6-operator probes it, with room for a slow answer under load. */
-    private static Map<String, Object> statusProbe() {
+    private static Map<String, Object> statusProbe(int periodSeconds, int failureThreshold) {
         return Map.of(
-                "httpGet", Map.of("path", "/v1/status", "port", K6_API_PORT),
-                "periodSeconds", 10,
-                "timeoutSeconds", 5,
-                "failureThreshold", 6);
+                "httpGet",
+                Map.of("path", "/v1/status", "port", K6_API_PORT),
+                "periodSeconds",
+                periodSeconds,
+                "timeoutSeconds",
+                5,
+                "failureThreshold",
+                failureThreshold);
     }
 
     /** Pod Security "restricted" for one of the pods k6-operator creates (it copies these fields as they are). */

@@ -145,9 +145,17 @@ class K6TestRunTest {
             assertThat(map(runner.get(probe)))
                     .as(probe)
                     .containsEntry("httpGet", Map.of("path", "/v1/status", "port", 6565))
-                    .containsEntry("timeoutSeconds", 5)
-                    .containsEntry("failureThreshold", 6);
+                    .containsEntry("timeoutSeconds", 5);
         }
+        // Liveness: a minute of failed answers before the kubelet kills a runner.
+        assertThat(map(runner.get("livenessProbe")))
+                .containsEntry("periodSeconds", 10)
+                .containsEntry("failureThreshold", 6);
+        // Readiness gates k6-operator's start through the runner's Service: probed every second, so the load starts
+        // about a second after k6 listens rather than at the next of 10 s probes; a minute of failures unreadies it.
+        assertThat(map(runner.get("readinessProbe")))
+                .containsEntry("periodSeconds", 1)
+                .containsEntry("failureThreshold", 60);
     }
 
     @Test
