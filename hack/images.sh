@@ -14,10 +14,12 @@
 #   operator/target/images/postgres.tar                     stackbench/postgres:<PostgreSQL 15 version>
 #   operator/target/images/busybox.tar                      stackbench/busybox:<busybox version>
 #
-#   hack/images.sh                              build on a base image assembled offline (hack/image-base)
+#   hack/images.sh                              build on a base image assembled offline (hack/image-base), the
+#                                               app images with an AOT cache (hack/image-base/aot-cache.sh)
 #   hack/images.sh --base eclipse-temurin:25-jre  build on a registry base image instead, without the k6 and
 #                                               node images (k6-operator then uses its own from ghcr.io and
-#                                               docker.io, a cluster its own pause, postgres and busybox)
+#                                               docker.io, a cluster its own pause, postgres and busybox) and
+#                                               without the apps' AOT cache
 #   hack/images.sh --kind [CLUSTER]             then load them into a kind cluster (default: stackbench)
 #
 # Extra arguments after `--` go to Maven (e.g. -- -o for offline).
@@ -39,7 +41,7 @@ while (( $# > 0 )); do
       if [[ -n "${2:-}" && "${2}" != -* ]]; then kind_cluster="$2"; shift; fi
       shift ;;
     --) shift; maven_args=("$@"); break ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1'; see hack/images.sh --help" ;;
   esac
 done
@@ -51,7 +53,8 @@ if [[ -z "$base" ]]; then
   base="tar://$base_tar"
 else
   offline_images=false
-  maven_args=(-Dstackbench.k6-images.skip=true -Dstackbench.node-images.skip=true "${maven_args[@]}")
+  maven_args=(-Dstackbench.k6-images.skip=true -Dstackbench.node-images.skip=true -Dstackbench.aot=false \
+    "${maven_args[@]}")
 fi
 
 start=$SECONDS

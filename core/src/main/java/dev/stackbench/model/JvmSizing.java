@@ -42,6 +42,26 @@ public final class JvmSizing {
         return options;
     }
 
+    /**
+     * Options that choose a class archive of their own (or none): the JVM refuses to start when one of them meets the
+     * start cache a runner adds ({@code -XX:AOTCache}), so a runner leaves its cache out for such options.
+     */
+    private static final List<String> CLASS_ARCHIVE_OPTIONS = List.of(
+            "-Xshare:",
+            "SharedArchiveFile",
+            "ArchiveClassesAtExit",
+            "AutoCreateSharedArchive",
+            "SharedClassListFile",
+            "DumpLoadedClassList",
+            "AOTCache",
+            "AOTMode",
+            "AOTConfiguration");
+
+    /** Whether the user's options choose a class archive of their own, or none ({@code -Xshare:off}). */
+    public static boolean choosesClassArchive(String userOptions) {
+        return userOptions != null && CLASS_ARCHIVE_OPTIONS.stream().anyMatch(userOptions::contains);
+    }
+
     /** The sizing options and the user's own as one JAVA_TOOL_OPTIONS value (the user's part exactly as written). */
     public static String javaToolOptions(List<String> sizingOptions, String userOptions) {
         List<String> options = new ArrayList<>(sizingOptions);

@@ -1,5 +1,6 @@
 package dev.stackbench.local;
 
+import dev.stackbench.model.JvmSizing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -69,7 +70,10 @@ final class JvmStartCache {
 
     Start prepare(Path jar, String toolOptions) {
         int feature = Runtime.version().feature();
-        Path unpacked = sameJvm && feature >= DYNAMIC_CDS_FEATURE ? unpacked(jar) : null;
+        // Options that choose their own class archive (or none) cannot meet a cache given on the command line.
+        Path unpacked = sameJvm && feature >= DYNAMIC_CDS_FEATURE && !JvmSizing.choosesClassArchive(toolOptions)
+                ? unpacked(jar)
+                : null;
         if (unpacked == null) {
             return new Start(List.of(javaBin.toString(), "-jar", jar.toString()), null, null);
         }

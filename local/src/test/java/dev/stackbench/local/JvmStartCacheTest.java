@@ -43,6 +43,19 @@ class JvmStartCacheTest {
     }
 
     @Test
+    void optionsThatChooseAClassArchiveGetNoCacheTheJvmWouldRefuseBesideThem() throws IOException {
+        Path jar = plainJar("app.jar");
+
+        for (String options : java.util.List.of("-Xshare:off", "-Xmx64m -XX:SharedArchiveFile=/tmp/a.jsa")) {
+            JvmStartCache.Start start = new JvmStartCache(thisJava, dir.resolve("cache")).prepare(jar, options);
+
+            assertThat(start.command()).as(options).containsExactly(thisJava.toString(), "-jar", jar.toString());
+            assertThat(start.training()).as(options).isNull();
+        }
+        assertThat(dir.resolve("cache")).doesNotExist();
+    }
+
+    @Test
     void discardingRemovesAHalfWrittenCacheAndToleratesNone() throws IOException {
         Path cache = Files.writeString(dir.resolve("app-1.aot"), "partial");
 

@@ -3,6 +3,7 @@ package dev.stackbench.operator;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.PoolPlacement;
 import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.model.JvmSizing;
 import dev.stackbench.model.SpringApp;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -35,10 +36,23 @@ final class SpringAppDeployment {
             SpringApp model,
             List<EnvVar> env) {}
 
-    /** The model's environment as plain container variables, in the model's order. */
+    /**
+     * The image's own JVM options: stackbench's app images name their AOT cache there (hack/image-base/aot-cache.sh),
+     * which the JVM refuses beside options that choose another class archive or none.
+     */
+    static final String IMAGE_JVM_OPTIONS_ENV = "JDK_JAVA_OPTIONS";
+
+    /**
+     * The model's environment as plain container variables, in the model's order; the image's AOT cache is left out
+     * (an empty {@value #IMAGE_JVM_OPTIONS_ENV}) for JVM options that choose a class archive of their own.
+     */
     static List<EnvVar> plainEnv(SpringApp app) {
         List<EnvVar> env = new ArrayList<>();
         app.environment().forEach((name, value) -> env.add(new EnvVar(name, value, null)));
+        if (JvmSizing.choosesClassArchive(app.userJvmOptions())
+                && !app.environment().containsKey(IMAGE_JVM_OPTIONS_ENV)) {
+            env.add(new EnvVar(IMAGE_JVM_OPTIONS_ENV, "", null));
+        }
         return env;
     }
 

@@ -66,6 +66,14 @@ class ImageTarsIT {
         if (servesOnAllInterfaces) {
             assertThat(env).contains("BIND_ADDRESS=0.0.0.0");
         }
+        if (mainClass == null) {
+            // An app image starts from jars only, with the AOT cache its build made (hack/image-base/aot-cache.sh).
+            assertThat(entrypoint).containsSubsequence("-cp", "@/app/aot/classpath");
+            assertThat(env).contains("JDK_JAVA_OPTIONS=-XX:AOTCache=/app/aot/app.aot");
+            assertThat(image.files().stream().map(LayerFile::path))
+                    .as("the start files of %s", relativeTar)
+                    .contains("app/aot/app.aot", "app/aot/app.jar", "app/aot/classpath");
+        }
         if (mainClass != null) {
             // The operator module cannot see local mode; its image must not carry it either.
             List<String> localModeFiles = image.files().stream()

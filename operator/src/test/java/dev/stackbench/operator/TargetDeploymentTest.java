@@ -103,6 +103,33 @@ class TargetDeploymentTest {
     }
 
     @Test
+    void leavesTheImagesStartCacheOutOnlyForOptionsThatChooseAClassArchive() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        assertThat(env(target.desired(run))).doesNotContainKey("JDK_JAVA_OPTIONS");
+
+        // The JVM refuses -Xshare or an archive of its own beside the image's -XX:AOTCache: the image's goes.
+        run.getSpec().getTarget().setJvmOptions("-Xshare:off -Xss512k");
+        assertThat(env(target.desired(run)).get("JDK_JAVA_OPTIONS").getValue()).isEmpty();
+        run.getSpec().getTarget().setJvmOptions("-XX:SharedArchiveFile=/tmp/app.jsa");
+        assertThat(env(target.desired(run)).get("JDK_JAVA_OPTIONS").getValue()).isEmpty();
+
+        // A user's own value is kept, once.
+        run.getSpec().getTarget().setEnv(Map.of("JDK_JAVA_OPTIONS", "-XX:AOTCache=/mine.aot"));
+        run.getSpec().getTarget().setJvmOptions("-XX:AOTMode=on");
+        List<EnvVar> env = target.desired(run)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .getFirst()
+                .getEnv();
+        assertThat(env)
+                .filteredOn(e -> e.getName().equals("JDK_JAVA_OPTIONS"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getValue()).isEqualTo("-XX:AOTCache=/mine.aot"));
+    }
+
+    @Test
     void usesTheSpecsDatabaseAndSecretAndAnImageOverride() {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         run.getSpec().getTarget().setImage("registry.example/own:7");
