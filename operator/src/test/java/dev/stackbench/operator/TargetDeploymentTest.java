@@ -88,16 +88,7 @@ class TargetDeploymentTest {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         run.getSpec().getTarget().setEnv(Map.of("DB_CONNECT_RETRIES", "5"));
 
-        List<EnvVar> env = target.desired(run)
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .getFirst()
-                .getEnv();
-
-        assertThat(env)
-                .filteredOn(var -> var.getName().equals("DB_CONNECT_RETRIES"))
+        assertThat(named(target.desired(run), "DB_CONNECT_RETRIES"))
                 .singleElement()
                 .satisfies(var -> assertThat(var.getValue()).isEqualTo("5"));
     }
@@ -116,15 +107,7 @@ class TargetDeploymentTest {
         // A user's own value is kept, once.
         run.getSpec().getTarget().setEnv(Map.of("JDK_JAVA_OPTIONS", "-XX:AOTCache=/mine.aot"));
         run.getSpec().getTarget().setJvmOptions("-XX:AOTMode=on");
-        List<EnvVar> env = target.desired(run)
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .getFirst()
-                .getEnv();
-        assertThat(env)
-                .filteredOn(e -> e.getName().equals("JDK_JAVA_OPTIONS"))
+        assertThat(named(target.desired(run), "JDK_JAVA_OPTIONS"))
                 .singleElement()
                 .satisfies(e -> assertThat(e.getValue()).isEqualTo("-XX:AOTCache=/mine.aot"));
     }
@@ -191,6 +174,13 @@ class TargetDeploymentTest {
                     assertThat(owner.getUid()).isEqualTo(run.getMetadata().getUid());
                     assertThat(owner.getController()).isTrue();
                 });
+    }
+
+    /** Every variable of the target container with this name, in order (a name given twice shows twice). */
+    private static List<EnvVar> named(Deployment deployment, String name) {
+        return deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getEnv().stream()
+                .filter(var -> var.getName().equals(name))
+                .toList();
     }
 
     private static Map<String, EnvVar> env(Deployment deployment) {
