@@ -349,6 +349,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 || (run.getSpec().getWorkload().isStepped()
                         && !context.getSecondaryResources(GenericKubernetesResource.class)
                                 .isEmpty())) {
+            // The status write that recorded TargetReady can lose a conflict while the TestRun it went with stays:
+            // the TestRun exists only because the target was Ready, so the condition is put back. A target
+            // restarted between steps reports its own readiness (restartBeforeStep).
+            if (!Conditions.isTrue(progress.status().getConditions(), Conditions.TARGET_READY)
+                    && !Boolean.TRUE.equals(run.getSpec().getWorkload().getRestartBetweenSteps())) {
+                progress.targetReady();
+            }
             return false;
         }
         KubernetesClient client = context.getClient();

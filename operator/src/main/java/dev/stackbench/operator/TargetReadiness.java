@@ -79,17 +79,19 @@ public final class TargetReadiness {
     }
 
     /**
-     * Since when the target has been Ready for load: the time of the run's TargetReady condition or, when that
-     * condition never reached the status, the creation of the TestRun, which the operator creates only once the
-     * target is Ready. The condition can be missing: a status write that lost a conflict is retried on fresh data,
-     * but the TestRun it created stays, and provisioning is not looked at again. Without either, {@code otherwise}.
+     * Since when the target has been Ready for load: the earlier of the run's TargetReady condition and the creation
+     * of the TestRun, which the operator creates only once the target is Ready. A status write that lost a conflict
+     * is retried on fresh data while the TestRun it created stays: the condition is then missing, or put back later
+     * than the TestRun. Without either, {@code otherwise}.
      */
     static Instant readySince(Optional<Instant> condition, Optional<? extends HasMetadata> testRun, Instant otherwise) {
-        return condition
-                .or(() -> testRun.map(HasMetadata::getMetadata)
-                        .map(m -> m.getCreationTimestamp())
-                        .map(Instant::parse))
-                .orElse(otherwise);
+        Optional<Instant> created = testRun.map(HasMetadata::getMetadata)
+                .map(m -> m.getCreationTimestamp())
+                .map(Instant::parse);
+        if (condition.isPresent() && created.isPresent()) {
+            return condition.get().isBefore(created.get()) ? condition.get() : created.get();
+        }
+        return condition.or(() -> created).orElse(otherwise);
     }
 
     /**

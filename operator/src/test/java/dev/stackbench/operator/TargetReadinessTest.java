@@ -184,6 +184,10 @@ class TargetReadinessTest {
 
         assertThat(TargetReadiness.readySince(Optional.of(conditionTime), Optional.of(testRun), runStart))
                 .isEqualTo(conditionTime);
+        // The condition put back after such a conflict is later than the TestRun: the TestRun's time holds.
+        assertThat(TargetReadiness.readySince(
+                        Optional.of(Instant.parse("2026-01-01T10:00:45Z")), Optional.of(testRun), runStart))
+                .isEqualTo(Instant.parse("2026-01-01T10:00:30Z"));
         // The status write that recorded TargetReady lost a conflict, the TestRun it created stayed: a start that
         // failed before the TestRun (the database still coming up) is not a restart of a Ready target.
         Instant testRunCreated = TargetReadiness.readySince(Optional.empty(), Optional.of(testRun), runStart);
