@@ -59,6 +59,10 @@ class BenchmarkRunLeaderElectionIT {
                 .requireSuccess();
         harness.awaitPhase("elected", Phase.Provisioning);
         assertThat(holder(harness, leaseNamespace)).isEqualTo(leader);
+        // The operator records a reconcile's Events after its status write, so the phase can be seen first.
+        await("Events of the provisioning reconcile")
+                .atMost(OperatorHarness.WAIT)
+                .untilAsserted(() -> assertThat(eventReasons("elected")).contains("Provisioning"));
         assertThat(eventReasons("elected")).containsOnlyOnce("Accepted", "Provisioning");
 
         first.close();
