@@ -125,6 +125,7 @@ public final class K6SummaryParser {
                 iterations.path("count").asLong(),
                 dropped.path("count").asLong(),
                 windowCompletions(metrics, buckets),
+                count(metrics, K6Env.WINDOW_FROM_WARMUP_METRIC),
                 checks.path("passes").asLong(),
                 checks.path("fails").asLong(),
                 latency,

@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param latencyBuckets count of measured requests per {@link LatencyBuckets} bucket, for merging runners
  * @param windowCompletions responses completed inside the measured window, from any scenario (-1 when the script
  *     did not record them, e.g. a custom module that never calls record)
+ * @param windowFromWarmup of those, the responses to warmup requests (a backlog the target was still working off)
  * @param thresholds per k6 threshold key (e.g. http_req_duration{scenario:measure}): expression -> passed
  * @param k6Summary the complete k6 handleSummary data, for anything not extracted here
  * @param loadStartedAt when this runner's scenarios started (the summary's end time less k6's test run duration),
@@ -35,6 +36,7 @@ public record RunnerSummary(
         long iterations,
         long droppedIterations,
         long windowCompletions,
+        long windowFromWarmup,
         long checksPassed,
         long checksFailed,
         LatencySummary latencyMs,

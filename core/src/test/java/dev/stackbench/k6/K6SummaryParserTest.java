@@ -68,6 +68,7 @@ class K6SummaryParserTest {
         assertThat(summary.requests()).isEqualTo(31);
         assertThat(summary.bucketedRequests()).isEqualTo(31);
         assertThat(summary.windowCompletions()).isEqualTo(31 - 16 + 16);
+        assertThat(summary.windowFromWarmup()).isEqualTo(16);
         assertThat(summary.requestsPerSecond()).isEqualTo(31 / 3.0);
     }
 

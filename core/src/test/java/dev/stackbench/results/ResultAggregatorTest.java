@@ -49,6 +49,17 @@ class ResultAggregatorTest {
 
     private static RunnerSummary runner(
             String id, long fast, long slow, long failed, long dropped, long completedInWindow) {
+        return runner(id, fast, slow, failed, dropped, completedInWindow, 0);
+    }
+
+    private static RunnerSummary runner(
+            String id,
+            long fast,
+            long slow,
+            long failed,
+            long dropped,
+            long completedInWindow,
+            long completedFromWarmup) {
         long[] buckets = new long[LatencyBuckets.COUNT];
         buckets[LatencyBuckets.bucketOf(10)] = fast;
         buckets[LatencyBuckets.bucketOf(1000)] = slow;
@@ -67,6 +78,7 @@ class ResultAggregatorTest {
                 requests,
                 dropped,
                 completedInWindow,
+                completedFromWarmup,
                 2 * requests,
                 0,
                 latency,
@@ -180,6 +192,7 @@ class ResultAggregatorTest {
                 -1,
                 0,
                 0,
+                0,
                 latency,
                 new long[LatencyBuckets.COUNT],
                 k6Verdicts,
@@ -202,6 +215,26 @@ class ResultAggregatorTest {
                 .anyMatch(warning -> warning.contains("dropped 55 of 95"))
                 .anyMatch(warning -> warning.contains("3 of 40 requests failed"))
                 .anyMatch(warning -> warning.contains("below the requested 10.0"));
+    }
+
+    @Test
+    void aWarmupBacklogAnsweredInsideTheWindowIsWarnedAboutWhenItLiftsThroughputAboveTheOfferedRate() {
+        // 10 requests/s offered for 10 s; 120 answered inside the window, 20 of them sent during the warmup.
+        RunnerSummary withBacklog = runner("0", 100, 0, 0, 0, 120, 20);
+
+        RunSummary summary =
+                ResultAggregator.aggregate(List.of(withBacklog), spec("mvc-jdbc", "2", 10, "{}"), null, null);
+
+        assertThat(summary.getRps()).isEqualTo(12.0);
+        assertThat(summary.getWarnings())
+                .anyMatch(warning -> warning.contains("measured 12.0 requests/s, above the offered 10.0: 20 requests"
+                        + " of the warmup were answered inside the measured window"));
+        // Without answers from the warmup the window's own count stands: no such warning.
+        RunSummary steady = ResultAggregator.aggregate(
+                List.of(runner("0", 104, 0, 0, 0)), spec("mvc-jdbc", "2", 10, "{}"), null, null);
+        assertThat(steady.getRps()).isEqualTo(10.4);
+        assertThat(java.util.Optional.ofNullable(steady.getWarnings()).orElse(List.of()))
+                .noneMatch(warning -> warning.contains("above the offered"));
     }
 
     @Test
@@ -250,6 +283,7 @@ class ResultAggregatorTest {
                 runner.iterations(),
                 runner.droppedIterations(),
                 runner.windowCompletions(),
+                runner.windowFromWarmup(),
                 runner.checksPassed(),
                 runner.checksFailed(),
                 runner.latencyMs(),
