@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
 class DatabaseResetIT {
 
     private static final Catalogue CATALOGUE = Catalogue.load();
-    private static final Path LOGS = Path.of(System.getProperty("stackbench.logs", "target/it-logs"));
+    // A directory of its own: the other test classes may run beside this one and start the same variants.
+    private static final Path LOGS =
+            Path.of(System.getProperty("stackbench.logs", "target/it-logs")).resolve("database-reset");
 
     private final Http http = new Http();
     private LocalPostgres postgres;

@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DatabaseWaitIT {
 
     private static final Catalogue CATALOGUE = Catalogue.load();
-    private static final Path LOGS = Path.of(System.getProperty("stackbench.logs", "target/it-logs"));
+    // A directory of its own: the other test classes may run beside this one and start the same variants.
+    private static final Path LOGS =
+            Path.of(System.getProperty("stackbench.logs", "target/it-logs")).resolve("database-wait");
     private static final Duration DATABASE_LATE_BY = Duration.ofSeconds(6);
 
     private final Http http = new Http();
