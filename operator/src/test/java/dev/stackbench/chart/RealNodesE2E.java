@@ -18,6 +18,7 @@ import dev.stackbench.api.PodResources;
 import dev.stackbench.api.StepOutcome;
 import dev.stackbench.operator.K6TestRun;
 import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.MachineTurn;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -78,10 +79,14 @@ class RealNodesE2E {
     private TestCluster cluster;
     private OfflineChart chart;
     private String bridgeAddressAtStart;
+    private MachineTurn turn;
 
     @BeforeAll
     void start() {
         TestCluster.assumeRealNodes();
+        // Held until the host's state is checked again after the cluster is gone (RealNodeLeftoversE2E may run in
+        // another test JVM beside this one).
+        turn = MachineTurn.take(getClass().getSimpleName());
         root = ProjectTools.repositoryRoot();
         List<Path> images = imageTars();
         // The state to come back to is this machine's without a killed cluster's remains, which the start removes.
@@ -134,6 +139,16 @@ class RealNodesE2E {
 
     @AfterAll
     void stop() throws IOException {
+        try {
+            stopClusterAndCheckTheHost();
+        } finally {
+            if (turn != null) {
+                turn.close();
+            }
+        }
+    }
+
+    private void stopClusterAndCheckTheHost() throws IOException {
         if (chart != null) {
             chart.close();
         }
@@ -320,12 +335,22 @@ class RealNodesE2E {
             if ("mvc-jdbc".equals(run.getSpec().getTarget().getVariant())) {
                 // At most the cap; a first repetition with a cold JIT and 10 s measured lands up to ~10 % below it.
                 assertThat(rps)
-                        .as("%s at or below the cap %.1f", run.getMetadata().getName(), cap)
+                        .as("%s at or below the cap %.1f: %s", run.getMetadata().getName(), cap, describe(run))
                         .isBetween(cap * 0.8, cap * 1.05);
             } else {
+                // Within 10 % of the offered 60/s, or above it only by the warmup's backlog answered inside the
+                // window (a target slowed down by other work on the machine during its first seconds), which the
+                // run then says.
                 assertThat(rps)
-                        .as("%s follows the offered 60/s", run.getMetadata().getName())
-                        .isBetween(54.0, 66.0);
+                        .as("%s follows the offered 60/s: %s", run.getMetadata().getName(), describe(run))
+                        .isGreaterThanOrEqualTo(54.0);
+                if (rps > 66.0) {
+                    assertThat(run.getStatus().getSummary().getWarnings())
+                            .as(
+                                    "%s above the offered 60/s: %s",
+                                    run.getMetadata().getName(), describe(run))
+                            .anyMatch(warning -> warning.contains("requests of the warmup were answered inside"));
+                }
             }
             record("comparison." + run.getMetadata().getName(), run);
         }
@@ -386,8 +411,8 @@ class RealNodesE2E {
         // 300 requests/s need about a tenth of a CPU from k6 with the generated script, more than the runner's
         // limit of 50m: the kubelet's counters show the runner at its limit and throttled, and the run says its
         // figures describe the generator. The kubelets here refresh a container's counters every 2-4 s: the runner's
-        // figure comes from readings inside the 30 s window.
-        apply(variantRun("starved-runner", "{cpu: \"1\", memory: 1Gi}", "", "5s", "30s")
+        // figure comes from the four or more readings inside the 15 s window.
+        apply(variantRun("starved-runner", "{cpu: \"1\", memory: 1Gi}", "", "5s", "15s")
                 .replace("rate: 30, vus: 50", "rate: 300, vus: 100")
                 .replace("    load: {", "    runnerResources: {cpu: 50m, memory: 512Mi}\n    load: {"));
         BenchmarkRun run = follow("starved-runner", r -> false).last();
@@ -528,7 +553,7 @@ class RealNodesE2E {
                 .isNull();
     }
 
-    private static final int SECOND_ORDERS_SECONDS = 30;
+    private static final int SECOND_ORDERS_SECONDS = 15;
 
     @Test
     @Order(8)
@@ -546,7 +571,7 @@ class RealNodesE2E {
                 .last();
         assertThat(a.getStatus().getPhase()).as(describe(a)).isEqualTo(Phase.Succeeded);
         Instant firstEnded = Instant.now();
-        // 30 s measured: each of the two pods needs readings across the window for its CPU figure (the kubelets here
+        // 15 s measured: each of the two pods needs readings across the window for its CPU figure (the kubelets here
         // refresh a container's counters every 2-4 s; a kubelet's default is 10-20 s).
         apply(ordersRun("orders-second", "Never", SECOND_ORDERS_SECONDS)
                 .replace(
@@ -562,7 +587,7 @@ class RealNodesE2E {
         assertThat(firstDatabaseUids)
                 .doesNotContain(secondDatabase.getMetadata().getUid());
         String[] rows = orders(secondDatabase);
-        // At 10 iterations/s for 3 s + 30 s the second run writes about 330 orders. Had it found the first run's rows
+        // At 10 iterations/s for 3 s + 15 s the second run writes about 180 orders. Had it found the first run's rows
         // (the target no longer empties a database of its own), it would hold about 130 more, and its oldest order
         // would predate the second run.
         long expected = Math.round(10 * (3 + SECOND_ORDERS_SECONDS) * 1.15);
@@ -648,8 +673,10 @@ class RealNodesE2E {
             assertThat(step.getStep()).isEqualTo(i + 1);
             assertThat(step.getLevel()).isEqualTo(rate);
             assertThat(step.getOutcome()).as(step.getReason()).isEqualTo(StepOutcome.Passed);
-            // The open model offers the probe's rate; the target keeps up, so rps follows it.
-            assertThat(step.getRps()).as("rps of the probe at %d/s", rate).isBetween(rate * 0.85, rate * 1.15);
+            // The open model offers the probe's rate; the target keeps up, so rps follows it. Its window can also
+            // answer what the 2 s warmup left unanswered (a cold target slowed down by other work on the machine),
+            // never more than was sent before the window ended: rate x 10 s over 8 s.
+            assertThat(step.getRps()).as("rps of the probe at %d/s", rate).isBetween(rate * 0.85, rate * 1.25);
             assertThat(step.getErrorRate()).isZero();
             // An 8 s window: the runner's CPU still comes from the kubelet's readings (2-4 s apart here).
             assertThat(step.getGeneratorCpuCores())

@@ -20,6 +20,13 @@ class RealNodeLeftoversE2E {
     @Test
     void aKilledClustersRemainsAreRemovedAndTheMachineIsAsBefore() {
         TestCluster.assumeRealNodes();
+        // RealNodesE2E may run in another test JVM beside this one: one real-node cluster at a time.
+        try (MachineTurn turn = MachineTurn.take(getClass().getSimpleName())) {
+            killedClusterLeavesNothingOnceRemoved();
+        }
+    }
+
+    private void killedClusterLeavesNothingOnceRemoved() {
         TestCluster.removeRealNodeLeftovers();
         String before = TestCluster.hostState();
 
