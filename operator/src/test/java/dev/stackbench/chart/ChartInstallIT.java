@@ -29,6 +29,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The chart's dependencies are off and the release points at an existing PostgreSQL, as on a cluster that
  * already has one. RBAC is checked with the API server's own authorizer (`kubectl auth can-i --as`).
  */
+@Order(9)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ChartInstallIT {

@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The chart as `helm lint` and `helm template` see it, for every value combination a user is likely to pick,
  * each rendered manifest validated offline by kubeconform against the real Kubernetes and CRD schemas.
  */
+@Order(6)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ChartRenderIT {
 

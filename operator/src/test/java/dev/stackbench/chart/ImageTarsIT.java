@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * program (a Java main class, the k6-operator controller, curl, k6, catatonit, the PostgreSQL entrypoint), and
  * carries none of the build machine's credentials. Sizes are written to operator/target/image-sizes.txt.
  */
+@Order(8)
 class ImageTarsIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

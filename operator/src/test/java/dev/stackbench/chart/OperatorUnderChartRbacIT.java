@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * forgot shows up here as a 403. (No k6-operator runs here, so the TestRun is never started; the operator's own
  * integration suite runs whole runs, leader election included, under the same RBAC through OperatorHarness.)
  */
+@Order(10)
 @ExtendWith(TestClusterExtension.class)
 class OperatorUnderChartRbacIT {
 

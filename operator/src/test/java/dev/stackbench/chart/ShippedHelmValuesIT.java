@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (the values it passes), and values below {@code postgresql.} are checked only against stackbench's
  * own schema, not the dependency chart's.
  */
+@Order(7)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShippedHelmValuesIT {
 

@@ -14,6 +14,7 @@ import dev.stackbench.api.Phase;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.MeasuresOnAQuietMachine;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -42,7 +44,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * life cycle (one run at a time, each after the previous one's cleanup, records, restart, conclusion).
  * RealNodesE2E runs a comparison on real pods.
  */
+@Order(12)
 @ExtendWith(TestClusterExtension.class)
+@MeasuresOnAQuietMachine
 class BenchmarkComparisonIT {
 
     private static final Duration WHOLE_COMPARISON = Duration.ofMinutes(8);

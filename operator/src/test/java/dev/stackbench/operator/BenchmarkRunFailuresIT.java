@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * How runs fail and wait, against the real control plane. No k6-operator (nor stand-in) runs here, so a TestRun
  * never starts: exactly the situation a timeout has to end.
  */
+@Order(5)
 @ExtendWith(TestClusterExtension.class)
 class BenchmarkRunFailuresIT {
 

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Two operator replicas with leader election on the chart's Lease: one holds it and reconciles, the other takes
  * over.
  */
+@Order(4)
 @ExtendWith(TestClusterExtension.class)
 class BenchmarkRunLeaderElectionIT {
 

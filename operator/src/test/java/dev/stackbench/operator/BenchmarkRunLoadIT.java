@@ -12,6 +12,7 @@ import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.MeasuresOnAQuietMachine;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -40,6 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link K6OperatorStandIn} (k6-operator cannot be built here) whose runners are real k6 processes sending load to a
  * real webflux-r2dbc target on 127.0.0.1, their output read back through the real pod log API.
  */
+@Order(11)
 @ExtendWith(TestClusterExtension.class)
 class BenchmarkRunLoadIT {
 
@@ -83,6 +86,7 @@ class BenchmarkRunLoadIT {
     }
 
     @Test
+    @MeasuresOnAQuietMachine
     void runsTheExampleOnItsPoolsAndReportsWhatK6Measured() throws Exception {
         Instant applied = Instant.now();
         harness.apply(OperatorHarness.example("r2dbc", spec -> spec.with("spec").put("cleanup", "Never")))
@@ -336,10 +340,11 @@ class BenchmarkRunLoadIT {
 
     @Test
     void runnersTooLargeForTheLoadgenNodesFailTheRunSayingWhy() throws Exception {
-        // The fake loadgen nodes have 8 CPUs each: a runner asking for 20 never gets scheduled. The timeout leaves
-        // the target (ready within half of it) room on a loaded machine.
+        // The fake loadgen nodes have 8 CPUs each: a runner asking for 20 never gets scheduled. The run waits for its
+        // timeout (a node could still join the pool); 30 s leave the target (ready within a few seconds on kwok, the
+        // class has the machine quiet) room.
         harness.apply(OperatorHarness.example("oversized", spec -> {
-                    spec.with("spec").put("timeout", "60s");
+                    spec.with("spec").put("timeout", "30s");
                     spec.with("spec").with("workload").with("runnerResources").put("cpu", "20");
                 }))
                 .requireSuccess();
@@ -447,6 +452,7 @@ class BenchmarkRunLoadIT {
     }
 
     @Test
+    @MeasuresOnAQuietMachine
     void aSweepRunsOneTestRunPerStepInOrderAndKeepsEachStepsResult() throws Exception {
         harness.apply(sweep("sweep", true)).requireSuccess();
 
@@ -530,6 +536,7 @@ class BenchmarkRunLoadIT {
     }
 
     @Test
+    @MeasuresOnAQuietMachine
     void anOperatorRestartedBetweenStepsGoesOnWithTheNextStepAndCreatesNoTestRunTwice() throws Exception {
         harness.apply(sweep("resumed", false)).requireSuccess();
         await("step 1 of run resumed judged").atMost(OperatorHarness.WAIT).until(() -> {
@@ -574,6 +581,7 @@ class BenchmarkRunLoadIT {
     }
 
     @Test
+    @MeasuresOnAQuietMachine
     void aStepWhoseRunnerFailsFailsTheRunButTheStepsBeforeItStay() throws Exception {
         k6Operator.breakRunner(2, "failing-s2");
         harness.apply(sweep("failing", false)).requireSuccess();

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Invalid specs never reach the operator: the API server refuses them at admission (CRD schema and CEL rules) with a
  * message naming the field to change. Each fixture in invalid-specs/ says on its first line which field that is.
  */
+@Order(2)
 @ExtendWith(TestClusterExtension.class)
 class BenchmarkRunValidationIT {
 

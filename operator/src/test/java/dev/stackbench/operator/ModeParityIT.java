@@ -12,7 +12,7 @@ import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.Phase;
 import dev.stackbench.cli.StackbenchCommand;
 import dev.stackbench.lifecycle.RunProgress;
-import dev.stackbench.testcluster.MachineTurn;
+import dev.stackbench.testcluster.MeasuresOnAQuietMachine;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
@@ -25,6 +25,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +37,9 @@ import picocli.CommandLine;
  * carry the same conditions with the same reasons, and summaries with the same fields: a difference between the modes
  * may only come from the environment, never from a second copy of the life cycle or of the results code.
  */
+@Order(13)
 @ExtendWith(TestClusterExtension.class)
+@MeasuresOnAQuietMachine
 class ModeParityIT {
 
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
@@ -64,12 +67,8 @@ class ModeParityIT {
         });
 
         BenchmarkRunStatus clusterStatus = runOnTheCluster(cluster, yaml);
-        BenchmarkRunStatus localStatus;
-        // Local mode measures on this machine's CPUs and flags a busy generator CPU: not while the real-node cluster
-        // of an E2E class in the other test JVM uses them.
-        try (MachineTurn turn = MachineTurn.take(getClass().getSimpleName())) {
-            localStatus = runLocally(yaml);
-        }
+        // Local mode measures on this machine's CPUs and flags a busy generator CPU: the class has the machine quiet.
+        BenchmarkRunStatus localStatus = runLocally(yaml);
 
         assertThat(clusterStatus.getPhase()).isEqualTo(Phase.Succeeded);
         assertThat(localStatus.getPhase())

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * with the in-cluster configuration of its pod) and real kubelets, so the kwok suite keeps K6OperatorStandIn
  * for whole runs.
  */
+@Order(3)
 @ExtendWith(TestClusterExtension.class)
 class RealK6OperatorIT {
 

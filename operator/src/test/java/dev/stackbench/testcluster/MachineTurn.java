@@ -11,19 +11,21 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * How test JVMs running side by side (failsafe forks) share this machine, through operating-system locks on files in
- * the operator module's build directory. A lock goes with its process, also when a JVM is killed.
+ * How the two test JVMs of the operator's integration and end-to-end tests share this machine ({@code
+ * FakeNodesSuite} and {@code RealNodesSuite} run side by side), through operating-system locks on files in the
+ * operator module's build directory. A lock goes with its process, also when a JVM is killed.
  *
  * <ul>
  *   <li>{@link #take The turn}: one test class at a time may have the real-node cluster (fixed bridge and addresses;
- *       its classes compare the host's state before and after it) or a local run whose figures and generator check
- *       read the CPUs the real nodes share.
- *   <li>{@link #quiet Quiet}: a test that measures and judges the figures (the demo comparison's Little's-law cap)
- *       waits until no other JVM runs a test class that works the machine, and keeps them from starting until it is
- *       done.
- *   <li>{@link #busy Busy}: what those classes hold while they run (the kwok-cluster classes, through {@link
- *       TestClusterExtension}). A JVM that waits for the turn or for quiet is not busy meanwhile: it gives up its
- *       own busy hold first, or two JVMs would wait for each other.
+ *       its classes compare the host's state before and after it).
+ *   <li>{@link #quiet Quiet}: a test that measures and judges the figures (rates against a Little's-law cap, a
+ *       generator that kept up, verdicts) waits until no other JVM works the machine, and keeps the other JVM from
+ *       starting such work until it is done. Measuring classes on the fake nodes take it for the whole class
+ *       ({@link MeasuresOnAQuietMachine}); the real-node class takes it before its first measuring test.
+ *   <li>{@link #busy Busy}: what every other test class holds while it runs (starting clusters, importing images,
+ *       installing charts, runs whose figures are not judged). Busy classes of both JVMs run side by side. A JVM that
+ *       waits for the turn or for quiet is not busy meanwhile: it gives up its own busy hold first, or two JVMs would
+ *       wait for each other.
  * </ul>
  */
 public final class MachineTurn implements AutoCloseable {
@@ -37,27 +39,39 @@ public final class MachineTurn implements AutoCloseable {
     private static FileHold busyHold;
 
     private static int busyHolders;
-    /** Turns and quiet holds this JVM has or waits for: it is not busy while there is one. */
+    /** Turns this JVM waits for and quiet holds it has or waits for: it is not busy while there is one. */
     private static int suspensions;
 
+    /** This JVM's quiet hold, shared by nested {@link #quiet} calls, and how many hold it. */
+    private static MachineTurn quietHold;
+
+    private static int quietHolders;
+
     private final FileHold[] holds;
+    /** A share of this JVM's quiet hold, released with the last share. */
+    private final boolean quietShare;
+
+    private boolean closed;
 
     private MachineTurn(FileHold... holds) {
+        this(false, holds);
+    }
+
+    private MachineTurn(boolean quietShare, FileHold... holds) {
+        this.quietShare = quietShare;
         this.holds = holds;
     }
 
-    /** Waits until no other test JVM holds the turn, then holds it until {@link #close()}. */
+    /**
+     * Waits until no other test JVM holds the turn, then holds it until {@link #close()}. This JVM is not busy while it
+     * waits, and busy again (if it was) once it has the turn.
+     */
     public static synchronized MachineTurn take(String holder) {
         suspendBusy();
         try {
-            return new MachineTurn(FileHold.lock(
-                    TURN,
-                    false,
-                    holder,
-                    "another test JVM has the machine to itself (the real-node cluster or a local run)"));
-        } catch (RuntimeException e) {
+            return new MachineTurn(FileHold.lock(TURN, false, holder, "another test JVM has the real-node cluster"));
+        } finally {
             resumeBusy();
-            throw e;
         }
     }
 
@@ -65,13 +79,19 @@ public final class MachineTurn implements AutoCloseable {
      * Waits until no other test JVM runs a busy test class, then keeps new ones from starting until {@link #close()}.
      */
     public static synchronized MachineTurn quiet(String holder) {
+        if (quietHolders > 0) {
+            quietHolders++;
+            return new MachineTurn(true);
+        }
         suspendBusy();
         FileHold wanted = null;
         try {
             wanted = FileHold.lock(QUIET_WANTED, false, holder, "another test wants the machine quiet");
-            return new MachineTurn(
+            quietHold = new MachineTurn(
                     FileHold.lock(QUIET, false, holder, "test classes that work the machine run in another JVM"),
                     wanted);
+            quietHolders = 1;
+            return new MachineTurn(true);
         } catch (RuntimeException e) {
             if (wanted != null) {
                 wanted.release();
@@ -108,10 +128,23 @@ public final class MachineTurn implements AutoCloseable {
     @Override
     public void close() {
         synchronized (MachineTurn.class) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (quietShare) {
+                if (--quietHolders == 0) {
+                    for (FileHold hold : quietHold.holds) {
+                        hold.release();
+                    }
+                    quietHold = null;
+                    resumeBusy();
+                }
+                return;
+            }
             for (FileHold hold : holds) {
                 hold.release();
             }
-            resumeBusy();
         }
     }
 

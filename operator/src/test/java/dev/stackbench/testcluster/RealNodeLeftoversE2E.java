@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * {@code hack/cluster.sh leftovers} must undo all of it, so the next cluster, and the host-state check of
  * {@code RealNodesE2E}, find the machine as it was.
  */
+@Order(1)
 class RealNodeLeftoversE2E {
 
     private static final Path LOCK = Path.of("/run/stackbench-real-nodes");
@@ -20,9 +22,15 @@ class RealNodeLeftoversE2E {
     @Test
     void aKilledClustersRemainsAreRemovedAndTheMachineIsAsBefore() {
         TestCluster.assumeRealNodes();
-        // RealNodesE2E may run in another test JVM beside this one: one real-node cluster at a time.
+        // One real-node cluster at a time; starting and killing one works the machine (the other test JVM's
+        // measured runs wait for it).
         try (MachineTurn turn = MachineTurn.take(getClass().getSimpleName())) {
-            killedClusterLeavesNothingOnceRemoved();
+            MachineTurn.busy(getClass().getSimpleName());
+            try {
+                killedClusterLeavesNothingOnceRemoved();
+            } finally {
+                MachineTurn.idle();
+            }
         }
     }
 

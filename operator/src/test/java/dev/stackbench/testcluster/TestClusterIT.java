@@ -32,10 +32,12 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Proves the test cluster behaves like a real one: scheduling, controllers, RBAC, pod logs, CRD validation. */
+@Order(1)
 @ExtendWith(TestClusterExtension.class)
 class TestClusterIT {
 
