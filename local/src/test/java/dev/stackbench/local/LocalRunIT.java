@@ -260,8 +260,9 @@ class LocalRunIT {
     @Test
     void aComparisonFileRunsEveryRepetitionOnOneSharedBackendAndGivesVerdicts() throws Exception {
         // One variant, two Tomcat pools, behind a 100 ms upstream at 30 requests/s: 2 threads cap the throughput at
-        // 2 / 0.1 s = 20 requests/s, 20 threads do not; a difference no noise can hide, so four runs of each (the
-        // fewest that can be significant at 95 %) must call it, in each metric's direction.
+        // 2 / 0.1 s = 20 requests/s, 20 threads do not; a difference no noise can hide, so three runs of each must call
+        // it, in each metric's direction: asked at 85 % confidence, since the smallest two-sided p-value of three runs
+        // against three is 0.1 (four of each would be the fewest for 95 %).
         Path file = Files.writeString(dir.resolve("pools.yaml"), """
                 apiVersion: stackbench.dev/v1alpha1
                 kind: BenchmarkComparison
@@ -271,7 +272,8 @@ class LocalRunIT {
                   variants:
                     - {variant: mvc-jdbc, name: t20, env: {SERVER_TOMCAT_THREADS_MAX: "20"}}
                     - {variant: mvc-jdbc, name: t2, env: {SERVER_TOMCAT_THREADS_MAX: "2"}}
-                  repetitions: 4
+                  repetitions: 3
+                  confidence: 0.85
                   seed: 7
                   template:
                     target:
@@ -289,14 +291,14 @@ class LocalRunIT {
 
         assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
         assertThat(cli.err())
-                .contains("comparison pools: 2 variants x 4 repetitions, interleaved (seed 7); baseline t20")
+                .contains("comparison pools: 2 variants x 3 repetitions, interleaved (seed 7); baseline t20")
                 .contains("shared between repetitions: PostgreSQL");
         // -o json prints the comparison's status as the operator writes it.
         BenchmarkComparisonStatus status = JSON.readValue(cli.out(), BenchmarkComparisonStatus.class);
         assertThat(status.getPhase()).isEqualTo(ComparisonPhase.Succeeded);
-        assertThat(status.getProgress()).isEqualTo("8/8 runs");
+        assertThat(status.getProgress()).isEqualTo("6/6 runs");
         assertThat(status.getShared()).contains("PostgreSQL", "reset by each target at start");
-        assertThat(status.getRuns()).hasSize(8).allSatisfy(record -> {
+        assertThat(status.getRuns()).hasSize(6).allSatisfy(record -> {
             assertThat(record.getPhase()).isEqualTo(Phase.Succeeded);
             assertThat(record.getCounted()).isTrue();
         });
@@ -325,7 +327,7 @@ class LocalRunIT {
                 environment.path("startedPids").forEach(pid -> pids.add(pid.asLong()));
             }
         }
-        assertThat(pids.stream().distinct()).hasSizeGreaterThan(8);
+        assertThat(pids.stream().distinct()).hasSizeGreaterThan(6);
         for (long pid : pids) {
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
                     .as("process " + pid + " started by the comparison is still alive")

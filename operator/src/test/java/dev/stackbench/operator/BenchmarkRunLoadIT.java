@@ -13,6 +13,7 @@ import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.MeasuresOnAQuietMachine;
+import dev.stackbench.testcluster.QuietMethodsLast;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -44,6 +46,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @Order(11)
 @ExtendWith(TestClusterExtension.class)
+@TestMethodOrder(QuietMethodsLast.class)
 class BenchmarkRunLoadIT {
 
     /** examples/webflux-r2dbc.yaml's scenario: upstream 300 ms, then pg_sleep 100 ms. */

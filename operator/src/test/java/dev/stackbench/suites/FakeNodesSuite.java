@@ -1,6 +1,5 @@
 package dev.stackbench.suites;
 
-import org.junit.platform.suite.api.ConfigurationParameter;
 import org.junit.platform.suite.api.SelectClasses;
 import org.junit.platform.suite.api.Suite;
 import org.junit.platform.suite.api.SuiteDisplayName;
@@ -9,7 +8,7 @@ import org.junit.platform.suite.api.SuiteDisplayName;
  * The operator's integration tests on the fake-node (kwok) test cluster, in one test JVM beside {@link RealNodesSuite}
  * in the other. The classes whose figures are not judged run first, while the other JVM starts its real-node cluster
  * and runs its own such tests; the measuring classes ({@code @MeasuresOnAQuietMachine}) come last and each waits for
- * the machine to be quiet. The order is each class's {@code @Order}.
+ * the machine to be quiet. The order is each class's {@code @Order} (junit-platform.properties).
  */
 @Suite
 @SuiteDisplayName("operator integration tests on fake nodes")
@@ -29,7 +28,4 @@ import org.junit.platform.suite.api.SuiteDisplayName;
             "dev.stackbench.operator.BenchmarkComparisonIT",
             "dev.stackbench.operator.ModeParityIT"
         })
-@ConfigurationParameter(
-        key = "junit.jupiter.testclass.order.default",
-        value = "org.junit.jupiter.api.ClassOrderer$OrderAnnotation")
 public class FakeNodesSuite {}

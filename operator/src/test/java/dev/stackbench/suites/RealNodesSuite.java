@@ -1,6 +1,5 @@
 package dev.stackbench.suites;
 
-import org.junit.platform.suite.api.ConfigurationParameter;
 import org.junit.platform.suite.api.SelectClasses;
 import org.junit.platform.suite.api.Suite;
 import org.junit.platform.suite.api.SuiteDisplayName;
@@ -12,7 +11,4 @@ import org.junit.platform.suite.api.SuiteDisplayName;
 @Suite
 @SuiteDisplayName("end-to-end tests on real nodes")
 @SelectClasses(names = {"dev.stackbench.testcluster.RealNodeLeftoversE2E", "dev.stackbench.chart.RealNodesE2E"})
-@ConfigurationParameter(
-        key = "junit.jupiter.testclass.order.default",
-        value = "org.junit.jupiter.api.ClassOrderer$OrderAnnotation")
 public class RealNodesSuite {}

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.testcluster.MeasuresOnAQuietMachine;
 import dev.stackbench.testcluster.ProjectTools;
+import dev.stackbench.testcluster.QuietMethodsLast;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.platform.suite.api.SelectClasses;
 
 /** Failsafe runs only the two suites: every integration and end-to-end class must be in one, in its order. */
@@ -47,9 +49,16 @@ class SuitesTest {
                         .as(name + " has an @Order")
                         .isNotNull();
                 orders.add(testClass.getAnnotation(Order.class).value());
-                boolean measures = testClass.isAnnotationPresent(MeasuresOnAQuietMachine.class)
-                        || Arrays.stream(testClass.getDeclaredMethods())
-                                .anyMatch(m -> m.isAnnotationPresent(MeasuresOnAQuietMachine.class));
+                boolean measuringMethods = Arrays.stream(testClass.getDeclaredMethods())
+                        .anyMatch(m -> m.isAnnotationPresent(MeasuresOnAQuietMachine.class));
+                if (measuringMethods) {
+                    assertThat(testClass.getAnnotation(TestMethodOrder.class))
+                            .as(name + " runs its measuring methods after the others")
+                            .isNotNull()
+                            .extracting(TestMethodOrder::value)
+                            .isEqualTo(QuietMethodsLast.class);
+                }
+                boolean measures = measuringMethods || testClass.isAnnotationPresent(MeasuresOnAQuietMachine.class);
                 assertThat(measures || !measuring)
                         .as(name + " does not measure, so it runs before the measuring classes")
                         .isTrue();
