@@ -332,7 +332,7 @@ class RealNodesE2E {
                 .readTree(root.resolve("examples/comparison/demo.yaml").toFile());
         ObjectNode spec = (ObjectNode) comparison.get("spec");
         spec.put("repetitions", 3).put("confidence", 0.85).put("seed", 11);
-        ((ObjectNode) spec.at("/template/workload")).put("warmup", "3s").put("duration", "7s");
+        ((ObjectNode) spec.at("/template/workload")).put("warmup", "3s").put("duration", "10s");
         Instant applied = Instant.now();
         apply(BenchmarkRuns.yamlMapper().writeValueAsString(comparison));
         BenchmarkComparison done = awaitComparison("demo", Duration.ofMinutes(15));
@@ -358,7 +358,7 @@ class RealNodesE2E {
             assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
             double rps = run.getStatus().getSummary().getRps();
             if ("mvc-jdbc".equals(run.getSpec().getTarget().getVariant())) {
-                // At most the cap; a first repetition with a cold JIT and 7 s measured lands up to ~10 % below it.
+                // At most the cap; a first repetition with a cold JIT and 10 s measured lands up to ~10 % below it.
                 assertThat(rps)
                         .as("%s at or below the cap %.1f: %s", run.getMetadata().getName(), cap, describe(run))
                         .isBetween(cap * 0.8, cap * 1.05);
