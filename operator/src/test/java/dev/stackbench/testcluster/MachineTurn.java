@@ -20,8 +20,9 @@ import java.time.Instant;
  *       its classes compare the host's state before and after it).
  *   <li>{@link #quiet Quiet}: a test that measures and judges the figures (rates against a Little's-law cap, a
  *       generator that kept up, verdicts) waits until no other JVM works the machine, and keeps the other JVM from
- *       starting such work until it is done. Measuring classes on the fake nodes take it for the whole class
- *       ({@link MeasuresOnAQuietMachine}); the real-node class takes it before its first measuring test.
+ *       starting such work until it is done. Measuring classes and methods on the fake nodes take it for the class
+ *       or around the method ({@link MeasuresOnAQuietMachine}); the real-node class takes it before its first
+ *       measuring test and keeps it. Nested calls in one JVM share one hold.
  *   <li>{@link #busy Busy}: what every other test class holds while it runs (starting clusters, importing images,
  *       installing charts, runs whose figures are not judged). Busy classes of both JVMs run side by side. A JVM that
  *       waits for the turn or for quiet is not busy meanwhile: it gives up its own busy hold first, or two JVMs would
