@@ -56,8 +56,10 @@ class BenchmarkRunLeaderElectionIT {
         second = harness.newOperator(true);
         second.start();
 
+        // Long enough for the leader to create the TestRun on a busy machine; the run then fails on this timeout,
+        // after the second replica has taken over.
         harness.apply(OperatorHarness.example(
-                        "elected", spec -> spec.with("spec").put("timeout", "20s")))
+                        "elected", spec -> spec.with("spec").put("timeout", "30s")))
                 .requireSuccess();
         harness.awaitPhase("elected", Phase.Provisioning);
         assertThat(holder(harness, leaseNamespace)).isEqualTo(leader);
@@ -66,6 +68,11 @@ class BenchmarkRunLeaderElectionIT {
                 .atMost(OperatorHarness.WAIT)
                 .untilAsserted(() -> assertThat(eventReasons("elected")).contains("Provisioning"));
         assertThat(eventReasons("elected")).containsOnlyOnce("Accepted", "Provisioning");
+        // The leader is stopped only once it has created the TestRun, so the test shows that the replica taking over
+        // finds it and creates none of its own.
+        await("the leader creates the TestRun")
+                .atMost(OperatorHarness.WAIT)
+                .untilAsserted(() -> assertThat(eventReasons("elected")).contains("TestRunCreated"));
 
         first.close();
         first = null;
@@ -80,6 +87,7 @@ class BenchmarkRunLeaderElectionIT {
                         .list()
                         .getItems())
                 .hasSize(1);
+        assertThat(eventReasons("elected")).containsOnlyOnce("TestRunCreated");
     }
 
     private List<String> eventReasons(String run) {
