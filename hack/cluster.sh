@@ -21,7 +21,9 @@
 #   hack/cluster.sh up     [--dir DIR] [--third-party-crds DIR] [--owner-pid PID] [--real-nodes]
 #   hack/cluster.sh status [--dir DIR]
 #   hack/cluster.sh env    [--dir DIR]      prints `export KUBECONFIG=...`; use with eval
-#   hack/cluster.sh load-images [--dir DIR] TAR...   imports image tarballs into every real node
+#   hack/cluster.sh load-images [--dir DIR] [POOL[,POOL...]=]TAR...
+#                                           imports image tarballs into the real nodes, every node or only the
+#                                           nodes of the pools named before "=" (system, target, backend, loadgen)
 #   hack/cluster.sh down   [--dir DIR]      stops every process `up` started, undoes its changes, removes DIR
 #   hack/cluster.sh leftovers               undoes what a real-node cluster whose processes were all killed left
 #
@@ -568,7 +570,7 @@ cmd_load_images() {
   load_tools
   local began=$SECONDS
   real_import_images "${IMAGE_TARS[@]}"
-  log "imported ${#IMAGE_TARS[@]} image(s) into ${#REAL_NODES[@]} nodes in $((SECONDS - began))s"
+  log "imported ${#IMAGE_TARS[@]} image(s) into the nodes of their pools in $((SECONDS - began))s"
 }
 
 # image_reference TAR: the first name a `docker save` tarball gives its image, as containerd names it.

@@ -504,17 +504,25 @@ real_nodes_start() {
   start coredns "$STACKBENCH_COREDNS" -conf "$DIR/coredns/Corefile"
 }
 
-# real_import_images TAR...: imports image tarballs into every node's containerd, nodes in parallel.
+# real_import_images [POOL[,POOL...]=]TAR...: imports image tarballs into the nodes' containerd, nodes in parallel.
+# A tarball with pools before "=" goes only into the nodes of those pools, one without into every node.
 real_import_images() {
-  local line name pool index node_dir pids=() pid tar
-  for tar in "$@"; do
+  local line name pool index node_dir pids=() pid spec tar pools known
+  known=" $(for line in "${REAL_NODES[@]}"; do read -r name pool index <<< "$line"; printf '%s ' "$pool"; done)"
+  for spec in "$@"; do
+    real_image_spec "$spec"
     [[ -f "$tar" ]] || die "no image tarball at $tar"
+    for pool in ${pools//,/ }; do
+      [[ "$known" == *" $pool "* ]] || die "no node pool '$pool' for $tar; the pools are:$known"
+    done
   done
   for line in "${REAL_NODES[@]}"; do
     read -r name pool index <<< "$line"
     node_dir="$(real_node_dir "$name")"
     (
-      for tar in "$@"; do
+      for spec in "$@"; do
+        real_image_spec "$spec"
+        [[ -z "$pools" || ",$pools," == *",$pool,"* ]] || continue
         "$STACKBENCH_CONTAINERD_BIN/ctr" --address "$node_dir/containerd/containerd.sock" -n k8s.io \
           images import --no-unpack=false "$tar" >> "$DIR/logs/images-$name.log" 2>&1 \
           || { log "importing $tar into $name failed; see $DIR/logs/images-$name.log"; exit 1; }
@@ -525,6 +533,17 @@ real_import_images() {
   for pid in "${pids[@]}"; do
     wait "$pid" || die "importing images into the nodes failed"
   done
+}
+
+# real_image_spec [POOL[,POOL...]=]TAR: sets pools (empty for every node) and tar.
+real_image_spec() {
+  if [[ "$1" =~ ^([a-z0-9-]+(,[a-z0-9-]+)*)=(.+)$ ]]; then
+    pools="${BASH_REMATCH[1]}"
+    tar="${BASH_REMATCH[3]}"
+  else
+    pools=""
+    tar="$1"
+  fi
 }
 
 # real_tag_major TAR: also names the image by its major version (stackbench/postgres:15.20 as

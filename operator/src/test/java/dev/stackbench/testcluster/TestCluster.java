@@ -214,6 +214,15 @@ public final class TestCluster implements AutoCloseable {
 
     /** Imports image tarballs ({@code docker save} format, e.g. Jib's) into every real node's containerd. */
     public void loadImages(List<Path> tars) {
+        loadImages(tars, tar -> List.of());
+    }
+
+    /**
+     * Imports image tarballs into the containerd of the real nodes of the pools {@code pools} names for each (system,
+     * target, backend, loadgen); an empty list means every node. A node that never runs an image spends no time
+     * unpacking it.
+     */
+    public void loadImages(List<Path> tars, Function<Path, List<String>> pools) {
         if (!hasRealNodes()) {
             throw new IllegalStateException("kwok's nodes run no images: start the cluster with startWithRealNodes()");
         }
@@ -223,7 +232,10 @@ public final class TestCluster implements AutoCloseable {
                 "load-images",
                 "--dir",
                 directory.toString()));
-        tars.forEach(tar -> command.add(tar.toString()));
+        for (Path tar : tars) {
+            List<String> into = pools.apply(tar);
+            command.add(into.isEmpty() ? tar.toString() : String.join(",", into) + "=" + tar);
+        }
         CommandResult result = CommandResult.run(command, null, IMAGE_IMPORT_TIMEOUT, repositoryRoot);
         if (!result.succeeded()) {
             throw new IllegalStateException("importing images into the nodes failed:\n" + result.describe());
