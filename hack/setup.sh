@@ -21,20 +21,63 @@ declare -A EXPORTS=()
 # provides by calling provide VAR VALUE.
 provide() { EXPORTS["$1"]="$2"; }
 
-components=("$@")
-if (( ${#components[@]} == 0 )); then
-  components=()
-  for f in "$STACKBENCH_ROOT"/hack/install/*.sh; do components+=("$(basename "$f" .sh)"); done
-fi
-
-start=$SECONDS
-for c in "${components[@]}"; do
-  script="$STACKBENCH_ROOT/hack/install/$c.sh"
-  [[ -f "$script" ]] || die "unknown component '$c'; available: $(cd "$STACKBENCH_ROOT/hack/install" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' ')"
+# install_component NAME: sources hack/install/NAME.sh and runs its install_NAME.
+install_component() {
+  local script="$STACKBENCH_ROOT/hack/install/$1.sh"
   # shellcheck source=/dev/null
   source "$script"
-  "install_${c//-/_}"
-done
+  "install_${1//-/_}"
+}
+
+start=$SECONDS
+if (( $# > 0 )); then
+  for c in "$@"; do
+    [[ -f "$STACKBENCH_ROOT/hack/install/$c.sh" ]] \
+      || die "unknown component '$c'; available: $(cd "$STACKBENCH_ROOT/hack/install" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' ')"
+    install_component "$c"
+  done
+else
+  # Everything, in jobs that run two at a time (most of the work is Go builds and links, one core each on a warm
+  # cache). The components of a job run one after another: those that use apt, and helm with k6-operator, which
+  # installs helm itself. The longest builds start first; a component not named here gets a job of its own.
+  jobs_planned=("kube" "k6" "containerd node-host image-base postgres" "helm k6-operator kubeconform" "coredns etcd"
+    "cni-plugins kwok")
+  for f in "$STACKBENCH_ROOT"/hack/install/*.sh; do
+    c="$(basename "$f" .sh)"
+    [[ " ${jobs_planned[*]} " == *" $c "* ]] || jobs_planned+=("$c")
+  done
+  results="$(mktemp -d)"
+  trap 'rm -rf "$results"' EXIT
+  declare -A job_of_pid=()
+  failed=()
+  # reap: waits for one job; records the component it failed on, if it did.
+  reap() {
+    local pid job
+    if ! wait -n -p pid; then
+      job="${job_of_pid[$pid]}"
+      failed+=("$(cat "$results/${job// /-}.current" 2>/dev/null || echo "$job")")
+    fi
+    unset "job_of_pid[$pid]"
+  }
+  for job in "${jobs_planned[@]}"; do
+    while (( ${#job_of_pid[@]} >= 2 )); do reap; done
+    (
+      for c in $job; do
+        [[ -f "$STACKBENCH_ROOT/hack/install/$c.sh" ]] || continue
+        echo "$c" > "$results/${job// /-}.current"
+        install_component "$c"
+      done
+      for key in "${!EXPORTS[@]}"; do printf '%s=%s\n' "$key" "${EXPORTS[$key]}"; done > "$results/${job// /-}"
+    ) &
+    job_of_pid[$!]="$job"
+  done
+  while (( ${#job_of_pid[@]} > 0 )); do reap; done
+  (( ${#failed[@]} == 0 )) || die "installing ${failed[*]} failed (the error is above); fix it and re-run hack/setup.sh"
+  for f in "$results"/*; do
+    [[ "$f" == *.current ]] && continue
+    while IFS='=' read -r key value; do EXPORTS["$key"]="$value"; done < "$f"
+  done
+fi
 
 # Merge with what an earlier partial run recorded, so `setup.sh k6` does not forget postgres.
 if [[ -f "$ENV_FILE" ]]; then
