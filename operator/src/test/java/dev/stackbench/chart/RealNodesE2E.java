@@ -532,9 +532,9 @@ class RealNodesE2E {
     @Order(5)
     void theOperatorPodDeletedMidRunComesBackAndFinishesTheRunWithTheSameTestRun() {
         // This run names the shared database (external), so that path runs on real pods too.
-        // Deleted 12 s into the measured window of 45 s, after a write of the scrape journal (every 10 s) that holds the
-        // window's first scrapes: the new pod must take them up. It scraped again 18 s after the deletion on a quiet
-        // machine (a pod and JVM start, the Lease's expiry), which leaves room inside the window on a busy one.
+        // Deleted 12 s into the measured window of 45 s, after a write of the scrape journal (every 10 s) that holds
+        // the window's first scrapes: the new pod must take them up. It scraped again 18 s after the deletion on a
+        // quiet machine (a pod and JVM start, the Lease's expiry), which leaves room inside the window on a busy one.
         apply(variantRun("operator-restart", "{cpu: \"1\", memory: 1Gi}", "", "5s", "45s")
                 .replace(
                         "    delayService:",
