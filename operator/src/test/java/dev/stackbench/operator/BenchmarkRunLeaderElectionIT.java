@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.stackbench.api.Phase;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -46,7 +47,6 @@ class BenchmarkRunLeaderElectionIT {
 
     @Test
     void onlyTheLeaseHolderReconcilesAndTheOtherReplicaTakesOver() throws Exception {
-        String namespace = harness.namespace();
         String leaseNamespace = harness.operatorNamespace();
         first = harness.newOperator(true);
         first.start();
@@ -69,10 +69,11 @@ class BenchmarkRunLeaderElectionIT {
                 .untilAsserted(() -> assertThat(eventReasons("elected")).contains("Provisioning"));
         assertThat(eventReasons("elected")).containsOnlyOnce("Accepted", "Provisioning");
         // The leader is stopped only once it has created the TestRun, so the test shows that the replica taking over
-        // finds it and creates none of its own.
+        // finds it and creates none of its own. (Not by its Event: a status write that loses a conflict is retried
+        // from the TestRun that exists, which records the next reason instead.)
         await("the leader creates the TestRun")
                 .atMost(OperatorHarness.WAIT)
-                .untilAsserted(() -> assertThat(eventReasons("elected")).contains("TestRunCreated"));
+                .until(() -> testRuns().size(), count -> count > 0);
 
         first.close();
         first = null;
@@ -81,13 +82,15 @@ class BenchmarkRunLeaderElectionIT {
                 .atMost(OperatorHarness.WAIT)
                 .until(() -> holder(harness, leaseNamespace), holder -> holder != null && !holder.equals(leader));
         harness.awaitPhase("elected", Phase.Failed);
-        assertThat(harness.client()
-                        .genericKubernetesResources(K6TestRun.CONTEXT)
-                        .inNamespace(namespace)
-                        .list()
-                        .getItems())
-                .hasSize(1);
-        assertThat(eventReasons("elected")).containsOnlyOnce("TestRunCreated");
+        assertThat(testRuns()).hasSize(1);
+    }
+
+    private List<GenericKubernetesResource> testRuns() {
+        return harness.client()
+                .genericKubernetesResources(K6TestRun.CONTEXT)
+                .inNamespace(harness.namespace())
+                .list()
+                .getItems();
     }
 
     private List<String> eventReasons(String run) {
