@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * Parses stdout captured from a real k6 run of a generated script (K6ScriptGeneratorIT writes a fresh capture to
- * target/k6-tiny-run.stdout). tiny-run-with-end.stdout is such a capture; tiny-run.stdout is the same with its
+ * Parses stdout captured from a real k6 run of a generated script (K6ScriptGeneratorIT, in the local module, writes a
+ * fresh capture to local/target/k6-tiny-run.stdout). tiny-run-with-end.stdout is such a capture; tiny-run.stdout is the same with its
  * endedAtMs field taken out, as a script from before that field printed it.
  */
 class K6SummaryParserTest {
@@ -59,7 +59,7 @@ class K6SummaryParserTest {
 
     @Test
     void theWindowIsTheMeasuredResponsesLessTheLateOnesPlusTheWarmupsAnsweredInsideIt() throws IOException {
-        // A real run (K6ScriptGeneratorIT writes target/k6-window-edges.stdout): 10 requests/s answered after
+        // A real run (K6ScriptGeneratorIT writes local/target/k6-window-edges.stdout): 10 requests/s answered after
         // 1.5 s, 3 s of warmup then 3 s measured. 31 measured responses, 16 of them after the window closed, and
         // 16 of the warmup's inside it.
         RunnerSummary summary = K6SummaryParser.parse(
