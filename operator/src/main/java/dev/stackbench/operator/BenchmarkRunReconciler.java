@@ -91,6 +91,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     /** On the target's pod template: the step it was restarted for (spec.workload.restartBetweenSteps). */
     static final String RESTARTED_FOR_STEP_ANNOTATION = "stackbench.dev/restarted-for-step";
 
+    static final String TEST_RUN_CREATED = "TestRunCreated";
+
     private static final Duration PERMISSION_RETRY = Duration.ofSeconds(5);
     private static final Duration RETRY_MIN = Duration.ofSeconds(1);
     private static final Duration RETRY_MAX = Duration.ofSeconds(30);
@@ -444,15 +446,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             // needs.
             scraper.scrapePodCpu(run, progress.now());
             apply(client, testRun.desired(run));
-            progress.condition(
-                    Conditions.LOAD_RUNNING,
-                    false,
-                    "TestRunCreated",
-                    "created k6-operator TestRun "
-                            + RunLabels.testRunName(run) + " with "
-                            + run.getSpec().getWorkload().getParallelism()
-                            + " runner(s); waiting for it to start");
-            progress.status().setMessage("waiting for the k6 runners to start");
+            announceTestRun(progress, run, null, RunLabels.testRunName(run));
         }
         progress.checkAgainIn(settings.pollInterval());
         return true;
@@ -501,6 +495,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return true;
         }
         boolean started = "started".equals(stage) || "stopped".equals(stage) || "finished".equals(stage);
+        if (!started && !announced(progress, name)) {
+            announceTestRun(progress, run, step, name);
+            progress.checkAgainIn(settings.pollInterval());
+            return true;
+        }
         if (!started) {
             // k6-operator waits for every runner; one that cannot be placed or pulled would hold the run silently.
             // The message follows the runners, so a problem that went away does not outlive its cause.
@@ -732,17 +731,47 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         scraper.scrapePodCpu(stepRun, progress.now());
         apply(client, script.desired(stepRun, customModule.orElse(null)));
         apply(client, testRun.desired(stepRun));
-        progress.condition(
-                Conditions.LOAD_RUNNING,
-                false,
-                "TestRunCreated",
-                "created k6-operator TestRun " + name + " for step " + step.number() + " (" + step.level() + " "
-                        + step.unit() + ") with " + run.getSpec().getWorkload().getParallelism()
-                        + " runner(s); waiting for it to start");
-        progress.status()
-                .setMessage("step " + step.number() + ": waiting for the k6 runners of TestRun " + name + " to start");
+        announceTestRun(progress, run, step, name);
         progress.checkAgainIn(settings.pollInterval());
         return true;
+    }
+
+    /**
+     * Records that the TestRun of the run (or of one step, {@code step} not null) exists and its runners are awaited:
+     * the LoadRunning condition turns False with reason TestRunCreated, which also becomes the run's Event.
+     */
+    private static void announceTestRun(RunProgress progress, BenchmarkRun run, StepInfo step, String name) {
+        String runners = run.getSpec().getWorkload().getParallelism() + " runner(s)";
+        if (step == null) {
+            progress.condition(
+                    Conditions.LOAD_RUNNING,
+                    false,
+                    TEST_RUN_CREATED,
+                    "created k6-operator TestRun " + name + " with " + runners + "; waiting for it to start");
+            progress.status().setMessage("waiting for the k6 runners to start");
+        } else {
+            progress.condition(
+                    Conditions.LOAD_RUNNING,
+                    false,
+                    TEST_RUN_CREATED,
+                    "created k6-operator TestRun " + name + " for step " + step.number() + " (" + step.level() + " "
+                            + step.unit() + ") with " + runners + "; waiting for it to start");
+            progress.status()
+                    .setMessage(
+                            "step " + step.number() + ": waiting for the k6 runners of TestRun " + name + " to start");
+        }
+    }
+
+    /**
+     * Whether the run's LoadRunning condition speaks of this TestRun already. It does not when the reconcile that
+     * created the TestRun lost its status write to a conflict: the retry finds the TestRun and must still announce
+     * it, or its creation would leave neither a condition nor an Event.
+     */
+    private static boolean announced(RunProgress progress, String name) {
+        return progress.condition(Conditions.LOAD_RUNNING)
+                .map(Condition::getMessage)
+                .filter(message -> message != null && message.contains("TestRun " + name + " "))
+                .isPresent();
     }
 
     /**

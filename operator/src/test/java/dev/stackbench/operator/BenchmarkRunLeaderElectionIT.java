@@ -68,12 +68,15 @@ class BenchmarkRunLeaderElectionIT {
                 .atMost(OperatorHarness.WAIT)
                 .untilAsserted(() -> assertThat(eventReasons("elected")).contains("Provisioning"));
         assertThat(eventReasons("elected")).containsOnlyOnce("Accepted", "Provisioning");
-        // The leader is stopped only once it has created the TestRun, so the test shows that the replica taking over
-        // finds it and creates none of its own. (Not by its Event: a status write that loses a conflict is retried
-        // from the TestRun that exists, which records the next reason instead.)
+        // The leader is stopped only once it has created the TestRun and said so, so the test shows that the replica
+        // taking over finds it and creates none of its own. The Event comes also when the status write of the
+        // reconcile that created the TestRun lost a conflict: its retry finds the TestRun unannounced.
         await("the leader creates the TestRun")
                 .atMost(OperatorHarness.WAIT)
                 .until(() -> testRuns().size(), count -> count > 0);
+        await("the leader's TestRunCreated Event")
+                .atMost(OperatorHarness.WAIT)
+                .untilAsserted(() -> assertThat(eventReasons("elected")).contains("TestRunCreated"));
 
         first.close();
         first = null;
@@ -83,6 +86,7 @@ class BenchmarkRunLeaderElectionIT {
                 .until(() -> holder(harness, leaseNamespace), holder -> holder != null && !holder.equals(leader));
         harness.awaitPhase("elected", Phase.Failed);
         assertThat(testRuns()).hasSize(1);
+        assertThat(eventReasons("elected")).containsOnlyOnce("TestRunCreated");
     }
 
     private List<GenericKubernetesResource> testRuns() {
