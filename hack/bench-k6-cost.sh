@@ -12,7 +12,10 @@
 #   (c) local: the same, and followed through k6's REST API once a second by local mode's own follower
 #       (K6ApiFollower): exactly as local mode runs it;
 # and reports each k6 process's CPU-seconds (user + sys, from /usr/bin/time), the requests it sent, CPU-ms per request
-# and the ratios b/a and c/a of the mean CPU-ms per request.
+# and the ratios b/a and c/a of the mean CPU-ms per request. Since identical runs differ by 10 % or more, it also pairs
+# the scripts round by round: the geometric mean of the rounds' ratios with its 95 % confidence interval (Student's t
+# on the log ratios, from SciPy), and the one-sided p-value that the ratio is below 1.20. SciPy is installed once into
+# a virtual environment under the tools directory (PyPI); take 6 rounds or more for a useful interval.
 #
 # The target comes from `./stackbench run` itself: a BenchmarkRun at 1 request/s that lasts longer than the benchmark
 # starts PostgreSQL, the delay service and the target the way local mode does, pins the target to its own CPU and k6
@@ -77,6 +80,18 @@ spec:
     warmup: 0s
     duration: ${duration}s
 EOF
+# The statistics of the report (not needed by anything else, so not part of hack/setup.sh).
+SCIPY_VERSION="1.15.3"  # the newest that still supports Python 3.10 and 3.11
+stats_env="$STACKBENCH_TOOLS/bench-python-scipy-$SCIPY_VERSION"
+if [[ ! -f "$stats_env/.complete" ]]; then
+  log "installing SciPy $SCIPY_VERSION for the report's statistics into $stats_env (PyPI)"
+  rm -rf "$stats_env"
+  python3 -m venv "$stats_env" || die "python3 -m venv failed: install python3-venv"
+  "$stats_env/bin/python" -m pip install --quiet --only-binary=:all: "scipy==$SCIPY_VERSION" \
+    || die "pip install scipy==$SCIPY_VERSION failed; check that PyPI is reachable"
+  touch "$stats_env/.complete"
+fi
+
 # Builds missing jars and installs tools first; the JDK then runs local mode's k6 follower.
 ./stackbench run --help >/dev/null
 select_jdk
@@ -216,8 +231,8 @@ for n in $(seq 1 "$rounds"); do
 done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$work/runs.txt" "$rate" "$duration" "$load_before" "$load_after" "$(git rev-parse --short HEAD)" \
-  > "$report" <<'EOF'
+"$stats_env/bin/python" - "$work/runs.txt" "$rate" "$duration" "$load_before" "$load_after" \
+  "$(git rev-parse --short HEAD)" > "$report" <<'EOF'
 import sys
 runs_file, rate, duration, before, after, commit = sys.argv[1:]
 rows = [line.split() for line in open(runs_file) if line.strip()]
@@ -239,6 +254,22 @@ a, b, c = mean["plain"], mean["runner"], mean["local"]
 print()
 print(f"mean CPU ms per request: (a) plain {a:.3f}, (b) runner {b:.3f}, (c) local {c:.3f}")
 print(f"ratio b/a {b / a:.2f} (the script as a cluster runner runs it), c/a {c / a:.2f} (as local mode runs it)")
+print()
+# Paired by round: the three scripts of a round ran back to back, so the machine's slow and fast spells cancel out.
+import math
+from scipy import stats
+rounds = {}
+for label, n, user, sys_s, requests, load1 in rows:
+    rounds.setdefault(n, {})[label] = (float(user) + float(sys_s)) / int(requests)
+goal = 1.20
+for label, name in (("runner", "b/a"), ("local", "c/a")):
+    logs = [math.log(r[label] / r["plain"]) for r in rounds.values() if label in r and "plain" in r]
+    print(f"{name} by round: " + ", ".join(f"{math.exp(x):.2f}" for x in logs))
+    test = stats.ttest_1samp(logs, math.log(goal), alternative="less")
+    low, high = stats.ttest_1samp(logs, 0.0).confidence_interval(0.95)
+    print(f"{name} geometric mean {math.exp(sum(logs) / len(logs)):.3f}, 95% confidence interval"
+          f" {math.exp(low):.3f}-{math.exp(high):.3f} ({len(logs)} rounds);"
+          f" one-sided p-value that it is below {goal:.2f}: {test.pvalue:.3f}")
 print(f"load average before {before}, after {after}")
 EOF
 cat "$report"
