@@ -29,12 +29,24 @@ public class ComparisonRunRecord {
             + " dropped iterations are counted apart.")
     private Boolean generatorSaturated;
 
+    @JsonPropertyDescription("What ended its capacity search, when the template searches for capacity: Target (the"
+            + " figure is the capacity), Range or Generator (a lower bound), Floor (an upper bound).")
+    private CapacityLimit capacityLimit;
+
     @JsonPropertyDescription("Whether the statistics count it (set when the comparison ends): false when it failed,"
             + " or was flagged and includeFlaggedRuns is false.")
     private Boolean counted;
 
     @JsonPropertyDescription("Why it failed, when it did.")
     private String message;
+
+    public CapacityLimit getCapacityLimit() {
+        return capacityLimit;
+    }
+
+    public void setCapacityLimit(CapacityLimit capacityLimit) {
+        this.capacityLimit = capacityLimit;
+    }
 
     public Boolean getCounted() {
         return counted;

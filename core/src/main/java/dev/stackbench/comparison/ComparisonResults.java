@@ -114,6 +114,9 @@ public final class ComparisonResults {
             }
             record.setFigures(figures);
             record.setDroppedIterations(status.getSummary().getDroppedIterations());
+            if (status.getCapacity() != null) {
+                record.setCapacityLimit(status.getCapacity().getLimitedBy());
+            }
             // Saturated means the runner's CPU (or its throttling) limited it; dropped iterations alone are
             // counted in droppedIterations, since k6 also drops them when its VUs wait on a saturated target.
             record.setGeneratorSaturated(status.getConditions() != null
@@ -145,7 +148,8 @@ public final class ComparisonResults {
                 figures,
                 record.getDroppedIterations() == null ? 0 : record.getDroppedIterations(),
                 Boolean.TRUE.equals(record.getGeneratorSaturated()),
-                record.getPhase() == Phase.Succeeded ? null : record.getMessage());
+                record.getPhase() == Phase.Succeeded ? null : record.getMessage(),
+                record.getCapacityLimit());
     }
 
     /** The metrics of a spec with its defaults, in spec order. */

@@ -1,5 +1,6 @@
 package dev.stackbench.stats;
 
+import dev.stackbench.api.CapacityLimit;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.stats.RepetitionStatistics.Shift;
 import dev.stackbench.stats.RepetitionStatistics.Spread;
@@ -34,6 +35,7 @@ public final class ComparisonAnalysis {
      * @param droppedIterations iterations its load generator could not start in time
      * @param generatorSaturated whether its GeneratorSaturated condition was True
      * @param failure why it failed, when it did
+     * @param capacityLimit what ended its capacity search; null when it made none
      */
     public record Repetition(
             String variant,
@@ -42,7 +44,19 @@ public final class ComparisonAnalysis {
             Map<ComparisonMetric, Double> figures,
             long droppedIterations,
             boolean generatorSaturated,
-            String failure) {
+            String failure,
+            CapacityLimit capacityLimit) {
+
+        public Repetition(
+                String variant,
+                int round,
+                String run,
+                Map<ComparisonMetric, Double> figures,
+                long droppedIterations,
+                boolean generatorSaturated,
+                String failure) {
+            this(variant, round, run, figures, droppedIterations, generatorSaturated, failure, null);
+        }
 
         /** A repetition from a run's summary (null when it failed). */
         public static Repetition of(
@@ -59,7 +73,7 @@ public final class ComparisonAnalysis {
             }
             long dropped =
                     summary == null || summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
-            return new Repetition(variant, round, run, figures, dropped, generatorSaturated, failure);
+            return new Repetition(variant, round, run, figures, dropped, generatorSaturated, failure, null);
         }
 
         /** Why the run's figures describe the load generator rather than the target, if they do. */
@@ -97,6 +111,7 @@ public final class ComparisonAnalysis {
         List<String> warnings = new ArrayList<>();
         Map<String, List<Map<ComparisonMetric, Double>>> valid = new LinkedHashMap<>();
         Map<String, Integer> runs = new LinkedHashMap<>();
+        List<Repetition> counted = new ArrayList<>();
         variants.forEach(variant -> {
             valid.put(variant, new ArrayList<>());
             runs.put(variant, 0);
@@ -124,6 +139,7 @@ public final class ComparisonAnalysis {
                 warnings.add(which + " is counted although " + flag.get() + " (includeFlaggedRuns)");
             }
             valid.get(repetition.variant()).add(repetition.figures());
+            counted.add(repetition);
         }
 
         List<VariantResult> variantResults = new ArrayList<>();
@@ -143,6 +159,9 @@ public final class ComparisonAnalysis {
             }
             variantResults.add(new VariantResult(
                     variant, runs.get(variant), valid.get(variant).size(), spreads));
+        }
+        if (metrics.contains(ComparisonMetric.CAPACITY)) {
+            warnings.addAll(boundedCapacities(variants, counted));
         }
 
         String baseline = variants.getFirst();
@@ -187,6 +206,58 @@ public final class ComparisonAnalysis {
             verdicts.add(headline(contender, headline, shift, baseSpread));
         }
         return new Result(baseline, variantResults, contenders, warnings, String.join("; ", verdicts));
+    }
+
+    /**
+     * A warning per variant whose counted capacity searches ended without finding the capacity: at capacity.to or at
+     * the load generator's limit (the figure is a lower bound), or at capacity.from (an upper bound). Their medians and
+     * differences are then bounds, not measurements.
+     */
+    private static List<String> boundedCapacities(List<String> variants, List<Repetition> counted) {
+        List<String> warnings = new ArrayList<>();
+        for (String variant : variants) {
+            Map<CapacityLimit, Integer> ended = new EnumMap<>(CapacityLimit.class);
+            int runs = 0;
+            for (Repetition repetition : counted) {
+                if (!repetition.variant().equals(variant)) {
+                    continue;
+                }
+                runs++;
+                if (repetition.capacityLimit() != null && repetition.capacityLimit() != CapacityLimit.Target) {
+                    ended.merge(repetition.capacityLimit(), 1, Integer::sum);
+                }
+            }
+            int lower = ended.getOrDefault(CapacityLimit.Range, 0) + ended.getOrDefault(CapacityLimit.Generator, 0);
+            if (lower > 0) {
+                warnings.add(String.format(
+                        Locale.ROOT,
+                        "%s: %d of %d capacity searches ended %s, so their capacity is a lower bound and so is any"
+                                + " difference that puts %s ahead: %s",
+                        variant,
+                        lower,
+                        runs,
+                        ended.containsKey(CapacityLimit.Generator) && ended.containsKey(CapacityLimit.Range)
+                                ? "at capacity.to or where the load generator could not deliver the rate"
+                                : ended.containsKey(CapacityLimit.Generator)
+                                        ? "where the load generator could not deliver the rate"
+                                        : "with the objective still met at capacity.to",
+                        variant,
+                        ended.containsKey(CapacityLimit.Generator)
+                                ? "a load generator with more CPU (or more runners) measures it"
+                                : "raise capacity.to to measure it"));
+            }
+            int floor = ended.getOrDefault(CapacityLimit.Floor, 0);
+            if (floor > 0) {
+                warnings.add(String.format(
+                        Locale.ROOT,
+                        "%s: %d of %d capacity searches broke the objective already at capacity.from, so their"
+                                + " capacity is an upper bound: lower capacity.from to measure it",
+                        variant,
+                        floor,
+                        runs));
+            }
+        }
+        return warnings;
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.stackbench.api.BenchmarkComparisonStatus;
 import dev.stackbench.api.BenchmarkComparisons;
 import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.CapacityLimit;
+import dev.stackbench.api.CapacityResult;
 import dev.stackbench.api.ComparisonDefaults;
 import dev.stackbench.api.ComparisonPhase;
 import dev.stackbench.api.ComparisonRunRecord;
@@ -129,6 +131,15 @@ class ComparisonRunsTest {
         assertThat(ComparisonMetric.CAPACITY.of(found)).contains(180.0);
         assertThat(ComparisonMetric.CAPACITY.direction())
                 .isEqualTo(dev.stackbench.stats.RepetitionStatistics.Direction.HIGHER_IS_BETTER);
+
+        // What ended each search goes into the comparison's record of the run, and from there to the statistics.
+        BenchmarkRunStatus atTheTop = succeeded(400, 120, 0);
+        atTheTop.getSummary().setCapacity(400);
+        atTheTop.setCapacity(new CapacityResult().withLimitedBy(CapacityLimit.Range));
+        ComparisonRunRecord record = ComparisonResults.record("capacity-r1", "virtual", 0, atTheTop);
+        assertThat(record.getCapacityLimit()).isEqualTo(CapacityLimit.Range);
+        assertThat(ComparisonResults.repetition(record).capacityLimit()).isEqualTo(CapacityLimit.Range);
+        assertThat(ComparisonResults.repetition(record).figures()).containsEntry(ComparisonMetric.CAPACITY, 400.0);
     }
 
     @Test

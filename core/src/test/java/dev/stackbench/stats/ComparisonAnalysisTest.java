@@ -3,6 +3,7 @@ package dev.stackbench.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stackbench.api.CapacityLimit;
 import dev.stackbench.api.LatencySummary;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.stats.ComparisonAnalysis.Repetition;
@@ -12,6 +13,7 @@ import dev.stackbench.stats.ComparisonPlan.Slot;
 import dev.stackbench.stats.RepetitionStatistics.Verdict;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ComparisonAnalysisTest {
@@ -46,6 +48,57 @@ class ComparisonAnalysisTest {
                     null));
         }
         return repetitions;
+    }
+
+    @Test
+    void capacitiesThatAreOnlyBoundsAreComparedButSaidToBeBounds() {
+        // As measured with examples/comparison/capacity.yaml: the baseline's searches found 183/s each, the
+        // contender's all held the objective at capacity.to (400/s); one of a third variant hit the generator's limit
+        // and one broke at capacity.from.
+        List<Repetition> repetitions = new ArrayList<>();
+        for (int round = 0; round < 4; round++) {
+            repetitions.add(capacity("jdbc", round, 183 - round, CapacityLimit.Target));
+            repetitions.add(capacity("virtual", round, 400, CapacityLimit.Range));
+            repetitions.add(capacity(
+                    "mixed",
+                    round,
+                    round == 0 ? 50 : 300 + round,
+                    round == 0 ? CapacityLimit.Floor : round == 1 ? CapacityLimit.Generator : CapacityLimit.Target));
+        }
+
+        Result result = ComparisonAnalysis.analyse(
+                List.of("jdbc", "virtual", "mixed"), repetitions, List.of(ComparisonMetric.CAPACITY), 0.95, false);
+
+        assertThat(result.contenders()
+                        .getFirst()
+                        .shifts()
+                        .get(ComparisonMetric.CAPACITY)
+                        .verdict())
+                .isEqualTo(Verdict.BETTER);
+        assertThat(result.warnings())
+                .noneMatch(warning -> warning.startsWith("jdbc:"))
+                .anySatisfy(warning -> assertThat(warning)
+                        .startsWith("virtual: 4 of 4 capacity searches ended with the objective still met at"
+                                + " capacity.to")
+                        .contains("lower bound", "raise capacity.to"))
+                .anySatisfy(warning -> assertThat(warning)
+                        .startsWith("mixed: 1 of 4 capacity searches ended where the load generator could not")
+                        .contains("lower bound", "more CPU"))
+                .anySatisfy(warning -> assertThat(warning)
+                        .startsWith("mixed: 1 of 4 capacity searches broke the objective already at capacity.from")
+                        .contains("upper bound"));
+    }
+
+    private static Repetition capacity(String variant, int round, double capacity, CapacityLimit limit) {
+        return new Repetition(
+                variant,
+                round,
+                variant + "-" + round,
+                Map.of(ComparisonMetric.CAPACITY, capacity),
+                0,
+                false,
+                null,
+                limit);
     }
 
     @Test
