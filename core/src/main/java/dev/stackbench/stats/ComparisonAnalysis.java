@@ -47,17 +47,6 @@ public final class ComparisonAnalysis {
             String failure,
             CapacityLimit capacityLimit) {
 
-        public Repetition(
-                String variant,
-                int round,
-                String run,
-                Map<ComparisonMetric, Double> figures,
-                long droppedIterations,
-                boolean generatorSaturated,
-                String failure) {
-            this(variant, round, run, figures, droppedIterations, generatorSaturated, failure, null);
-        }
-
         /** A repetition from a run's summary (null when it failed). */
         public static Repetition of(
                 String variant, int round, String run, RunSummary summary, boolean generatorSaturated, String failure) {
