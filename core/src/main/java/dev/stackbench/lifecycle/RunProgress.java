@@ -181,33 +181,27 @@ public final class RunProgress {
     }
 
     /**
+     * Whether the load generator kept up (condition GeneratorSaturated). A finding also joins the summary's warnings,
+     * once, unless it is only about dropped iterations, which the summary's own warning on them already gives.
+     */
+    public void generatorChecked(RunSummary summary, GeneratorCheck.Judgement judgement) {
+        if (judgement.finding().isEmpty()) {
+            condition(Conditions.GENERATOR_SATURATED, false, "GeneratorKeptUp", judgement.keptUpDescription());
+            return;
+        }
+        GeneratorCheck.Finding finding = judgement.finding().get();
+        condition(Conditions.GENERATOR_SATURATED, true, finding.reason(), finding.message());
+        if (!GeneratorCheck.ITERATIONS_DROPPED.equals(finding.reason())
+                && (summary.getWarnings() == null || !summary.getWarnings().contains(finding.message()))) {
+            summary.addWarning(finding.message());
+        }
+    }
+
+    /**
      * The summary is stored and the run succeeded. Thresholds get a condition only when the run had some.
      *
      * @param runners how many k6 summaries were combined
      */
-    /**
-     * Whether the load generator kept up (condition GeneratorSaturated). A finding is also added to the summary's
-     * warnings, unless the summary already warns about the dropped iterations it is made of.
-     *
-     * @param keptUp what was checked, for the message when the generator kept up
-     */
-    public void generatorChecked(RunSummary summary, Optional<GeneratorCheck.Finding> finding, String keptUp) {
-        if (finding.isEmpty()) {
-            condition(Conditions.GENERATOR_SATURATED, false, "GeneratorKeptUp", keptUp);
-            return;
-        }
-        condition(
-                Conditions.GENERATOR_SATURATED,
-                true,
-                finding.get().reason(),
-                finding.get().message());
-        if (!finding.get().reason().equals(GeneratorCheck.ITERATIONS_DROPPED)
-                && (summary.getWarnings() == null
-                        || !summary.getWarnings().contains(finding.get().message()))) {
-            summary.addWarning(finding.get().message());
-        }
-    }
-
     public void succeeded(RunSummary summary, int runners) {
         status.setSummary(summary);
         condition(

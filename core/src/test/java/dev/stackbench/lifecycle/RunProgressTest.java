@@ -82,16 +82,12 @@ class RunProgressTest {
     void aSaturatedGeneratorIsAConditionAndAWarningOnceDroppedIterationsAreOnlyACondition() {
         RunProgress progress = new RunProgress(exampleRun(), T0);
         RunSummary summary = new RunSummary();
-        String saturated = "!! k6 could not generate the requested load (r used 0.10 of its 0.10 CPU (100%))";
+        String saturated = "k6 could not generate the requested load (r used 0.10 of the 0.10 CPU it may use)";
+        GeneratorCheck.Judgement judgement = new GeneratorCheck.Judgement(
+                Optional.of(new GeneratorCheck.Finding(GeneratorCheck.RUNNER_CPU_SATURATED, saturated)), null);
 
-        progress.generatorChecked(
-                summary,
-                Optional.of(new GeneratorCheck.Finding(GeneratorCheck.RUNNER_CPU_SATURATED, saturated)),
-                "unused");
-        progress.generatorChecked(
-                summary,
-                Optional.of(new GeneratorCheck.Finding(GeneratorCheck.RUNNER_CPU_SATURATED, saturated)),
-                "unused");
+        progress.generatorChecked(summary, judgement);
+        progress.generatorChecked(summary, judgement);
 
         assertThat(progress.condition(Conditions.GENERATOR_SATURATED)).hasValueSatisfying(c -> {
             assertThat(c.getStatus()).isEqualTo(Conditions.TRUE);
@@ -103,11 +99,13 @@ class RunProgressTest {
         RunSummary dropped = new RunSummary().addWarning("k6 dropped 3 of 300 planned iterations");
         progress.generatorChecked(
                 dropped,
-                Optional.of(new GeneratorCheck.Finding(GeneratorCheck.ITERATIONS_DROPPED, "!! 3 iterations dropped")),
-                "unused");
+                new GeneratorCheck.Judgement(
+                        Optional.of(
+                                new GeneratorCheck.Finding(GeneratorCheck.ITERATIONS_DROPPED, "3 iterations dropped")),
+                        null));
         assertThat(dropped.getWarnings()).as("the summary already says it").hasSize(1);
 
-        progress.generatorChecked(new RunSummary(), Optional.empty(), "k6 kept up");
+        progress.generatorChecked(new RunSummary(), new GeneratorCheck.Judgement(Optional.empty(), "k6 kept up"));
         assertThat(progress.condition(Conditions.GENERATOR_SATURATED))
                 .hasValueSatisfying(c ->
                         assertThat(c.getReason() + ": " + c.getMessage()).isEqualTo("GeneratorKeptUp: k6 kept up"));

@@ -5,16 +5,18 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Quantities;
 import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.StepResult;
-import dev.stackbench.api.WorkloadSpec;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6ScriptGenerator;
 import dev.stackbench.k6.K6SummaryParser;
+import dev.stackbench.lifecycle.LoadStep;
+import dev.stackbench.lifecycle.ResolvedRun;
+import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.AppWiring;
@@ -71,13 +73,6 @@ public final class LocalRunner {
     private static final Duration K6_OVERRUN = Duration.ofSeconds(60);
     /** k6 made its VUs while the target started; this long more for a machine that is slow to. */
     private static final Duration K6_RESUME_TIMEOUT = Duration.ofSeconds(60);
-    /** k6 may use at most this share of the CPUs it can run on before its figures become suspect. */
-    private static final double GENERATOR_CPU_ALARM = 0.85;
-    /**
-     * The CPUs k6 shares with the delay service and PostgreSQL may be at most this busy: beyond, k6 and the delay
-     * service wait for CPU, so requests leave late and answers come back late whatever the target does.
-     */
-    static final double GENERATOR_CPUS_BUSY_ALARM = 0.90;
 
     private final Settings settings;
     private final ProgressPrinter printer;
@@ -247,14 +242,12 @@ public final class LocalRunner {
         private String k6Version;
         private RunObservation observation;
         private final List<Long> pids = new ArrayList<>();
-        /** The spec of the load being sent: the run's own, or for a sweep or a capacity search the step's. */
-        private BenchmarkRunSpec loadSpec;
+        private final ResolvedRun resolved;
+        /** The load being sent: the run's only one, or the step of a sweep or a capacity search under way. */
+        private LoadStep load;
         /** Where the files of the load being sent go: the run's directory, or the step's. */
         private ResultsLayout.RunFiles k6Files;
-        /** The step being run (1 for the first), and its level; 0 for an ordinary run. */
-        private int stepIndex;
 
-        private int stepLevel;
         private Map<String, String> targetEnv;
         private CpuSet targetStartCpus;
 
@@ -272,7 +265,8 @@ public final class LocalRunner {
                             Quantities.cpuCores(spec.getTarget().getResources().getCpu())));
             run.setStatus(null);
             this.progress = new RunProgress(run, Clock.systemUTC());
-            this.loadSpec = spec;
+            this.resolved = ResolvedRun.of(run);
+            this.load = resolved.plainLoad();
             this.k6Files = files;
             this.loadAverageBefore = MachineFacts.loadAverage().orElse(null);
         }
@@ -343,9 +337,8 @@ public final class LocalRunner {
         private K6Script writeFiles() throws IOException {
             Files.createDirectories(files.dir());
             Files.writeString(files.spec(), BenchmarkRuns.toYaml(withoutStatus(run)));
-            if (spec.getWorkload().isStepped()) {
-                SteppedLoad.Next first = SteppedLoad.next(spec.getWorkload(), List.of());
-                beginStep(1, ((SteppedLoad.Step) first).level());
+            if (resolved.stepped()) {
+                beginStep(((RunDriver.Send) RunDriver.nextLoad(resolved, List.of())).load());
             }
             return writeScript();
         }
@@ -358,18 +351,15 @@ public final class LocalRunner {
                 Files.writeString(k6Files.customModule(), customModule);
                 customImport = "./" + k6Files.customModule().getFileName();
             }
-            K6Script script = core.k6Script(loadSpec, customImport);
+            K6Script script = core.k6Script(load.spec(), customImport);
             Files.writeString(k6Files.k6Script(), script.text());
             return script;
         }
 
         /** From here on, load and files are the step's: its spec at its level, its own directory. */
-        private void beginStep(int index, int level) {
-            stepIndex = index;
-            stepLevel = level;
-            loadSpec = SteppedLoad.specFor(spec, level);
-            k6Files = new ResultsLayout.RunFiles(
-                    files.dir().resolve(String.format(Locale.ROOT, "step-%02d-%d", index, level)));
+        private void beginStep(LoadStep step) {
+            load = step;
+            k6Files = new ResultsLayout.RunFiles(files.dir().resolve(step.directoryName()));
         }
 
         /**
@@ -378,78 +368,71 @@ public final class LocalRunner {
          * is the run's summary from the first step on, so a failure later loses nothing already measured.
          */
         private void runSteps(ProcessSupervisor supervisor, Stack stack, K6Script firstScript) throws IOException {
-            WorkloadSpec workload = spec.getWorkload();
-            int maxSteps = SteppedLoad.maxSteps(workload);
-            Map<Integer, RunSummary> summaries = new LinkedHashMap<>();
-            Map<Integer, Optional<GeneratorCheck.Finding>> findings = new LinkedHashMap<>();
+            Map<Integer, GeneratorCheck.Judgement> judgements = new LinkedHashMap<>();
             Map<Integer, RunObservation> observations = new LinkedHashMap<>();
             K6Script script = firstScript;
             while (true) {
-                progress.stepStarted(
-                        stepIndex,
-                        stepLevel,
-                        SteppedLoad.unit(workload),
-                        maxSteps,
-                        workload.getWarmup(),
-                        workload.getDuration());
-                publishSteps();
                 int exitCode = sendLoad(stack, script);
                 RunSummary summary;
                 try {
-                    summary = core.summarize(loadSpec, variant, k6Files.k6Summary(), observation);
+                    summary = core.summarize(load.spec(), variant, k6Files.k6Summary(), observation);
                 } catch (RuntimeException e) {
                     progress.loadFinished(1);
-                    progress.resultsUnreadable("step " + stepIndex + ": the k6 summary " + k6Files.k6Summary()
+                    progress.resultsUnreadable("step " + load.number() + ": the k6 summary " + k6Files.k6Summary()
                             + " (k6 exit code " + exitCode + ") could not be read: " + e.getMessage() + "; see "
                             + k6Files.k6Log());
                     publishSteps();
                     return;
                 }
-                Optional<GeneratorCheck.Finding> finding = loadGeneratorFinding(summary, observation, plan);
+                GeneratorCheck.Judgement judgement = judgeGenerator(summary, observation);
                 missedScrapesWarning(observation).ifPresent(summary::addWarning);
-                StepResult result = SteppedLoad.judge(
-                        workload, stepIndex, stepLevel, summary, finding, observation.averageLoadGeneratorCores());
-                progress.stepFinished(result);
+                RunDriver.StepRecorded recorded =
+                        RunDriver.stepMeasured(progress, resolved, load, measured(summary, judgement));
                 publishSteps();
-                summaries.put(stepIndex, summary);
-                findings.put(stepIndex, finding);
-                observations.put(stepIndex, observation);
-                writeJson(k6Files.dir().resolve("step.json"), result);
+                judgements.put(load.number(), judgement);
+                observations.put(load.number(), observation);
+                writeJson(k6Files.dir().resolve("step.json"), recorded.result());
                 writeJson(k6Files.dir().resolve("summary.json"), summary);
-                StepResult best = SteppedLoad.best(progress.status().getSteps()).orElseThrow();
-                progress.status().setSummary(summaries.get(best.getStep()));
 
-                SteppedLoad.Next next =
-                        SteppedLoad.next(workload, progress.status().getSteps());
-                if (next instanceof SteppedLoad.Done done) {
-                    observation = observations.get(best.getStep());
-                    progress.loadFinished(1);
-                    RunSummary kept = summaries.get(best.getStep());
-                    progress.stepsDone(done, kept, best.getStep());
-                    progress.generatorChecked(
-                            kept,
-                            findings.get(best.getStep()),
-                            String.format(
-                                    Locale.ROOT,
-                                    "k6 kept up in step %d: no iterations dropped, it used %.2f CPU",
-                                    best.getStep(),
-                                    observation.averageLoadGeneratorCores()));
-                    progress.succeeded(kept, 1);
+                if (recorded.next() instanceof RunDriver.Finished finished) {
+                    int kept = SteppedLoad.best(progress.status().getSteps())
+                            .orElseThrow()
+                            .getStep();
+                    observation = observations.get(kept);
+                    RunDriver.stepsFinished(progress, resolved, finished.done(), judgements.get(kept), 1);
                     publishSteps();
                     return;
                 }
-                beginStep(stepIndex + 1, ((SteppedLoad.Step) next).level());
+                beginStep(((RunDriver.Send) recorded.next()).load());
                 script = writeScript();
-                if (Boolean.TRUE.equals(workload.getRestartBetweenSteps())) {
+                if (Boolean.TRUE.equals(spec.getWorkload().getRestartBetweenSteps())) {
                     stack = restartTarget(supervisor, stack);
                 }
                 startK6Paused(supervisor, stack.baseUrl());
+                // Each step's load is prepared with LoadRunning False, as a cluster prepares its TestRun.
+                progress.condition(
+                        Conditions.LOAD_RUNNING,
+                        false,
+                        "LoadPrepared",
+                        "started k6 for " + load.label(name) + ", paused until it is told to start");
             }
+        }
+
+        private RunDriver.MeasuredLoad measured(RunSummary summary, GeneratorCheck.Judgement judgement) {
+            return new RunDriver.MeasuredLoad(
+                    summary,
+                    judgement,
+                    observation.averageLoadGeneratorCores(),
+                    1,
+                    Conditions.format(observation
+                            .windowStart()
+                            .minus(Durations.parse(load.spec().getWorkload().getWarmup()))),
+                    Conditions.format(Instant.now()));
         }
 
         /** Stops the target and starts it again, for a cold start at every step (restartBetweenSteps). */
         private Stack restartTarget(ProcessSupervisor supervisor, Stack stack) throws IOException {
-            say("restarting target " + variant.name() + " before step " + stepIndex + " (restartBetweenSteps)");
+            say("restarting target " + variant.name() + " before step " + load.number() + " (restartBetweenSteps)");
             stack.target().stop(Duration.ofSeconds(20));
             pids.add(stack.target().pid());
             target = startSpringApp(
@@ -658,14 +641,8 @@ public final class LocalRunner {
             sampler.start();
             resumeK6();
             sampler.watchLoadGenerator(k6.process().toHandle());
-            progress.loadRunning(1, stack.baseUrl());
-            if (stepIndex > 0) {
-                // A step's progress was recorded when it started (RunProgress.stepStarted).
-            } else if (warmup.isZero()) {
-                progress.measuring(spec.getWorkload().getDuration());
-            } else {
-                progress.warmingUp(spec.getWorkload().getWarmup());
-            }
+            RunDriver.loadStarted(progress, load, 1, stack.baseUrl());
+            RunDriver.loadElapsed(progress, load, Duration.ZERO);
             publishSteps();
             Instant loadStarted = Instant.now();
             int exitCode;
@@ -674,7 +651,7 @@ public final class LocalRunner {
             } finally {
                 sampler.close();
             }
-            if (stepIndex == 0) {
+            if (!load.isStep()) {
                 // A sweep's load finishes with its last step.
                 progress.loadFinished(1);
                 publishSteps();
@@ -739,62 +716,33 @@ public final class LocalRunner {
         }
 
         /**
-         * Warns loudly when k6 did not offer the load the spec asked for (then the figures describe the generator,
-         * or its VU limit, not the target) and sets the condition GeneratorSaturated: from k6's CPU over the CPUs it
-         * may use (local mode has no CPU limit, so no throttling) and the dropped iterations.
+         * What k6's CPU over the CPUs it may use (local mode has no CPU limit, so no throttling), the busy share of the
+         * CPUs it shares with the delay service and PostgreSQL, and the dropped iterations say about the generator.
          */
-        private void checkLoadGenerator(RunSummary summary, RunObservation observation, IsolationPlan plan) {
-            Optional<GeneratorCheck.Finding> finding = loadGeneratorFinding(summary, observation, plan);
-            double k6Cores = observation.averageLoadGeneratorCores();
-            progress.generatorChecked(
-                    summary,
-                    finding,
-                    String.format(
-                            Locale.ROOT,
-                            "k6 kept up: no iterations dropped, it used %.2f CPU (%.0f%% of the CPUs it may use)",
-                            k6Cores,
-                            100 * k6Cores / plan.supportCpus().size()));
-        }
-
-        /**
-         * What k6's CPU over the CPUs it may use (local mode has no CPU limit, so no throttling) and the dropped
-         * iterations say about the generator; a finding is also added to the summary's warnings.
-         */
-        private Optional<GeneratorCheck.Finding> loadGeneratorFinding(
-                RunSummary summary, RunObservation observation, IsolationPlan plan) {
-            double k6Cores = observation.averageLoadGeneratorCores();
-            double k6Share = k6Cores / plan.supportCpus().size();
+        private GeneratorCheck.Judgement judgeGenerator(RunSummary summary, RunObservation observation) {
             long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
-            double busy = observation.averageGeneratorCpusBusy();
-            String alarm = loadGeneratorAlarm(
-                    dropped, k6Cores, k6Share, busy, plan.supportCpus().toString());
-            if (alarm != null
-                    && (summary.getWarnings() == null || !summary.getWarnings().contains(alarm))) {
-                summary.addWarning(alarm);
-            }
-            Optional<GeneratorCheck.Finding> finding = alarm == null
-                    ? Optional.empty()
-                    : Optional.of(new GeneratorCheck.Finding(
-                            k6Share >= GENERATOR_CPU_ALARM || busy >= GENERATOR_CPUS_BUSY_ALARM
-                                    ? GeneratorCheck.RUNNER_CPU_SATURATED
-                                    : GeneratorCheck.ITERATIONS_DROPPED,
-                            alarm));
-            return finding;
+            return GeneratorCheck.judge(
+                    List.of(GeneratorCheck.Generator.localProcess(
+                            observation.averageLoadGeneratorCores(),
+                            plan.supportCpus().size(),
+                            observation.averageGeneratorCpusBusy(),
+                            "the delay service and PostgreSQL (" + plan.supportCpus() + ")")),
+                    dropped,
+                    List.of());
         }
 
         /** The k6 summary and the target samples into the status; the run succeeded. */
         private void collect(int exitCode) {
             RunSummary summary;
             try {
-                summary = core.summarize(loadSpec, variant, k6Files.k6Summary(), observation);
+                summary = core.summarize(load.spec(), variant, k6Files.k6Summary(), observation);
             } catch (RuntimeException e) {
                 progress.resultsUnreadable("the k6 summary " + k6Files.k6Summary() + " (k6 exit code " + exitCode
                         + ") could not be read: " + e.getMessage() + "; see " + k6Files.k6Log());
                 return;
             }
-            checkLoadGenerator(summary, observation, plan);
             missedScrapesWarning(observation).ifPresent(summary::addWarning);
-            progress.succeeded(summary, 1);
+            RunDriver.loadMeasured(progress, measured(summary, judgeGenerator(summary, observation)));
             publishSteps();
         }
 
@@ -837,7 +785,7 @@ public final class LocalRunner {
                         : Duration.between(Instant.ofEpochSecond(firstSample), Instant.now());
                 boolean measuring = firstSample >= 0 && elapsed.compareTo(warmupDuration) >= 0;
                 if (measuring) {
-                    progress.measuring(spec.getWorkload().getDuration());
+                    RunDriver.loadElapsed(progress, load, elapsed);
                     publishSteps();
                 }
                 // The follower counts what k6 counted since its previous poll a second ago.
@@ -847,10 +795,7 @@ public final class LocalRunner {
                         ? "starting"
                         : elapsed.compareTo(planned) > 0 ? "finishing" : measuring ? "measure" : "warmup";
                 printer.show(new ProgressPrinter.Progress(
-                        stepIndex == 0
-                                ? name
-                                : name + " step " + stepIndex + " (" + stepLevel + " "
-                                        + SteppedLoad.unit(spec.getWorkload()) + ")",
+                        load.label(name),
                         phase,
                         elapsed,
                         planned,
@@ -1104,40 +1049,6 @@ public final class LocalRunner {
                         + " metrics, so thread, heap and pool figures cover only the answered scrapes",
                 missed,
                 observation.ticks().size()));
-    }
-
-    static String loadGeneratorAlarm(long dropped, double k6Cores, double k6Share) {
-        return loadGeneratorAlarm(dropped, k6Cores, k6Share, Double.NaN, "");
-    }
-
-    /**
-     * @param busy the busy share of the CPUs k6 runs on, by every process on them (k6, the delay service, PostgreSQL),
-     *     or NaN when not measured
-     */
-    static String loadGeneratorAlarm(long dropped, double k6Cores, double k6Share, double busy, String cpus) {
-        List<String> reasons = new ArrayList<>();
-        if (k6Share >= GENERATOR_CPU_ALARM) {
-            reasons.add(String.format(
-                    Locale.ROOT, "k6 used %.2f CPU (%.0f%% of the CPUs it may use)", k6Cores, 100 * k6Share));
-        } else if (busy >= GENERATOR_CPUS_BUSY_ALARM) {
-            reasons.add(String.format(
-                    Locale.ROOT,
-                    "the CPUs k6 shares with the delay service and PostgreSQL (%s) were %.0f%% busy, k6 itself"
-                            + " using %.2f CPU",
-                    cpus,
-                    100 * busy,
-                    k6Cores));
-        }
-        if (dropped > 0) {
-            reasons.add(dropped + " iterations dropped");
-        }
-        if (reasons.isEmpty()) {
-            return null;
-        }
-        return "k6 could not generate the requested rate (" + String.join(", ", reasons) + "): this result "
-                + (k6Share >= GENERATOR_CPU_ALARM || busy >= GENERATOR_CPUS_BUSY_ALARM
-                        ? "measures the load generator, not the target"
-                        : "is for a lower load than requested (k6 ran out of VUs while responses were slow)");
     }
 
     private static BenchmarkRun withoutStatus(BenchmarkRun run) {

@@ -3,6 +3,7 @@ package dev.stackbench.local;
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BurstSummary;
+import dev.stackbench.api.Conditions;
 import dev.stackbench.api.LatencySummary;
 import dev.stackbench.api.LockSummary;
 import dev.stackbench.api.RunSummary;
@@ -65,18 +66,25 @@ public final class ReportRows {
         }
         LatencySummary latency = summary.getLatencyMs() == null ? new LatencySummary() : summary.getLatencyMs();
         TargetSummary target = summary.getTarget() == null ? new TargetSummary() : summary.getTarget();
-        String alarm = null;
+        // The generator check's finding is the row's alarm: its condition holds it whether or not the summary's
+        // warnings repeat it (dropped iterations are already a warning of their own there).
+        String alarm = status.getConditions() == null
+                ? null
+                : status.getConditions().stream()
+                        .filter(c -> Conditions.GENERATOR_SATURATED.equals(c.getType())
+                                && Conditions.TRUE.equals(c.getStatus()))
+                        .map(c -> c.getMessage())
+                        .findFirst()
+                        .orElse(null);
         if (summary.getWarnings() != null) {
             for (String warning : summary.getWarnings()) {
-                if (warning.startsWith("k6 could not generate") && alarm == null) {
-                    alarm = warning;
-                } else {
+                if (!warning.equals(alarm)) {
                     warnings.add(warning);
                 }
             }
         }
         if (alarm != null) {
-            // The loud alarm already says k6 fell short; the aggregator's own note on dropped iterations repeats it.
+            // The alarm already says k6 fell short; the summary's own note on dropped iterations repeats it.
             warnings.removeIf(warning -> warning.startsWith("k6 dropped"));
         }
         Double k6Cores = observation == null ? null : observation.averageLoadGeneratorCores();

@@ -9,7 +9,10 @@ import dev.stackbench.api.LatencySummary;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.TargetSummary;
+import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.report.RunRow;
+import dev.stackbench.results.GeneratorCheck;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ReportRowsTest {
@@ -48,12 +51,17 @@ class ReportRowsTest {
         summary.setTarget(target);
         summary.setLittleLawRps(66.7);
         summary.addWarning("k6 dropped 900 of 3600 planned iterations (25.0%): it ran out of VUs");
-        summary.addWarning(LocalRunner.loadGeneratorAlarm(900, 0.1, 0.1));
         summary.addWarning("the requested rate 120/s is above the Little's-law cap");
         BenchmarkRunStatus status = new BenchmarkRunStatus();
         status.setPhase(Phase.Succeeded);
         status.setSummary(summary);
         run.setStatus(status);
+        RunProgress progress = new RunProgress(run, java.time.Instant.parse("2026-01-01T10:00:00Z"));
+        progress.generatorChecked(
+                summary,
+                GeneratorCheck.judge(
+                        List.of(GeneratorCheck.Generator.localProcess(0.1, 1, Double.NaN, "nobody")), 900, List.of()));
+        run.setStatus(progress.status());
 
         RunRow row = ReportRows.of(run, null);
 
@@ -63,7 +71,8 @@ class ReportRowsTest {
         assertThat(row.p95Ms()).isEqualTo(7000.0);
         assertThat(row.peakThreads()).isEqualTo(74);
         assertThat(row.littleLawRps()).isEqualTo(66.7);
-        assertThat(row.loadGeneratorAlarm()).startsWith("k6 could not generate the requested rate");
+        assertThat(row.loadGeneratorAlarm())
+                .startsWith("k6 could not generate the requested load (900 iterations dropped)");
         assertThat(row.warnings()).containsExactly("the requested rate 120/s is above the Little's-law cap");
     }
 

@@ -568,7 +568,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunSummary summary = measured.get().summary();
         progress.status()
                 .setEnvironment(environment(run, context, measured.get().metrics()));
-        progress.generatorChecked(summary, measured.get().finding(), keptUp(summary));
+        progress.generatorChecked(summary, generatorJudgement(summary));
         progress.succeeded(summary, measured.get().runners());
         return false;
     }
@@ -914,7 +914,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         progress.stepsDone(done, kept, best.get().getStep());
         progress.loadFinished(run.getSpec().getWorkload().getParallelism());
-        progress.generatorChecked(kept, generatorFinding(kept), keptUp(kept));
+        progress.generatorChecked(kept, generatorJudgement(kept));
         progress.succeeded(
                 kept, kept.getRunners() == null ? run.getSpec().getWorkload().getParallelism() : kept.getRunners());
     }
@@ -950,33 +950,29 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     /** What the generator check finds in a summary's pods and dropped iterations. */
     private static Optional<GeneratorCheck.Finding> generatorFinding(RunSummary summary) {
-        long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
-        return GeneratorCheck.check(summary.getPods() == null ? List.of() : summary.getPods(), dropped);
+        return generatorJudgement(summary).finding();
     }
 
     /** The start of a warning about a pod whose CPU the kubelets did not give over the window. */
     static final String NO_CPU_FIGURES = "no CPU figures for ";
 
-    /** What the generator check looked at, for the condition when it found nothing. */
-    private static String keptUp(RunSummary summary) {
-        List<PodResources> pods = summary.getPods();
-        boolean runnersMeasured = pods != null
-                && pods.stream()
-                        .anyMatch(p -> PodCpuScraper.ROLE_RUNNER.equals(p.getRole()) && p.getAvgCpuCores() != null);
-        List<String> why = summary.getWarnings() == null
+    /**
+     * The generator check over a summary's runner pods and dropped iterations; when no runner's CPU was read, the
+     * warnings saying why explain the condition.
+     */
+    private static GeneratorCheck.Judgement generatorJudgement(RunSummary summary) {
+        long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
+        List<String> unmeasured = summary.getWarnings() == null
                 ? List.of()
                 : summary.getWarnings().stream()
                         .filter(w -> w.startsWith(NO_CPU_FIGURES + PodCpuScraper.ROLE_RUNNER + " ")
                                 || w.startsWith(PodCpuScraper.UNAVAILABLE))
                         .map(w -> w.startsWith(NO_CPU_FIGURES) ? w.substring(NO_CPU_FIGURES.length()) : w)
                         .toList();
-        return runnersMeasured
-                ? "k6 kept up: no iterations dropped, every runner below "
-                        + Math.round(100 * GeneratorCheck.CPU_SHARE_ALARM)
-                        + "% of its CPU limit and throttled in"
-                        + " under " + Math.round(100 * GeneratorCheck.THROTTLED_ALARM) + "% of its periods"
-                : "no iterations dropped; the runners' CPU could not be read from their kubelets"
-                        + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
+        return GeneratorCheck.judge(
+                GeneratorCheck.runnerPods(summary.getPods() == null ? List.of() : summary.getPods()),
+                dropped,
+                unmeasured);
     }
 
     /**

@@ -1,0 +1,170 @@
+package dev.stackbench.lifecycle;
+
+import dev.stackbench.api.Conditions;
+import dev.stackbench.api.Durations;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.StepResult;
+import dev.stackbench.api.WorkloadSpec;
+import dev.stackbench.results.GeneratorCheck;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The decisions of a run's load, made once for both modes: which load comes next (the run's only one, or the next step
+ * of a sweep or a capacity search), which phase a running load is in, what a measured load makes of the run (a step
+ * judged into status.steps, the best step kept as the summary, the run succeeded), and the words of each. The operator
+ * and local mode observe and act; every judgement they record goes through here and {@link RunProgress}, so the same
+ * figures give the same status in both.
+ *
+ * <p>Everything here is a function of the resolved run, the status so far and what the platform measured: the operator
+ * can decide again from the stored status after a restart.
+ */
+public final class RunDriver {
+
+    /** What comes after the loads measured so far. */
+    public sealed interface NextLoad permits Send, Finished {}
+
+    /** Send this load next. */
+    public record Send(LoadStep load) implements NextLoad {}
+
+    /** A sweep or a capacity search has no more steps: why, and what a capacity search found. */
+    public record Finished(SteppedLoad.Done done) implements NextLoad {}
+
+    /**
+     * What a platform measured of one load.
+     *
+     * @param summary the combined k6 summary with the target's figures
+     * @param generator what the generator check made of the load generator
+     * @param generatorCores the generator's average CPU use in cores, all runners together; null when not measured
+     * @param runners how many k6 summaries were combined
+     * @param startedAt when the load started, by the runners' own clocks where they said (RFC 3339)
+     * @param finishedAt when the load's figures were read (RFC 3339)
+     */
+    public record MeasuredLoad(
+            RunSummary summary,
+            GeneratorCheck.Judgement generator,
+            Double generatorCores,
+            int runners,
+            String startedAt,
+            String finishedAt) {}
+
+    /**
+     * A step's result in status.steps, whether it is the best so far (its summary is then the run's, so a later step
+     * that fails loses nothing), and what follows it.
+     */
+    public record StepRecorded(StepResult result, boolean best, NextLoad next) {}
+
+    private RunDriver() {}
+
+    /** The load to send after the steps measured so far; an ordinary run always has its one load. */
+    public static NextLoad nextLoad(ResolvedRun run, List<StepResult> measured) {
+        if (!run.stepped()) {
+            return new Send(run.plainLoad());
+        }
+        SteppedLoad.Next next = SteppedLoad.next(run.spec().getWorkload(), measured);
+        if (next instanceof SteppedLoad.Done done) {
+            return new Finished(done);
+        }
+        return new Send(run.step(measured.size() + 1, ((SteppedLoad.Step) next).level()));
+    }
+
+    /**
+     * The load's runners have started: a step announces itself when LoadRunning is not True yet (each step's load is
+     * prepared with LoadRunning False; the phase moves through WarmingUp and Running with the first step), then
+     * LoadRunning turns True.
+     */
+    public static void loadStarted(RunProgress progress, LoadStep load, int runners, String targetUrl) {
+        WorkloadSpec workload = load.spec().getWorkload();
+        if (load.isStep() && !Conditions.isTrue(progress.status().getConditions(), Conditions.LOAD_RUNNING)) {
+            progress.stepStarted(
+                    load.number(),
+                    load.level(),
+                    load.unit(),
+                    load.maxSteps(),
+                    workload.getWarmup(),
+                    workload.getDuration());
+        }
+        progress.loadRunning(runners, targetUrl);
+    }
+
+    /**
+     * The phase of a running load {@code elapsed} after its runners started: WarmingUp inside the warmup, then Running.
+     * Steps after the first leave the phase alone: the run is Running since the first, and its message names the step.
+     */
+    public static void loadElapsed(RunProgress progress, LoadStep load, Duration elapsed) {
+        if (load.number() > 1) {
+            return;
+        }
+        WorkloadSpec workload = load.spec().getWorkload();
+        Duration warmup = Durations.parse(workload.getWarmup());
+        if (elapsed.compareTo(warmup) < 0) {
+            progress.warmingUp(workload.getWarmup());
+        } else {
+            progress.measuring(workload.getDuration());
+        }
+    }
+
+    /** An ordinary run's load was read: the generator is judged and the run succeeds with the summary. */
+    public static void loadMeasured(RunProgress progress, MeasuredLoad measured) {
+        progress.generatorChecked(measured.summary(), measured.generator());
+        progress.succeeded(measured.summary(), measured.runners());
+    }
+
+    /** A step's load was read: it is judged into status.steps, kept as the summary when best so far. */
+    public static StepRecorded stepMeasured(
+            RunProgress progress, ResolvedRun run, LoadStep load, MeasuredLoad measured) {
+        StepResult result = SteppedLoad.judge(
+                run.spec().getWorkload(),
+                load.number(),
+                load.level(),
+                measured.summary(),
+                measured.generator().finding(),
+                measured.generatorCores());
+        result.setStartedAt(measured.startedAt());
+        result.setFinishedAt(measured.finishedAt());
+        if (load.number() == 1 && measured.startedAt() != null) {
+            progress.status().setStartedAt(measured.startedAt());
+        }
+        progress.stepFinished(result);
+        boolean best = SteppedLoad.best(progress.status().getSteps())
+                .map(step -> step.getStep() == load.number())
+                .orElse(false);
+        if (best) {
+            measured.summary().setStep(load.number());
+            progress.status().setSummary(measured.summary());
+        }
+        return new StepRecorded(result, best, nextLoad(run, progress.status().getSteps()));
+    }
+
+    /**
+     * No step follows: the run keeps the best step's summary (status.summary since that step) and succeeds; it fails
+     * when that summary is missing, which only a lost status write can cause.
+     *
+     * @param keptGenerator the generator check of the kept step
+     */
+    public static void stepsFinished(
+            RunProgress progress,
+            ResolvedRun run,
+            SteppedLoad.Done done,
+            GeneratorCheck.Judgement keptGenerator,
+            int runners) {
+        List<StepResult> steps = progress.status().getSteps() == null
+                ? List.of()
+                : progress.status().getSteps();
+        Optional<StepResult> best = SteppedLoad.best(steps);
+        RunSummary kept = progress.status().getSummary();
+        if (best.isEmpty()
+                || kept == null
+                || !Objects.equals(kept.getStep(), best.get().getStep())) {
+            progress.resultsUnreadable("the summary of the step the run keeps is missing from status.summary"
+                    + " (status.steps has " + steps.size() + " steps): create the run again");
+            return;
+        }
+        progress.stepsDone(done, kept, best.get().getStep());
+        progress.loadFinished(runners);
+        progress.generatorChecked(kept, keptGenerator);
+        progress.succeeded(kept, runners);
+    }
+}

@@ -1,0 +1,218 @@
+package dev.stackbench.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Conditions;
+import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.Phase;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.StepOutcome;
+import dev.stackbench.results.GeneratorCheck;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The run driver with no cluster and no processes: the same loop both modes go through, fed with what a platform
+ * would have measured at each load level.
+ */
+class RunDriverTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+    private static final GeneratorCheck.Judgement KEPT_UP =
+            new GeneratorCheck.Judgement(Optional.empty(), "k6 kept up");
+
+    private static BenchmarkRun example(String file) {
+        BenchmarkRun run = BenchmarkRuns.readOne(Path.of("..", "examples", file));
+        run.getMetadata().setGeneration(1L);
+        return run;
+    }
+
+    private static RunSummary summary(double rps, double p95, double errorRate) {
+        RunSummary summary = new RunSummary();
+        summary.setRps(rps);
+        summary.setRequests((long) (rps * 10));
+        summary.setErrorRate(errorRate);
+        summary.setDroppedIterations(0L);
+        summary.setMeasuredSeconds(10.0);
+        LatencySummary latency = new LatencySummary();
+        latency.setP50(p95 / 2);
+        latency.setP95(p95);
+        latency.setP99(p95);
+        summary.setLatencyMs(latency);
+        return summary;
+    }
+
+    private static RunDriver.MeasuredLoad measured(RunSummary summary) {
+        return new RunDriver.MeasuredLoad(summary, KEPT_UP, 0.2, 1, "2026-01-01T10:00:05Z", "2026-01-01T10:00:20Z");
+    }
+
+    @Test
+    void aResolvedRunIsDefaultedOnceAndOwnsItsSpec() {
+        BenchmarkRun run = example("webflux-r2dbc.yaml");
+        run.getSpec().setTimeout(null);
+
+        ResolvedRun resolved = ResolvedRun.of(run);
+        run.getSpec().getWorkload().setDuration("1h");
+
+        assertThat(resolved.spec().getTimeout()).as("defaulted").isEqualTo("15m");
+        assertThat(resolved.spec().getWorkload().getDuration())
+                .as("a later change of the object does not reach the run")
+                .isNotEqualTo("1h");
+        assertThat(resolved.generation()).isEqualTo(1L);
+    }
+
+    @Test
+    void anOrdinaryRunHasOneLoadNumberedZeroAtItsOwnSpec() {
+        ResolvedRun run = ResolvedRun.of(example("webflux-r2dbc.yaml"));
+
+        RunDriver.NextLoad next = RunDriver.nextLoad(run, List.of());
+
+        assertThat(next).isInstanceOf(RunDriver.Send.class);
+        LoadStep load = ((RunDriver.Send) next).load();
+        assertThat(load.number()).isZero();
+        assertThat(load.isStep()).isFalse();
+        assertThat(load.label("r")).isEqualTo("r");
+        assertThat(load.spec().getWorkload().getDuration())
+                .isEqualTo(run.spec().getWorkload().getDuration());
+    }
+
+    /** Elapsed time since the runners started -> the phase a first load is in. */
+    static Stream<Arguments> phases() {
+        return Stream.of(
+                Arguments.of(0, Phase.WarmingUp),
+                Arguments.of(4, Phase.WarmingUp),
+                Arguments.of(5, Phase.Running),
+                Arguments.of(60, Phase.Running));
+    }
+
+    @ParameterizedTest
+    @MethodSource("phases")
+    void aRunningLoadIsWarmingUpThenRunning(int elapsedSeconds, Phase expected) {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        object.getSpec().getWorkload().setWarmup("5s");
+        ResolvedRun run = ResolvedRun.of(object);
+        RunProgress progress = new RunProgress(object, T0);
+        progress.accepted();
+        progress.poolsAcquired("pools");
+        progress.targetReady();
+
+        RunDriver.loadStarted(progress, run.plainLoad(), 1, "http://t");
+        RunDriver.loadElapsed(progress, run.plainLoad(), Duration.ofSeconds(elapsedSeconds));
+
+        assertThat(progress.phase()).isEqualTo(expected);
+        assertThat(Conditions.isTrue(progress.status().getConditions(), Conditions.LOAD_RUNNING))
+                .isTrue();
+    }
+
+    /**
+     * A sweep through the whole driver loop: each row is what the platform measured at a level (rps, p95, error rate),
+     * and the expected outcome of the step. The sweep stops at the first broken step.
+     */
+    static Stream<Arguments> sweeps() {
+        return Stream.of(
+                Arguments.of(
+                        List.of(new double[] {50, 100, 0}, new double[] {100, 120, 0}, new double[] {150, 140, 0}),
+                        List.of(StepOutcome.Passed, StepOutcome.Passed, StepOutcome.Passed),
+                        SteppedLoad.SWEEP_COMPLETE,
+                        3),
+                Arguments.of(
+                        List.of(new double[] {50, 100, 0}, new double[] {90, 2000, 0.5}),
+                        List.of(StepOutcome.Passed, StepOutcome.Broken),
+                        SteppedLoad.SWEEP_STOPPED,
+                        1));
+    }
+
+    @ParameterizedTest
+    @MethodSource("sweeps")
+    void aSweepRunsItsStepsKeepsTheBestAndSucceeds(
+            List<double[]> measurements, List<StepOutcome> outcomes, String doneReason, int keptStep) {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        object.getSpec().getWorkload().getLoad().setRate(null);
+        object.getSpec().getWorkload().setSweep(List.of(50, 100, 150));
+        ResolvedRun run = ResolvedRun.of(object);
+        RunProgress progress = new RunProgress(object, T0);
+        progress.accepted();
+        progress.poolsAcquired("pools");
+        progress.targetReady();
+
+        List<StepOutcome> seen = new ArrayList<>();
+        RunDriver.NextLoad next = RunDriver.nextLoad(run, List.of());
+        int measuredSoFar = 0;
+        while (next instanceof RunDriver.Send send) {
+            LoadStep load = send.load();
+            assertThat(load.number()).isEqualTo(measuredSoFar + 1);
+            assertThat(load.spec().getWorkload().getLoad().getRate()).isEqualTo(load.level());
+            assertThat(load.spec().getWorkload().isStepped())
+                    .as("a step's spec is an ordinary run's")
+                    .isFalse();
+            RunDriver.loadStarted(progress, load, 1, "http://t");
+            double[] figures = measurements.get(measuredSoFar++);
+            RunDriver.StepRecorded recorded =
+                    RunDriver.stepMeasured(progress, run, load, measured(summary(figures[0], figures[1], figures[2])));
+            seen.add(recorded.result().getOutcome());
+            // What a platform does between steps: the next step's load is prepared with LoadRunning False.
+            progress.condition(Conditions.LOAD_RUNNING, false, "TestRunCreated", "next step prepared");
+            next = recorded.next();
+        }
+        RunDriver.stepsFinished(progress, run, ((RunDriver.Finished) next).done(), KEPT_UP, 1);
+
+        assertThat(seen).isEqualTo(outcomes);
+        assertThat(progress.phase()).isEqualTo(Phase.Succeeded);
+        assertThat(progress.status().getSteps()).hasSize(outcomes.size());
+        assertThat(progress.status().getSummary().getStep()).isEqualTo(keptStep);
+        assertThat(progress.status().getMessage()).contains("the summary is step " + keptStep);
+        assertThat(progress.takeSteps())
+                .extracting(RunProgress.Step::reason)
+                .filteredOn(reason -> reason.startsWith("Step") || reason.equals(doneReason))
+                .as("each step announced once, judged once, then why the steps ended")
+                .hasSize(2 * outcomes.size() + 1)
+                .last()
+                .isEqualTo(doneReason);
+    }
+
+    @Test
+    void aStepsRunWhoseKeptSummaryWasLostFailsInsteadOfSucceedingEmpty() {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        object.getSpec().getWorkload().getLoad().setRate(null);
+        object.getSpec().getWorkload().setSweep(List.of(50));
+        ResolvedRun run = ResolvedRun.of(object);
+        RunProgress progress = new RunProgress(object, T0);
+        LoadStep load = ((RunDriver.Send) RunDriver.nextLoad(run, List.of())).load();
+        RunDriver.StepRecorded recorded = RunDriver.stepMeasured(progress, run, load, measured(summary(50, 100, 0)));
+        progress.status().setSummary(null);
+
+        RunDriver.stepsFinished(progress, run, ((RunDriver.Finished) recorded.next()).done(), KEPT_UP, 1);
+
+        assertThat(progress.phase()).isEqualTo(Phase.Failed);
+        assertThat(progress.status().getMessage()).contains("missing from status.summary");
+    }
+
+    @Test
+    void anOrdinaryRunsMeasuredLoadChecksTheGeneratorAndSucceeds() {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        RunProgress progress = new RunProgress(object, T0);
+        RunSummary summary = summary(60, 310, 0);
+        GeneratorCheck.Judgement saturated = GeneratorCheck.judge(
+                List.of(GeneratorCheck.Generator.localProcess(0.95, 1, Double.NaN, "nobody")), 0, List.of());
+
+        RunDriver.loadMeasured(progress, new RunDriver.MeasuredLoad(summary, saturated, 0.95, 1, null, null));
+
+        assertThat(progress.phase()).isEqualTo(Phase.Succeeded);
+        assertThat(progress.condition(Conditions.GENERATOR_SATURATED))
+                .map(c -> Map.entry(c.getStatus(), c.getReason()))
+                .contains(Map.entry(Conditions.TRUE, GeneratorCheck.RUNNER_CPU_SATURATED));
+        assertThat(summary.getWarnings()).anyMatch(w -> w.startsWith(GeneratorCheck.FINDING_PREFIX));
+    }
+}
