@@ -2,50 +2,32 @@ package dev.stackbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkComparisonSpec;
-import dev.stackbench.api.BenchmarkComparisonStatus;
-import dev.stackbench.api.BenchmarkComparisons;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonDefaults;
-import dev.stackbench.api.ComparisonOrder;
 import dev.stackbench.api.ComparisonPhase;
-import dev.stackbench.api.ComparisonVariant;
 import dev.stackbench.api.Phase;
-import dev.stackbench.api.Scenario;
-import dev.stackbench.api.ScriptSpec;
-import dev.stackbench.comparison.ComparisonResults;
 import dev.stackbench.comparison.ComparisonRuns;
-import dev.stackbench.comparison.ComparisonTable;
+import dev.stackbench.local.BenchmarkFiles;
 import dev.stackbench.local.CoreBindings;
 import dev.stackbench.local.CpuSet;
+import dev.stackbench.local.InvalidInputException;
+import dev.stackbench.local.LocalComparison;
 import dev.stackbench.local.LocalRunner;
+import dev.stackbench.local.PlannedRun;
 import dev.stackbench.local.ProgressPrinter;
+import dev.stackbench.local.RepetitionPlan;
 import dev.stackbench.local.ResultsLayout;
 import dev.stackbench.local.StandardCoreBindings;
-import dev.stackbench.report.HtmlReport;
-import dev.stackbench.report.ReportRun;
-import dev.stackbench.report.RunRow;
-import dev.stackbench.report.SummaryTable;
-import dev.stackbench.stats.ComparisonAnalysis;
-import dev.stackbench.stats.ComparisonPlan;
-import dev.stackbench.validation.SpecValidator;
-import dev.stackbench.validation.Violation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -176,33 +158,31 @@ public final class RunCommand implements Callable<Integer> {
         if (core == null) {
             core = StandardCoreBindings.forRepository(repoRoot);
         }
-        Repeated repeated;
-        List<PlannedRun> planned;
-        Optional<Path> comparisonFile = comparisonFile(err);
-        if (comparisonFile == null) {
+        List<PlannedRun> plainRuns = null;
+        RepetitionPlan repetitionPlan = null;
+        try {
+            BenchmarkFiles benchmarkFiles = new BenchmarkFiles(core);
+            Optional<Path> comparisonFile = comparisonFile();
+            if (comparisonFile.isPresent()) {
+                repetitionPlan = RepetitionPlan.of(benchmarkFiles.readComparison(comparisonFile.get()));
+                ComparisonRuns.warnings(repetitionPlan.spec()).forEach(warning -> err.println("warning: " + warning));
+            } else if (repetitions != null) {
+                repetitionPlan = RepetitionPlan.of(
+                        benchmarkFiles.readRuns(files),
+                        new RepetitionPlan.Options(repetitions, order, seed, confidence, includeFlaggedRuns));
+            } else {
+                plainRuns = benchmarkFiles.readRuns(files);
+            }
+        } catch (InvalidInputException e) {
+            e.problems().forEach(problem -> err.println("invalid: " + problem));
+            err.println("nothing was started: fix " + e.whatToFix() + " and run again");
+            err.flush();
             return ExitCodes.INVALID_INPUT;
         }
-        if (comparisonFile.isPresent()) {
-            repeated = planComparison(comparisonFile.get(), err);
-            if (repeated == null) {
-                return ExitCodes.INVALID_INPUT;
-            }
-            planned = repeated.runs();
-        } else {
-            planned = readAndValidate(err);
-            if (planned == null) {
-                return ExitCodes.INVALID_INPUT;
-            }
-            repeated = null;
-            if (repetitions != null) {
-                repeated = plan(planned, err);
-                if (repeated == null) {
-                    return ExitCodes.INVALID_INPUT;
-                }
-                planned = repeated.runs();
-            }
+        if (repetitionPlan != null) {
+            err.println(repetitionPlan.announcement());
+            err.flush();
         }
-        List<BenchmarkRun> runs = planned.stream().map(PlannedRun::run).toList();
         LocalRunner.Settings settings;
         try {
             settings = new LocalRunner.Settings(
@@ -221,154 +201,51 @@ public final class RunCommand implements Callable<Integer> {
                 : ResultsLayout.underDefaultDirectory(repoRoot, ZonedDateTime.now());
         Files.createDirectories(layout.root());
         ProgressPrinter progress = ProgressPrinter.forStderr();
-        LocalRunner runner = new LocalRunner(settings, progress, core);
-        List<LocalRunner.Result> results = new ArrayList<>();
-        Instant started = Instant.now();
-        // Ctrl-C: each run's supervisor stops its processes from its own hook; this one tells the user.
-        Thread interrupted = new Thread(
-                () -> progress.message("stackbench: interrupted; stopping every process "
-                        + "it started (partial results in " + layout.root() + ")"),
-                "stackbench-interrupted");
-        Runtime.getRuntime().addShutdownHook(interrupted);
-        LocalRunner.Backend backend = null;
-        try {
-            if (repeated != null && sameBackend(runs)) {
-                progress.message("== starting the PostgreSQL and delay service the repetitions share");
-                backend = runner.startBackend(runs.getFirst(), layout.root().resolve("shared"));
-                repeated = repeated.sharing(backend.describe());
-                progress.message("shared between repetitions: " + repeated.shared());
-            }
-            for (int i = 0; i < runs.size(); i++) {
-                BenchmarkRun run = runs.get(i);
-                progress.message("== run " + (i + 1) + "/" + runs.size() + ": "
-                        + run.getMetadata().getName() + " ("
-                        + run.getSpec().getTarget().getVariant() + ")");
-                results.add(runner.run(
-                        run,
-                        new ResultsLayout.RunFiles(
-                                layout.run(i + 1, run.getMetadata().getName())),
-                        planned.get(i).customModule(),
-                        backend));
-                if (repeated != null) {
-                    // Written after every run, so an interrupted comparison keeps what it measured.
-                    JSON.writeValue(layout.comparisonStatus().toFile(), recorded(repeated, results, started));
-                }
-            }
-        } finally {
-            if (backend != null) {
-                backend.close();
-            }
-            try {
-                Runtime.getRuntime().removeShutdownHook(interrupted);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook runs; nothing else to do.
-            }
-        }
-        Instant finished = Instant.now();
-        List<ReportRun> reportRuns =
-                results.stream().map(LocalRunner.Result::report).toList();
-        List<RunRow> rows = reportRuns.stream().map(ReportRun::row).toList();
-        String table = SummaryTable.render(rows);
-        Files.writeString(layout.comparisonTable(), table);
-        List<BenchmarkRunStatus> statuses =
-                results.stream().map(result -> result.run().getStatus()).toList();
-        JSON.writeValue(layout.comparisonStatuses().toFile(), statuses);
-        String title = "stackbench: "
-                + runs.stream().map(run -> run.getMetadata().getName()).collect(Collectors.joining(" vs "));
-        BenchmarkComparisonStatus comparison = null;
-        String statistics = null;
-        if (repeated != null) {
-            comparison = recorded(repeated, results, started);
-            ComparisonResults.conclude(repeated.spec(), comparison);
-            comparison.setFinishedAt(finished.toString());
-            title = "stackbench: comparison " + repeated.name() + " (" + comparison.getVariantNames() + ")";
-            JSON.writeValue(layout.comparisonStatus().toFile(), comparison);
-            statistics = ComparisonTable.render(
-                    comparison,
-                    ComparisonResults.metrics(repeated.spec()),
-                    repeated.spec().getConfidence());
-            Files.writeString(layout.repetitionStatistics(), statistics);
-        }
-        Files.writeString(layout.report(), HtmlReport.render(title, finished, reportRuns, comparison, statistics));
-
-        PrintWriter tableOut = output == Output.table ? out : err;
-        tableOut.println();
-        tableOut.print(table);
-        if (statistics != null) {
-            tableOut.println();
-            tableOut.print(statistics);
-        }
-        tableOut.flush();
-        if (output != Output.table) {
-            Object document = comparison != null ? comparison : statuses.size() == 1 ? statuses.get(0) : statuses;
-            out.print(
-                    output == Output.json ? JSON.writeValueAsString(document) + "\n" : BenchmarkRuns.toYaml(document));
-            out.flush();
-        }
+        LocalComparison comparison = new LocalComparison(new LocalRunner(settings, progress, core), layout, progress);
+        LocalComparison.Outcome outcome =
+                repetitionPlan != null ? comparison.repeat(repetitionPlan) : comparison.runEach(plainRuns);
+        print(outcome, out, err);
         err.println("results: " + layout.root() + "  (report: " + layout.report() + ")");
         err.flush();
-        int exit = exitCode(statuses);
-        if (comparison != null && comparison.getPhase() == ComparisonPhase.Failed) {
-            err.println("stackbench: the comparison failed: " + comparison.getMessage());
+        int exit = exitCode(outcome.statuses());
+        if (outcome.comparison() != null && outcome.comparison().getPhase() == ComparisonPhase.Failed) {
+            err.println(
+                    "stackbench: the comparison failed: " + outcome.comparison().getMessage());
             err.flush();
             return ExitCodes.RUN_FAILED;
         }
         return exit;
     }
 
-    /** A valid run with defaults applied, and for scenario custom the text of its module. */
-    private record PlannedRun(BenchmarkRun run, String customModule) {}
-
-    /**
-     * A comparison to run: its name, its spec with defaults (for the shortcut, one built from the options), the seed
-     * of its order, and its runs in the order they run with their place in the comparison.
-     */
-    private record Repeated(
-            String name,
-            BenchmarkComparisonSpec spec,
-            long seed,
-            List<PlannedRun> runs,
-            List<ComparisonRuns.Child> children,
-            String shared) {
-
-        Repeated sharing(String what) {
-            return new Repeated(name, spec, seed, runs, children, what);
+    /** The table, with the statistics of repetitions, then for json or yaml the status the operator would write. */
+    private void print(LocalComparison.Outcome outcome, PrintWriter out, PrintWriter err) throws IOException {
+        PrintWriter tableOut = output == Output.table ? out : err;
+        tableOut.println();
+        tableOut.print(outcome.table());
+        if (outcome.statistics() != null) {
+            tableOut.println();
+            tableOut.print(outcome.statistics());
+        }
+        tableOut.flush();
+        if (output != Output.table) {
+            List<BenchmarkRunStatus> statuses = outcome.statuses();
+            Object document = outcome.comparison() != null
+                    ? outcome.comparison()
+                    : statuses.size() == 1 ? statuses.get(0) : statuses;
+            out.print(
+                    output == Output.json ? JSON.writeValueAsString(document) + "\n" : BenchmarkRuns.toYaml(document));
+            out.flush();
         }
     }
 
     /**
-     * Whether the runs of a comparison can share one PostgreSQL and delay service: their backends and target CPUs
-     * (which decide the CPUs the backend runs on) are the same. A comparison's runs always are; plain files given
-     * to --repetitions may differ.
+     * The BenchmarkComparison file among the arguments, if one is given.
+     *
+     * @throws InvalidInputException when the arguments mix a comparison with other files or with the options that
+     *     build a comparison from plain runs
      */
-    private static boolean sameBackend(List<BenchmarkRun> runs) {
-        BenchmarkRun first = runs.getFirst();
-        return runs.stream()
-                .allMatch(run -> java.util.Objects.equals(
-                                BenchmarkRuns.yamlMapper()
-                                        .valueToTree(run.getSpec().getBackend()),
-                                BenchmarkRuns.yamlMapper()
-                                        .valueToTree(first.getSpec().getBackend()))
-                        && java.util.Objects.equals(
-                                run.getSpec().getTarget().getResources().getCpu(),
-                                first.getSpec().getTarget().getResources().getCpu()));
-    }
-
-    /**
-     * The BenchmarkComparison file among the arguments, if one is given; null (after saying why) when the arguments
-     * mix a comparison with other files or options that only apply to plain runs.
-     */
-    private Optional<Path> comparisonFile(PrintWriter err) {
-        List<Path> comparisons = new ArrayList<>();
-        for (Path file : files) {
-            try {
-                if (BenchmarkComparison.KIND.equals(BenchmarkRuns.kind(file))) {
-                    comparisons.add(file);
-                }
-            } catch (BenchmarkRunFileException e) {
-                // Reported with every other problem of the file when it is read.
-            }
-        }
+    private Optional<Path> comparisonFile() throws InvalidInputException {
+        List<Path> comparisons = BenchmarkFiles.comparisons(files);
         if (comparisons.isEmpty()) {
             return Optional.empty();
         }
@@ -383,232 +260,9 @@ public final class RunCommand implements Callable<Integer> {
                     + " includeFlaggedRuns)");
         }
         if (!problems.isEmpty()) {
-            problems.forEach(problem -> err.println("invalid: " + problem));
-            err.println("nothing was started: fix the command line and run again");
-            err.flush();
-            return null;
+            throw new InvalidInputException(problems, "the command line");
         }
         return Optional.of(comparisons.getFirst());
-    }
-
-    /** A BenchmarkComparison file checked and planned; null (after saying why) when it is not valid. */
-    private Repeated planComparison(Path file, PrintWriter err) {
-        List<String> problems = new ArrayList<>();
-        BenchmarkComparison comparison = null;
-        try {
-            List<BenchmarkComparison> inFile = BenchmarkComparisons.read(file);
-            if (inFile.size() > 1) {
-                problems.add(file + ": holds " + inFile.size() + " BenchmarkComparisons: run them one at a time");
-            }
-            comparison = inFile.getFirst();
-        } catch (BenchmarkRunFileException e) {
-            problems.add(e.getMessage());
-        }
-        if (comparison != null) {
-            String name = comparison.getMetadata() == null
-                    ? "(no name)"
-                    : comparison.getMetadata().getName();
-            ComparisonDefaults.apply(comparison.getSpec());
-            for (Violation violation : ComparisonRuns.validate(comparison, new SpecValidator(core.catalogue()))) {
-                problems.add(file + ": BenchmarkComparison " + name + ": " + violation);
-            }
-        }
-        if (problems.isEmpty()
-                && comparison.getSpec().getTemplate().getWorkload().getScenario() == Scenario.CUSTOM) {
-            problems.add(file + ": scenario custom is not supported in comparisons yet: compare custom scripts"
-                    + " with --repetitions and plain BenchmarkRun files");
-        }
-        if (!problems.isEmpty()) {
-            problems.forEach(problem -> err.println("invalid: " + problem));
-            err.println("nothing was started: fix the field(s) above and run again");
-            err.flush();
-            return null;
-        }
-        BenchmarkComparisonSpec spec = comparison.getSpec();
-        long planSeed = spec.getSeed() != null ? spec.getSeed() : System.currentTimeMillis();
-        List<ComparisonRuns.Child> children = ComparisonRuns.plan(comparison, planSeed);
-        List<PlannedRun> runs = children.stream()
-                .map(child -> new PlannedRun(child.run(), null))
-                .toList();
-        ComparisonRuns.warnings(spec).forEach(warning -> err.println("warning: " + warning));
-        return announce(
-                new Repeated(comparison.getMetadata().getName(), spec, planSeed, runs, children, SHARED_BACKEND), err);
-    }
-    /** Each file's run repeated in rounds; null (after saying why) when the command line cannot be a comparison. */
-    private Repeated plan(List<PlannedRun> planned, PrintWriter err) {
-        List<String> problems = new ArrayList<>();
-        if (repetitions < ComparisonAnalysis.MIN_RUNS) {
-            problems.add("--repetitions " + repetitions + ": at least " + ComparisonAnalysis.MIN_RUNS
-                    + " are needed for a rank test; 6 or more give a 95% interval of each median, 10 is a good"
-                    + " default");
-        }
-        if (planned.size() < 2) {
-            problems.add("--repetitions compares two or more runs (the first is the baseline): give two or more"
-                    + " files, or one file with several runs separated by ---");
-        }
-        List<String> variants =
-                planned.stream().map(run -> run.run().getMetadata().getName()).toList();
-        variants.stream()
-                .filter(name -> variants.indexOf(name) != variants.lastIndexOf(name))
-                .distinct()
-                .forEach(name -> problems.add("two runs are named " + name + ": with --repetitions each run is one"
-                        + " side of the comparison and needs a name of its own (metadata.name)"));
-        ComparisonPlan.Order planOrder = null;
-        try {
-            planOrder = ComparisonPlan.Order.valueOf(order.toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            problems.add("--order " + order + ": use interleaved or sequential");
-        }
-        if (!(confidence > 0.5 && confidence < 1)) {
-            problems.add("--confidence " + confidence + ": give a level between 0.5 and 1, e.g. 0.95");
-        }
-        if (!problems.isEmpty()) {
-            problems.forEach(problem -> err.println("invalid: " + problem));
-            err.println("nothing was started: fix the option(s) above and run again");
-            err.flush();
-            return null;
-        }
-        long planSeed = seed != null ? seed : System.currentTimeMillis();
-        List<ComparisonPlan.Slot> slots = ComparisonPlan.of(planned.size(), repetitions, planOrder, planSeed);
-        BenchmarkComparisonSpec spec = new BenchmarkComparisonSpec()
-                .withVariants(planned.stream()
-                        .map(run -> new ComparisonVariant()
-                                .withVariant(run.run().getSpec().getTarget().getVariant())
-                                .withName(run.run().getMetadata().getName()))
-                        .toList())
-                .withRepetitions(repetitions)
-                .withOrder(
-                        planOrder == ComparisonPlan.Order.SEQUENTIAL
-                                ? ComparisonOrder.SEQUENTIAL
-                                : ComparisonOrder.INTERLEAVED)
-                .withSeed(planSeed)
-                .withConfidence(confidence)
-                .withIncludeFlaggedRuns(includeFlaggedRuns);
-        ComparisonDefaults.apply(spec);
-        List<PlannedRun> runs = new ArrayList<>();
-        List<ComparisonRuns.Child> children = new ArrayList<>();
-        for (ComparisonPlan.Slot slot : slots) {
-            PlannedRun original = planned.get(slot.variant());
-            BenchmarkRun copy = BenchmarkRuns.yamlMapper().convertValue(original.run(), BenchmarkRun.class);
-            copy.getMetadata().setName(variants.get(slot.variant()) + "-r" + (slot.round() + 1));
-            runs.add(new PlannedRun(copy, original.customModule()));
-            children.add(new ComparisonRuns.Child(
-                    children.size(), slot.variant(), variants.get(slot.variant()), slot.round(), copy));
-        }
-        String name = String.join("-vs-", variants);
-        boolean shareable = sameBackend(runs.stream().map(PlannedRun::run).toList());
-        return announce(
-                new Repeated(name, spec, planSeed, runs, children, shareable ? SHARED_BACKEND : SHARED_NOTHING), err);
-    }
-
-    /** What local mode shares between the repetitions of a comparison, until the shared processes are up. */
-    private static final String SHARED_NOTHING =
-            "nothing: every repetition starts its own PostgreSQL, delay service" + " and target";
-
-    private static final String SHARED_BACKEND = "PostgreSQL (reset by each target at start) and the delay service;"
-            + " every repetition starts its own target and k6";
-
-    private static Repeated announce(Repeated repeated, PrintWriter err) {
-        List<String> labels = ComparisonRuns.labels(repeated.spec());
-        err.println("stackbench: comparison " + repeated.name() + ": " + labels.size() + " variants x "
-                + repeated.spec().getRepetitions() + " repetitions, "
-                + repeated.spec().getOrder() + " (seed "
-                + repeated.seed() + "); baseline " + labels.getFirst() + "; shared between repetitions: "
-                + repeated.shared());
-        err.flush();
-        return repeated;
-    }
-
-    /**
-     * The comparison's status as the operator writes it while it runs: every run that ended recorded, nothing
-     * concluded yet.
-     */
-    private static BenchmarkComparisonStatus recorded(
-            Repeated repeated, List<LocalRunner.Result> results, Instant started) {
-        BenchmarkComparisonStatus status =
-                ComparisonResults.start(repeated.spec(), repeated.seed(), repeated.shared(), started);
-        for (int i = 0; i < results.size(); i++) {
-            ComparisonRuns.Child child = repeated.children().get(i);
-            BenchmarkRun run = results.get(i).run();
-            ComparisonResults.put(
-                    status,
-                    ComparisonResults.record(
-                            run.getMetadata().getName(), child.label(), child.round(), run.getStatus()));
-        }
-        status.setMessage(
-                results.size() == repeated.children().size()
-                        ? "every run ended"
-                        : "ran " + results.size() + " of " + repeated.children().size() + " runs");
-        return status;
-    }
-
-    /** Reads every file and checks every run before anything starts; prints every problem, not just the first. */
-    private List<PlannedRun> readAndValidate(PrintWriter err) {
-        List<PlannedRun> runs = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        for (Path file : files) {
-            List<BenchmarkRun> inFile;
-            try {
-                inFile = BenchmarkRuns.read(file);
-            } catch (BenchmarkRunFileException e) {
-                problems.add(e.getMessage());
-                continue;
-            }
-            for (BenchmarkRun run : inFile) {
-                String name = run.getMetadata() == null || run.getMetadata().getName() == null
-                        ? "(no name)"
-                        : run.getMetadata().getName();
-                List<String> violations = core.validate(run);
-                violations.forEach(violation -> problems.add(file + ": BenchmarkRun " + name + ": " + violation));
-                if (!violations.isEmpty()) {
-                    continue;
-                }
-                BenchmarkRun defaulted = core.withDefaults(run);
-                String module = null;
-                if (defaulted.getSpec().getWorkload().getScenario() == Scenario.CUSTOM) {
-                    try {
-                        module = customModule(
-                                file, defaulted.getSpec().getWorkload().getScript());
-                    } catch (IllegalArgumentException e) {
-                        problems.add(file + ": BenchmarkRun " + name + ": " + e.getMessage());
-                        continue;
-                    }
-                }
-                runs.add(new PlannedRun(defaulted, module));
-            }
-        }
-        if (!problems.isEmpty()) {
-            problems.forEach(problem -> err.println("invalid: " + problem));
-            err.println("nothing was started: fix the field(s) above and run again");
-            err.flush();
-            return null;
-        }
-        return runs;
-    }
-
-    /**
-     * The module of a custom scenario, read from spec.workload.script.file relative to the BenchmarkRun file. A
-     * configMapRef alone names a ConfigMap, which only exists on a cluster.
-     */
-    static String customModule(Path runFile, ScriptSpec script) {
-        if (script == null || script.getFile() == null || script.getFile().isBlank()) {
-            throw new IllegalArgumentException("spec.workload.script.file is not set: local mode reads the custom"
-                    + " module from that file, a path relative to the BenchmarkRun file (configMapRef is read on a"
-                    + " cluster only); add e.g. file: custom.js");
-        }
-        Path base = runFile.toAbsolutePath().getParent();
-        Path module = base.resolve(script.getFile()).normalize();
-        try {
-            return Files.readString(module);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new IllegalArgumentException(
-                    "spec.workload.script.file: " + module + " does not exist: give the"
-                            + " path of your k6 module, relative to the BenchmarkRun file",
-                    e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(
-                    "spec.workload.script.file: " + module + " cannot be read (" + e.getMessage() + ")", e);
-        }
     }
 
     private Path repoRoot() {
