@@ -2,11 +2,13 @@ package dev.stackbench.lifecycle;
 
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
+import dev.stackbench.api.Phase;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.StepResult;
 import dev.stackbench.api.WorkloadSpec;
 import dev.stackbench.results.GeneratorCheck;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,6 +57,123 @@ public final class RunDriver {
      * that fails loses nothing), and what follows it.
      */
     public record StepRecorded(StepResult result, boolean best, NextLoad next) {}
+
+    /** What a platform does next for a run, decided by {@link #next}. */
+    public sealed interface Action
+            permits Queue, Provision, RestartTarget, StartLoad, FollowLoad, Collect, FinishSteps, Fail, CleanUp {}
+
+    /** Wait for the pools (recorded as Queued, saying why). */
+    public record Queue(String message) implements Action {}
+
+    /** Create what the run needs (script, database, delay service, target) and wait until it is Ready. */
+    public record Provision(Optional<String> waitingFor) implements Action {}
+
+    /** Restart the target for this step (spec.workload.restartBetweenSteps) and wait until it is Ready again. */
+    public record RestartTarget(LoadStep load) implements Action {}
+
+    /** Hand this load to the load generator, once. */
+    public record StartLoad(LoadStep load) implements Action {}
+
+    /** Follow this load while its runners start and send it. */
+    public record FollowLoad(LoadStep load, RunFacts.LoadState state) implements Action {}
+
+    /** Read this load's results. */
+    public record Collect(LoadStep load, int runners) implements Action {}
+
+    /** A sweep or a capacity search has no more steps: keep the best step and succeed. */
+    public record FinishSteps(SteppedLoad.Done done) implements Action {}
+
+    /** The run failed with this reason and message (recorded already): stop what runs. */
+    public record Fail(String reason, String message) implements Action {}
+
+    /** The run has ended: clean up what it created, per spec.cleanup. */
+    public record CleanUp() implements Action {}
+
+    /**
+     * The next action for a run, from its status so far ({@code progress}) and what the platform observed; records
+     * the decisions that need no acting (accepted, pools acquired, target Ready) in {@code progress}. The order is the
+     * run's life cycle: admission, the pools, the timeout, provisioning, then each load in turn (started, followed,
+     * collected) and, for a sweep or a capacity search, the end of its steps; once ended, cleanup.
+     */
+    public static Action next(RunProgress progress, ResolvedRun run, RunFacts facts) {
+        if (progress.isTerminal()) {
+            return new CleanUp();
+        }
+        progress.accepted();
+        if (!facts.violations().isEmpty()) {
+            return fail(progress, RunProgress.INVALID_SPEC, String.join("; ", facts.violations()));
+        }
+        if (!progress.reached(Phase.Provisioning)) {
+            if (!facts.pools().free()) {
+                progress.waitingForPools(facts.pools().message());
+                return new Queue(facts.pools().message());
+            }
+            progress.poolsAcquired(facts.pools().message());
+        }
+        Duration timeout = Durations.parse(run.spec().getTimeout());
+        Instant start = startOf(progress);
+        if (progress.now().isAfter(start.plus(timeout))) {
+            return fail(
+                    progress,
+                    RunProgress.TIMED_OUT,
+                    "the run did not finish within spec.timeout (" + run.spec().getTimeout() + "); it was in phase "
+                            + progress.phase() + ": " + progress.status().getMessage()
+                            + ". Raise spec.timeout or look at the events of the run");
+        }
+        progress.checkAgainIn(
+                Duration.between(progress.now(), start.plus(timeout)).plusMillis(100));
+        if (!facts.loadHandedOver()) {
+            switch (facts.readiness()) {
+                case RunFacts.Broken broken -> {
+                    progress.condition(Conditions.TARGET_READY, false, broken.reason(), broken.message());
+                    return fail(progress, broken.reason(), broken.message());
+                }
+                case RunFacts.NotReady notReady -> {
+                    if (progress.now().isAfter(start.plus(facts.readyLimit()))) {
+                        progress.condition(
+                                Conditions.TARGET_READY, false, RunProgress.TARGET_NOT_READY, notReady.problem());
+                        return fail(
+                                progress,
+                                RunProgress.TARGET_NOT_READY,
+                                "not Ready within " + Durations.format(facts.readyLimit()) + ": " + notReady.problem());
+                    }
+                    return new Provision(Optional.of(notReady.problem()));
+                }
+                case RunFacts.Ready ready -> progress.targetReady();
+            }
+        } else if (!Conditions.isTrue(progress.status().getConditions(), Conditions.TARGET_READY)
+                && !Boolean.TRUE.equals(run.spec().getWorkload().getRestartBetweenSteps())) {
+            // The status write that recorded TargetReady can be lost while the load it went with stays: the load
+            // exists only because the target was Ready, so the condition is put back.
+            progress.targetReady();
+        }
+        List<StepResult> measured = progress.status().getSteps() == null
+                ? List.of()
+                : progress.status().getSteps();
+        NextLoad nextLoad = nextLoad(run, measured);
+        if (nextLoad instanceof Finished finished) {
+            return new FinishSteps(finished.done());
+        }
+        LoadStep load = ((Send) nextLoad).load();
+        return switch (facts.load()) {
+            case RunFacts.NotCreated notCreated ->
+                load.number() > 1 && !facts.targetFresh() ? new RestartTarget(load) : new StartLoad(load);
+            case RunFacts.Starting starting -> new FollowLoad(load, starting);
+            case RunFacts.Running running -> new FollowLoad(load, running);
+            case RunFacts.Finished done -> new Collect(load, done.runners());
+            case RunFacts.GeneratorFailed failed -> fail(progress, failed.reason(), failed.message());
+        };
+    }
+
+    private static Fail fail(RunProgress progress, String reason, String message) {
+        progress.fail(reason, message);
+        return new Fail(reason, message);
+    }
+
+    /** When the run got its pools: the timeout and the target's readiness limit count from there. */
+    public static Instant startOf(RunProgress progress) {
+        return progress.trueSince(RunProgress.POOLS_AVAILABLE).orElse(progress.now());
+    }
 
     private RunDriver() {}
 

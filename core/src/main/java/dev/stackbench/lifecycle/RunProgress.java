@@ -109,6 +109,13 @@ public final class RunProgress {
         moveTo(Phase.Pending, "Accepted", "the spec is valid; the run waits for the pools it runs on");
     }
 
+    /** Another run holds one of the pools this run needs: it is Queued, saying which. */
+    public void waitingForPools(String message) {
+        moveTo(Phase.Queued, "WaitingForPool", message);
+        condition(POOLS_AVAILABLE, false, "WaitingForPool", message);
+        status.setMessage(message);
+    }
+
     /** The run holds what it runs on: node pools on a cluster, this machine's CPUs locally. */
     public void poolsAcquired(String message) {
         condition(POOLS_AVAILABLE, true, "PoolsAcquired", message);

@@ -215,4 +215,158 @@ class RunDriverTest {
                 .contains(Map.entry(Conditions.TRUE, GeneratorCheck.RUNNER_CPU_SATURATED));
         assertThat(summary.getWarnings()).anyMatch(w -> w.startsWith(GeneratorCheck.FINDING_PREFIX));
     }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // The phase order: next(progress, run, facts) -> action
+
+    private static final RunFacts.Pools FREE = new RunFacts.Pools(true, "the pools are free");
+
+    private static RunFacts facts(
+            RunFacts.Pools pools, boolean handedOver, RunFacts.Readiness readiness, RunFacts.LoadState load) {
+        return new RunFacts(List.of(), pools, handedOver, readiness, Duration.ofMinutes(5), true, load);
+    }
+
+    private static RunFacts.Readiness ready() {
+        return new RunFacts.Ready();
+    }
+
+    private static RunFacts.LoadState notCreated() {
+        return new RunFacts.NotCreated();
+    }
+
+    /** A run in each situation a platform can observe, and the action the driver picks. */
+    static Stream<Arguments> actions() {
+        return Stream.of(
+                Arguments.of(
+                        "another run holds a pool",
+                        facts(new RunFacts.Pools(false, "run other holds pool target"), false, ready(), notCreated()),
+                        RunDriver.Queue.class,
+                        Phase.Queued),
+                Arguments.of(
+                        "pools free, target starting",
+                        facts(FREE, false, new RunFacts.NotReady("target t: 0/1 Ready"), notCreated()),
+                        RunDriver.Provision.class,
+                        Phase.Provisioning),
+                Arguments.of(
+                        "target OOMKilled while starting",
+                        facts(FREE, false, new RunFacts.Broken("TargetOOMKilled", "target t OOMKilled"), notCreated()),
+                        RunDriver.Fail.class,
+                        Phase.Failed),
+                Arguments.of(
+                        "target Ready, no load yet",
+                        facts(FREE, false, ready(), notCreated()),
+                        RunDriver.StartLoad.class,
+                        Phase.Provisioning),
+                Arguments.of(
+                        "runners starting",
+                        facts(FREE, true, ready(), new RunFacts.Starting(Optional.empty())),
+                        RunDriver.FollowLoad.class,
+                        Phase.Provisioning),
+                Arguments.of(
+                        "runners sending load",
+                        facts(FREE, true, ready(), new RunFacts.Running(2, Duration.ofSeconds(3))),
+                        RunDriver.FollowLoad.class,
+                        Phase.Provisioning),
+                Arguments.of(
+                        "runners finished",
+                        facts(FREE, true, ready(), new RunFacts.Finished(2)),
+                        RunDriver.Collect.class,
+                        Phase.Provisioning),
+                Arguments.of(
+                        "a runner failed",
+                        facts(FREE, true, ready(), new RunFacts.GeneratorFailed("RunnerFailed", "runner 1 exited 1")),
+                        RunDriver.Fail.class,
+                        Phase.Failed));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("actions")
+    void theDriverPicksTheNextActionFromWhatWasObserved(
+            String situation, RunFacts facts, Class<?> expectedAction, Phase expectedPhase) {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        RunProgress progress = new RunProgress(object, T0);
+
+        RunDriver.Action action = RunDriver.next(progress, ResolvedRun.of(object), facts);
+
+        assertThat(action).isInstanceOf(expectedAction);
+        assertThat(progress.phase()).isEqualTo(expectedPhase);
+    }
+
+    @Test
+    void anInvalidSpecFailsBeforeTheRunTakesItsPools() {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        RunProgress progress = new RunProgress(object, T0);
+        RunFacts invalid = new RunFacts(
+                List.of("spec.target.variant: unknown variant x"),
+                FREE,
+                false,
+                ready(),
+                Duration.ofMinutes(5),
+                true,
+                notCreated());
+
+        assertThat(RunDriver.next(progress, ResolvedRun.of(object), invalid)).isInstanceOf(RunDriver.Fail.class);
+        assertThat(progress.status().getMessage()).isEqualTo("spec.target.variant: unknown variant x");
+        assertThat(progress.condition(RunProgress.POOLS_AVAILABLE)).isEmpty();
+    }
+
+    @Test
+    void aTargetNotReadyWithinItsLimitFailsTheRunAndAnEndedRunIsCleanedUp() {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        RunProgress started = new RunProgress(object, T0);
+        RunDriver.next(
+                started, ResolvedRun.of(object), facts(FREE, false, new RunFacts.NotReady("slow"), notCreated()));
+        object.setStatus(started.status());
+
+        RunProgress later = new RunProgress(object, T0.plus(Duration.ofMinutes(6)));
+        RunDriver.Action action = RunDriver.next(
+                later, ResolvedRun.of(object), facts(FREE, false, new RunFacts.NotReady("slow"), notCreated()));
+
+        assertThat(action).isInstanceOf(RunDriver.Fail.class);
+        assertThat(later.status().getMessage()).isEqualTo("not Ready within 5m: slow");
+        object.setStatus(later.status());
+        assertThat(RunDriver.next(
+                        new RunProgress(object, T0), ResolvedRun.of(object), facts(FREE, true, ready(), notCreated())))
+                .isInstanceOf(RunDriver.CleanUp.class);
+    }
+
+    @Test
+    void aRunPastItsTimeoutFailsWhateverItWasDoing() {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        object.getSpec().setTimeout("2m");
+        RunProgress started = new RunProgress(object, T0);
+        RunDriver.next(
+                started, ResolvedRun.of(object), facts(FREE, true, ready(), new RunFacts.Running(1, Duration.ZERO)));
+        object.setStatus(started.status());
+
+        RunProgress later = new RunProgress(object, T0.plus(Duration.ofMinutes(3)));
+        RunDriver.Action action = RunDriver.next(
+                later,
+                ResolvedRun.of(object),
+                facts(FREE, true, ready(), new RunFacts.Running(1, Duration.ofMinutes(3))));
+
+        assertThat(action).isInstanceOf(RunDriver.Fail.class);
+        assertThat(((RunDriver.Fail) action).reason()).isEqualTo(RunProgress.TIMED_OUT);
+        assertThat(later.status().getMessage()).startsWith("the run did not finish within spec.timeout (2m)");
+    }
+
+    @Test
+    void aSweepRestartsItsTargetBeforeALaterStepWhenAskedAndFinishesAfterItsLastStep() {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        object.getSpec().getWorkload().getLoad().setRate(null);
+        object.getSpec().getWorkload().setSweep(List.of(50, 100));
+        object.getSpec().getWorkload().setRestartBetweenSteps(true);
+        ResolvedRun run = ResolvedRun.of(object);
+        RunProgress progress = new RunProgress(object, T0);
+        RunDriver.stepMeasured(progress, run, run.step(1, 50), measured(summary(50, 100, 0)));
+        RunFacts restarting = new RunFacts(List.of(), FREE, true, ready(), Duration.ofMinutes(5), false, notCreated());
+
+        RunDriver.Action action = RunDriver.next(progress, run, restarting);
+
+        assertThat(action).isInstanceOf(RunDriver.RestartTarget.class);
+        assertThat(((RunDriver.RestartTarget) action).load().number()).isEqualTo(2);
+        RunDriver.stepMeasured(progress, run, run.step(2, 100), measured(summary(100, 100, 0)));
+        assertThat(RunDriver.next(progress, run, facts(FREE, true, ready(), notCreated())))
+                .isInstanceOf(RunDriver.FinishSteps.class);
+    }
 }
