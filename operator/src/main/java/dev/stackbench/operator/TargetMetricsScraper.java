@@ -4,6 +4,7 @@ import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.TargetSummary;
+import dev.stackbench.operator.objects.TargetDeployment;
 import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -16,7 +16,7 @@ import dev.stackbench.api.Durations;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.PodResources;
 import dev.stackbench.api.StepOutcome;
-import dev.stackbench.operator.K6TestRun;
+import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.MachineTurn;
 import dev.stackbench.testcluster.ProjectTools;

@@ -8,6 +8,7 @@ import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Phase;
 import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.Condition;

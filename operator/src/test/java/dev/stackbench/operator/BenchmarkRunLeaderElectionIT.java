@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stackbench.api.Phase;
+import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

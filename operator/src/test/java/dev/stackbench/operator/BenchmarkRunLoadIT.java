@@ -11,6 +11,8 @@ import dev.stackbench.api.RunSummary;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.objects.K6ScriptConfigMap;
+import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.MeasuresOnAQuietMachine;
 import dev.stackbench.testcluster.QuietMethodsLast;

@@ -9,8 +9,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 
-/** Runs read from the project's examples, as the API server would hand them to the operator. */
-final class ExampleRuns {
+/**
+ * Runs read from the project's examples, as the API server would hand them to the operator. Public for the tests of
+ * the object builders, which sit in a package of their own.
+ */
+public final class ExampleRuns {
 
     static final String NAMESPACE = "bench";
 
@@ -31,7 +34,7 @@ final class ExampleRuns {
     }
 
     /** examples/webflux-r2dbc.yaml in namespace bench, with a uid and defaults applied. */
-    static BenchmarkRun webfluxR2dbc() {
+    public static BenchmarkRun webfluxR2dbc() {
         BenchmarkRun run = BenchmarkRuns.readOne(example("webflux-r2dbc.yaml"));
         run.getMetadata().setNamespace(NAMESPACE);
         run.getMetadata().setUid(UUID.randomUUID().toString());
@@ -39,11 +42,13 @@ final class ExampleRuns {
         return BenchmarkRunDefaults.apply(run);
     }
 
-    static VariantCatalogue catalogue() {
+    /** The project's variant catalogue. */
+    public static VariantCatalogue catalogue() {
         return VariantCatalogue.load(repositoryRoot().resolve("targets/variants.yaml"));
     }
 
-    static OperatorSettings settings() {
+    /** Settings as a test operator has them: image tag 1.2.3, a 1 s poll, a 1 min readiness limit. */
+    public static OperatorSettings settings() {
         return new OperatorSettings(
                 "1.2.3",
                 "stackbench/postgres:15",

@@ -1,5 +1,6 @@
 package dev.stackbench.operator;
 
+import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.PodLogServing;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.operator.objects.K6ScriptConfigMap;
+import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;

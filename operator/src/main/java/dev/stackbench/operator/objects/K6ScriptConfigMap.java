@@ -1,10 +1,11 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6ScriptGenerator;
+import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.LinkedHashMap;

@@ -1,8 +1,10 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -212,8 +214,11 @@ public final class RunDatabase {
                 .build();
     }
 
-    /** The version in PostgreSQL's start line ("starting PostgreSQL 15.14 (Debian 15.14-0+deb12u1) on x86_64..."). */
-    static java.util.Optional<String> announcedVersion(String log) {
+    /**
+     * The version in PostgreSQL's start line ("starting PostgreSQL 15.14 (Debian 15.14-0+deb12u1) on x86_64...").
+     * Public for the run's environment record.
+     */
+    public static java.util.Optional<String> announcedVersion(String log) {
         if (log == null) {
             return java.util.Optional.empty();
         }

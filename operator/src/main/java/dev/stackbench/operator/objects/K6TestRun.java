@@ -1,9 +1,11 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.PoolPlacement;
 import dev.stackbench.api.ResourcesSpec;
 import dev.stackbench.k6.K6Env;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -163,8 +165,11 @@ public final class K6TestRun {
         return null;
     }
 
-    /** The first line `k6 version` printed, e.g. "k6 v1.8.1 (commit/devel, go1.24.4, linux/amd64)". */
-    static java.util.Optional<String> printedVersion(String log) {
+    /**
+     * The first line `k6 version` printed, e.g. "k6 v1.8.1 (commit/devel, go1.24.4, linux/amd64)". Public for the
+     * run's environment record.
+     */
+    public static java.util.Optional<String> printedVersion(String log) {
         if (log == null) {
             return java.util.Optional.empty();
         }

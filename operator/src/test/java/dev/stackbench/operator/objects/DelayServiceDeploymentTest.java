@@ -1,8 +1,9 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.operator.ExampleRuns;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

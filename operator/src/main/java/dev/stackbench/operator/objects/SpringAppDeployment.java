@@ -1,10 +1,11 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.PoolPlacement;
 import dev.stackbench.api.ResourcesSpec;
 import dev.stackbench.model.JvmSizing;
 import dev.stackbench.model.SpringApp;
+import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

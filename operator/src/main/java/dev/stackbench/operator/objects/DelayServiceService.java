@@ -1,6 +1,7 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.Service;
 
 /** The delay service's Service, named by DELAY_SERVICE_URL in the target's environment. */

@@ -1,4 +1,4 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.DatabaseSpec;
 import dev.stackbench.api.ExternalDatabaseSpec;
 import dev.stackbench.api.SecretKeysRef;
+import dev.stackbench.operator.ExampleRuns;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;

@@ -1,10 +1,12 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.model.AppWiring;
 import dev.stackbench.model.RunApps;
 import dev.stackbench.model.SpringApp;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 
 /** The delay service answering the target's upstream calls ({@link RunApps#delayService}) on the backend pool. */

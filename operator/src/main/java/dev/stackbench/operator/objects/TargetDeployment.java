@@ -1,4 +1,4 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunDefaults;
@@ -10,6 +10,8 @@ import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.model.AppWiring;
 import dev.stackbench.model.RunApps;
 import dev.stackbench.model.SpringApp;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -89,9 +91,9 @@ public final class TargetDeployment {
     }
     /**
      * Where the target's database is: the run's own (its Service, its Secret) or the spec's external one, with the
-     * operator's default Secret when that names none.
+     * operator's default Secret when that names none. Public for the run's environment record.
      */
-    static ExternalDatabaseSpec database(BenchmarkRun run, OperatorSettings settings) {
+    public static ExternalDatabaseSpec database(BenchmarkRun run, OperatorSettings settings) {
         DatabaseSpec database = run.getSpec().getBackend() == null
                 ? null
                 : run.getSpec().getBackend().getDatabase();

@@ -1,4 +1,4 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,9 @@ import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.ResourcesSpec;
 import dev.stackbench.k6.K6Env;
+import dev.stackbench.operator.ExampleRuns;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;

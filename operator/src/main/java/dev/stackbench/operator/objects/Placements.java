@@ -1,4 +1,4 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.PlacementSpec;

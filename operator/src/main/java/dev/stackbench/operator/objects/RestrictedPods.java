@@ -1,4 +1,4 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.objects;
 
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
