@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * A request whose missing object the run can explain (the ConfigMap of a custom script) is answered where it is
  * made; this class sees only what reaches the reconciler.
  */
-final class ApiErrors {
+public final class ApiErrors {
 
     /** How a run answers a refused or failed request. */
     enum Handling {
@@ -160,13 +160,14 @@ final class ApiErrors {
         }
     }
 
-    /** A request the operator made, named, failed by the API server. */
-    static final class RequestFailed extends RuntimeException {
+    /** A request the operator made, named, failed by the API server; public for the stages of a run, which ask. */
+    public static final class RequestFailed extends RuntimeException {
 
         private final String request;
         private final transient HasMetadata object;
 
-        RequestFailed(String request, HasMetadata object, KubernetesClientException cause) {
+        /** The request as {@link #describe} names it, the object it was about, and the client's failure. */
+        public RequestFailed(String request, HasMetadata object, KubernetesClientException cause) {
             super(request + ": " + cause.getMessage(), cause);
             this.request = request;
             this.object = object;
@@ -211,7 +212,7 @@ final class ApiErrors {
     }
 
     /** "apply Deployment r-target". */
-    static String describe(String verb, HasMetadata object) {
+    public static String describe(String verb, HasMetadata object) {
         return verb + " " + object.getKind() + " " + object.getMetadata().getName();
     }
 

@@ -34,10 +34,11 @@ public class PodCpuScraper {
      */
     static final Duration INTERVAL = Duration.ofSeconds(4);
 
-    static final String ROLE_RUNNER = "runner";
+    /** The role a k6 runner pod has in a run's pod figures. */
+    public static final String ROLE_RUNNER = "runner";
 
     /** The start of the warning that no pod of a run has CPU figures. */
-    static final String UNAVAILABLE = "pod CPU ";
+    public static final String UNAVAILABLE = "pod CPU ";
 
     static final Duration RETRY_AFTER = Duration.ofSeconds(8);
     static final int MAX_FAILURES = 3;

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 public final class RunEvents {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunEvents.class);
-    static final String COMPONENT = "stackbench-operator";
+    /** The operator as the source of Events and the field manager of its applies. */
+    public static final String COMPONENT = "stackbench-operator";
 
     private final KubernetesClient client;
 

@@ -19,7 +19,7 @@ import java.util.function.Function;
  * (the kubelet's {@code imageID}, which a moved tag cannot change), each role's QoS class, and for every node the
  * kernel, OS image, container runtime, kubelet version and CPUs. Two runs compare fairly when these agree.
  */
-final class RunManifest {
+public final class RunManifest {
 
     private RunManifest() {}
 
@@ -29,7 +29,7 @@ final class RunManifest {
      * @param podsByRole the run's pods per role, in the order the manifest lists them
      * @param nodes reads a node by name; empty when it cannot be read (it is left out)
      */
-    static void describePods(
+    public static void describePods(
             RunEnvironment environment, Map<String, List<Pod>> podsByRole, Function<String, Optional<Node>> nodes) {
         Map<String, String> digests = new LinkedHashMap<>();
         Map<String, String> qos = new LinkedHashMap<>();

@@ -103,7 +103,8 @@ public final class RunnerHealth {
                 : pod.getMetadata().getLabels().get(key);
     }
 
-    static List<Pod> sorted(List<Pod> pods) {
+    /** The pods by name, the order in which their logs and figures are read. */
+    public static List<Pod> sorted(List<Pod> pods) {
         return pods.stream()
                 .sorted(Comparator.comparing(pod -> pod.getMetadata().getName()))
                 .toList();

@@ -24,7 +24,7 @@ import java.util.zip.GZIPOutputStream;
  * label but not the managed-by label the operator's informers select on: its frequent writes must not wake the
  * reconciler. It goes with the run's cleanup, and with the run (owner reference).
  */
-final class ScrapeJournal {
+public final class ScrapeJournal {
 
     static final java.time.Duration INTERVAL = java.time.Duration.ofSeconds(10);
     static final String TARGET_KEY = "target.tsv.gz";
@@ -41,7 +41,8 @@ final class ScrapeJournal {
         this.client = client;
     }
 
-    static String name(BenchmarkRun run) {
+    /** The journal's ConfigMap: public for the run's cleanup, which deletes it by name. */
+    public static String name(BenchmarkRun run) {
         return run.getMetadata().getName() + "-scrapes";
     }
 

@@ -12,7 +12,8 @@ import java.util.Optional;
 /** Whether a Deployment is ready for load, and if not, the problem of its pods in words a user can act on. */
 public final class TargetReadiness {
 
-    static final String OOM_KILLED = "OOMKilled";
+    /** The reason a container ended with when the kernel killed it for memory. */
+    public static final String OOM_KILLED = "OOMKilled";
 
     private TargetReadiness() {}
 
@@ -84,7 +85,8 @@ public final class TargetReadiness {
      * is retried on fresh data while the TestRun it created stays: the condition is then missing, or put back later
      * than the TestRun. Without either, {@code otherwise}.
      */
-    static Instant readySince(Optional<Instant> condition, Optional<? extends HasMetadata> testRun, Instant otherwise) {
+    public static Instant readySince(
+            Optional<Instant> condition, Optional<? extends HasMetadata> testRun, Instant otherwise) {
         Optional<Instant> created = testRun.map(HasMetadata::getMetadata)
                 .map(m -> m.getCreationTimestamp())
                 .map(Instant::parse);

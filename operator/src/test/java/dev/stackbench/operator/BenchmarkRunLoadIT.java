@@ -13,6 +13,7 @@ import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.K6TestRun;
+import dev.stackbench.operator.run.SteppedLoadStage;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.MeasuresOnAQuietMachine;
 import dev.stackbench.testcluster.QuietMethodsLast;
@@ -521,7 +522,7 @@ class BenchmarkRunLoadIT {
         assertThat(podsOf(client, namespace, Map.of(RunLabels.RUN, "sweep", RunLabels.ROLE, "target")))
                 .singleElement()
                 .satisfies(pod -> assertThat(pod.getMetadata().getAnnotations())
-                        .containsEntry(BenchmarkRunReconciler.RESTARTED_FOR_STEP_ANNOTATION, "2"));
+                        .containsEntry(SteppedLoadStage.RESTARTED_FOR_STEP_ANNOTATION, "2"));
 
         RunSummary summary = run.getStatus().getSummary();
         int kept =

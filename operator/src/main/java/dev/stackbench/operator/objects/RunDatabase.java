@@ -66,6 +66,13 @@ public final class RunDatabase {
         return name(run);
     }
 
+    /** Whether the run gets a database of its own (no spec.backend.database.external). */
+    public static boolean ownDatabase(BenchmarkRun run) {
+        return run.getSpec().getBackend() == null
+                || run.getSpec().getBackend().getDatabase() == null
+                || !run.getSpec().getBackend().getDatabase().isExternal();
+    }
+
     /** The run's credentials: created once (a new password per run), never read back by the operator. */
     public Secret secret(BenchmarkRun run) {
         byte[] password = new byte[18];

@@ -1,0 +1,108 @@
+package dev.stackbench.operator.run;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.CleanupPolicy;
+import dev.stackbench.api.Phase;
+import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.ScrapeJournal;
+import dev.stackbench.operator.objects.K6TestRun;
+import dev.stackbench.operator.objects.RunDatabase;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Once the run's final status is stored: its objects are deleted, or kept, per spec.cleanup; the run and its status
+ * stay.
+ */
+public final class Cleanup {
+
+    private final RunMeasurement measurement;
+
+    public Cleanup(RunMeasurement measurement) {
+        this.measurement = measurement;
+    }
+
+    /** Cleans up once after the run's end has been stored; does nothing before, or after it was done. */
+    public void cleanUp(RunContext pass) {
+        RunProgress progress = pass.progress();
+        BenchmarkRun run = pass.run();
+        boolean stored = run.getStatus() != null
+                && run.getStatus().getPhase() != null
+                && run.getStatus().getPhase().isTerminal();
+        if (!stored || progress.condition(RunProgress.CLEANED_UP).isPresent()) {
+            return;
+        }
+        measurement.forget(run);
+        CleanupPolicy policy = run.getSpec().getCleanup() == null
+                ? CleanupPolicy.ALWAYS
+                : run.getSpec().getCleanup();
+        boolean delete = policy == CleanupPolicy.ALWAYS
+                || (policy == CleanupPolicy.ON_SUCCESS && progress.phase() == Phase.Succeeded);
+        boolean ownDatabase = RunDatabase.ownDatabase(run);
+        if (!delete) {
+            progress.cleanedUp(
+                    false,
+                    "kept the target, delay service, " + (ownDatabase ? "database, " : "")
+                            + "k6 script and TestRun (spec.cleanup " + policy.value() + "); deleting the BenchmarkRun"
+                            + " deletes them");
+            return;
+        }
+        KubernetesClient client = pass.client();
+        String namespace = run.getMetadata().getNamespace();
+        String selector = RunLabels.RUN + "=" + run.getMetadata().getName() + "," + RunLabels.MANAGED_SELECTOR;
+        // One delete per object (list + delete), not a collection delete: the operator's RBAC has no deletecollection.
+        List<HasMetadata> owned = new ArrayList<>();
+        owned.addAll(client.genericKubernetesResources(K6TestRun.CONTEXT)
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
+        owned.addAll(client.apps()
+                .deployments()
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
+        owned.addAll(client.services()
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
+        owned.addAll(client.configMaps()
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
+        // The scrape journal is not labelled for the informers (its writes must not wake the reconciler): by name.
+        client.configMaps()
+                .inNamespace(namespace)
+                .withName(ScrapeJournal.name(run))
+                .delete();
+        if (ownDatabase) {
+            // By name: the operator may create and delete Secrets, never read or list them.
+            client.secrets()
+                    .inNamespace(namespace)
+                    .withName(RunDatabase.name(run))
+                    .delete();
+        }
+        for (HasMetadata object : owned) {
+            if (object instanceof GenericKubernetesResource testRun) {
+                client.genericKubernetesResources(K6TestRun.CONTEXT)
+                        .inNamespace(namespace)
+                        .withName(testRun.getMetadata().getName())
+                        .delete();
+            } else {
+                client.resource(object).delete();
+            }
+        }
+        progress.cleanedUp(
+                true,
+                "deleted the target, delay service, " + (ownDatabase ? "database, " : "") + "k6 script and"
+                        + " TestRun (spec.cleanup " + policy.value()
+                        + "); the results stay in this status");
+    }
+}

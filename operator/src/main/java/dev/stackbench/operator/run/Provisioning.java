@@ -1,0 +1,175 @@
+package dev.stackbench.operator.run;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.Conditions;
+import dev.stackbench.api.Durations;
+import dev.stackbench.api.Phase;
+import dev.stackbench.api.Scenario;
+import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.TargetReadiness;
+import dev.stackbench.operator.objects.DelayServiceDeployment;
+import dev.stackbench.operator.objects.DelayServiceService;
+import dev.stackbench.operator.objects.K6ScriptConfigMap;
+import dev.stackbench.operator.objects.RunDatabase;
+import dev.stackbench.operator.objects.TargetDeployment;
+import dev.stackbench.operator.objects.TargetService;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Provisioning: the k6 script (with the spec the run starts with), the run's own database unless it names an external
+ * one, the delay service and the target; the run waits until all of them are Ready, and fails when one of them is
+ * OOMKilled or takes longer than the readiness limit.
+ */
+public final class Provisioning {
+
+    private final OperatorSettings settings;
+    private final K6ScriptConfigMap script = new K6ScriptConfigMap();
+    private final RunDatabase database;
+    private final DelayServiceDeployment delayService;
+    private final DelayServiceService delayServiceService = new DelayServiceService();
+    private final TargetDeployment target;
+    private final TargetService targetService = new TargetService();
+
+    public Provisioning(VariantCatalogue catalogue, OperatorSettings settings) {
+        this.settings = settings;
+        this.database = new RunDatabase(settings);
+        this.delayService = new DelayServiceDeployment(catalogue, settings);
+        this.target = new TargetDeployment(catalogue, settings);
+    }
+
+    /** Creates what is missing of the run's objects; returns true until they are all Ready, or when the run failed. */
+    public boolean provision(RunContext pass) {
+        RunProgress progress = pass.progress();
+        BenchmarkRun run = pass.run();
+        // Once load has been handed to k6-operator, provisioning is done: readiness is not judged again. The
+        // status says so even when the informer has not seen the new TestRun yet.
+        if (progress.reached(Phase.WarmingUp)
+                || progress.condition(Conditions.LOAD_RUNNING).isPresent()
+                || pass.secondary(GenericKubernetesResource.class, RunLabels.testRunName(run))
+                        .isPresent()
+                || (run.getSpec().getWorkload().isStepped()
+                        && !pass.secondaries(GenericKubernetesResource.class).isEmpty())) {
+            // The status write that recorded TargetReady can lose a conflict while the TestRun it went with stays:
+            // the TestRun exists only because the target was Ready, so the condition is put back. A target
+            // restarted between steps reports its own readiness (restartBeforeStep).
+            if (!Conditions.isTrue(progress.status().getConditions(), Conditions.TARGET_READY)
+                    && !Boolean.TRUE.equals(run.getSpec().getWorkload().getRestartBetweenSteps())) {
+                progress.targetReady();
+            }
+            return false;
+        }
+        if (pass.secondary(ConfigMap.class, RunLabels.scriptConfigMapName(run)).isEmpty()) {
+            Optional<String> customModule = customModule(pass);
+            if (run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM && customModule.isEmpty()) {
+                return true;
+            }
+            ConfigMap desired = script.desired(run, customModule.orElse(null));
+            desired.getMetadata()
+                    .setAnnotations(Map.of(
+                            Admission.SPEC_GENERATION_ANNOTATION,
+                            String.valueOf(run.getMetadata().getGeneration())));
+            pass.apply(desired);
+        }
+        boolean ownDatabase = RunDatabase.ownDatabase(run);
+        if (ownDatabase) {
+            if (pass.secondary(Deployment.class, RunDatabase.name(run)).isEmpty()) {
+                pass.createSecretOnce(database.secret(run));
+            }
+            pass.applyIfMissing(database.deployment(run));
+            pass.applyIfMissing(database.service(run));
+        }
+        pass.applyIfMissing(delayService.desired(run));
+        pass.applyIfMissing(delayServiceService.desired(run));
+        boolean databaseReady = !ownDatabase
+                || pass.secondary(Deployment.class, RunDatabase.name(run))
+                        .map(TargetReadiness::isReady)
+                        .orElse(false);
+        // The target starts beside its database: its JVM starts while the database is created, and its start-up
+        // migration, the first use of the database, tries again every second until the database answers
+        // (DB_CONNECT_RETRIES), rather than failing into a crash-loop back-off.
+        pass.applyIfMissing(target.desired(run));
+        pass.applyIfMissing(targetService.desired(run));
+
+        Optional<Deployment> targetDeployment = pass.secondary(Deployment.class, RunLabels.targetName(run));
+        Optional<Deployment> delayDeployment = pass.secondary(Deployment.class, RunLabels.delayServiceName(run));
+        boolean targetReady = targetDeployment.map(TargetReadiness::isReady).orElse(false);
+        boolean delayReady = delayDeployment.map(TargetReadiness::isReady).orElse(false);
+        if (targetReady && delayReady && databaseReady) {
+            progress.targetReady();
+            return false;
+        }
+        Optional<String> oomKilled = TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_TARGET))
+                .or(() -> TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_DELAY_SERVICE)))
+                .or(() -> TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_DATABASE)));
+        if (oomKilled.isPresent()) {
+            progress.condition(Conditions.TARGET_READY, false, RunProgress.TARGET_OOM_KILLED, oomKilled.get());
+            progress.fail(RunProgress.TARGET_OOM_KILLED, oomKilled.get());
+            return true;
+        }
+        String problem = !databaseReady
+                ? TargetReadiness.problem("database " + RunDatabase.name(run), pass.pods(RunLabels.ROLE_DATABASE))
+                : !targetReady
+                        ? TargetReadiness.problem(
+                                "target " + RunLabels.targetName(run), pass.pods(RunLabels.ROLE_TARGET))
+                        : TargetReadiness.problem(
+                                "delay service " + RunLabels.delayServiceName(run),
+                                pass.pods(RunLabels.ROLE_DELAY_SERVICE));
+        Duration limit = readyLimit(run);
+        if (progress.now().isAfter(pass.start().plus(limit))) {
+            progress.targetNotReady(limit, problem);
+            return true;
+        }
+        progress.waitingForTarget(problem);
+        progress.checkAgainIn(settings.pollInterval());
+        return true;
+    }
+
+    /** The longest the target may take to become Ready: the operator's limit, at most half the run's timeout. */
+    private Duration readyLimit(BenchmarkRun run) {
+        Duration half = Durations.parse(run.getSpec().getTimeout()).dividedBy(2);
+        return half.compareTo(settings.targetReadyLimit()) < 0 ? half : settings.targetReadyLimit();
+    }
+
+    /**
+     * The user's k6 module of a custom scenario, read from the ConfigMap spec.workload.script names; when it is
+     * missing the run fails, saying what to create.
+     */
+    private static Optional<String> customModule(RunContext pass) {
+        BenchmarkRun run = pass.run();
+        if (run.getSpec().getWorkload().getScenario() != Scenario.CUSTOM) {
+            return Optional.empty();
+        }
+        var ref = run.getSpec().getWorkload().getScript().getConfigMapRef();
+        ConfigMap configMap = ref == null
+                ? null
+                : pass.client()
+                        .configMaps()
+                        .inNamespace(run.getMetadata().getNamespace())
+                        .withName(ref.getName())
+                        .get();
+        String module = configMap == null || configMap.getData() == null
+                ? null
+                : configMap.getData().get(ref.getKey());
+        if (module == null) {
+            String what = ref == null
+                    ? "spec.workload.script.configMapRef is not set"
+                    : "ConfigMap " + ref.getName() + " with key " + ref.getKey() + " does not exist";
+            pass.progress()
+                    .fail(
+                            "ScriptMissing",
+                            what + ": create it in namespace "
+                                    + run.getMetadata().getNamespace()
+                                    + " with your k6 module, then create the run again");
+            return Optional.empty();
+        }
+        return Optional.of(module);
+    }
+}

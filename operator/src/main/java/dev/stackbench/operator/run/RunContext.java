@@ -1,0 +1,152 @@
+package dev.stackbench.operator.run;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.ApiErrors;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunEvents;
+import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.objects.K6TestRun;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What every stage works with in one pass over a run: the run with the spec it started with, its progress, the
+ * operator's settings, the run's objects as the informers see them, and the writes that create or change them.
+ */
+public final class RunContext {
+
+    private final Context<BenchmarkRun> context;
+    private final OperatorSettings settings;
+    private final RunProgress progress;
+    private final BenchmarkRun run;
+
+    /** One pass over {@code run}, the run with the spec it started with. */
+    public RunContext(
+            Context<BenchmarkRun> context, OperatorSettings settings, RunProgress progress, BenchmarkRun run) {
+        this.context = context;
+        this.settings = settings;
+        this.progress = progress;
+        this.run = run;
+    }
+
+    BenchmarkRun run() {
+        return run;
+    }
+
+    /** Whether the run is a sweep or a capacity search: steps of load instead of one. */
+    public boolean isStepped() {
+        return run.getSpec().getWorkload().isStepped();
+    }
+
+    RunProgress progress() {
+        return progress;
+    }
+
+    OperatorSettings settings() {
+        return settings;
+    }
+
+    KubernetesClient client() {
+        return context.getClient();
+    }
+
+    /** When the run got its pools: the timeout and the target's readiness limit count from there. */
+    Instant start() {
+        return progress.trueSince(RunProgress.POOLS_AVAILABLE).orElse(progress.now());
+    }
+
+    /** Every run the operator watches, for the pool queue. */
+    List<BenchmarkRun> allRuns() {
+        return context.getPrimaryCache().list().toList();
+    }
+
+    /** The run's objects of one kind as the informers see them. */
+    <R extends HasMetadata> Set<R> secondaries(Class<R> type) {
+        return context.getSecondaryResources(type);
+    }
+
+    /** One of the run's objects by name, as the informers see it. */
+    <R extends HasMetadata> Optional<R> secondary(Class<R> type, String name) {
+        return secondaries(type).stream()
+                .filter(resource -> name.equals(resource.getMetadata().getName()))
+                .findFirst();
+    }
+
+    /** The run's pods of one role (target, delay service, database). */
+    List<Pod> pods(String role) {
+        return secondaries(Pod.class).stream()
+                .filter(pod -> role.equals(pod.getMetadata().getLabels().get(RunLabels.ROLE)))
+                .toList();
+    }
+
+    /** The k6 runner pods of the TestRun of {@code load}: the run, or a step's view of it. */
+    List<Pod> runnerPods(BenchmarkRun load) {
+        String testRunName = RunLabels.testRunName(load);
+        return secondaries(Pod.class).stream()
+                .filter(pod -> testRunName.equals(pod.getMetadata().getLabels().get(RunLabels.K6_TEST_RUN))
+                        && "true".equals(pod.getMetadata().getLabels().get(RunLabels.K6_RUNNER)))
+                .toList();
+    }
+
+    /**
+     * Creates the Secret unless it exists: its content (a password made for the run) must never change once the
+     * database was initialised with it, and the operator has no right to read Secrets back.
+     */
+    void createSecretOnce(Secret secret) {
+        try {
+            client().secrets()
+                    .inNamespace(secret.getMetadata().getNamespace())
+                    .resource(secret)
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw new ApiErrors.RequestFailed(ApiErrors.describe("create", secret), secret, e);
+            }
+        }
+    }
+
+    /** Creates the object unless the informers know it already. */
+    <R extends HasMetadata> void applyIfMissing(R desired) {
+        @SuppressWarnings("unchecked")
+        Class<R> type = (Class<R>) desired.getClass();
+        if (secondary(type, desired.getMetadata().getName()).isEmpty()) {
+            apply(desired);
+        }
+    }
+
+    /**
+     * Creates or updates one of the run's objects (server-side apply). A failure carries what was asked and the
+     * object, so the reconciler can tell a refused object from a missing right or a passing failure
+     * ({@link ApiErrors}).
+     */
+    void apply(HasMetadata desired) {
+        KubernetesClient client = client();
+        try {
+            if (desired instanceof GenericKubernetesResource generic) {
+                client.genericKubernetesResources(K6TestRun.CONTEXT)
+                        .inNamespace(generic.getMetadata().getNamespace())
+                        .resource(generic)
+                        .fieldManager(RunEvents.COMPONENT)
+                        .forceConflicts()
+                        .serverSideApply();
+            } else {
+                client.resource(desired)
+                        .fieldManager(RunEvents.COMPONENT)
+                        .forceConflicts()
+                        .serverSideApply();
+            }
+        } catch (KubernetesClientException e) {
+            throw new ApiErrors.RequestFailed(ApiErrors.describe("apply", desired), desired, e);
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package dev.stackbench.operator.run;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.Conditions;
+import dev.stackbench.api.PodResources;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.TargetSummary;
+import dev.stackbench.operator.PodCpuScraper;
+import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.RunResults;
+import dev.stackbench.operator.TargetMetricsScraper;
+import dev.stackbench.results.GeneratorCheck;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The measurement of one load, the run's or one step's of a sweep or a capacity search, in the order it happens:
+ * {@link #begin} (or {@link #beginStep}) before the load starts, {@link #tick} each time the running load is looked
+ * at, {@link #end} once its runners have finished, {@link #forget} when the run is cleaned up. In between it keeps
+ * the target's scrapes and the pods' CPU readings ({@link TargetMetricsScraper}); at the end it turns them and the
+ * runners' logs into the summary.
+ */
+public final class RunMeasurement {
+
+    /** How often the target is scraped while load runs, whatever the reconciles do. */
+    static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(2);
+
+    /** The start of a warning about a pod whose CPU the kubelets did not give over the window. */
+    static final String NO_CPU_FIGURES = "no CPU figures for ";
+
+    private final TargetMetricsScraper scraper;
+    private final RunResults results;
+
+    public RunMeasurement(TargetMetricsScraper scraper, RunResults results) {
+        this.scraper = scraper;
+        this.results = results;
+    }
+
+    /**
+     * What the runners of a finished load measured, with the target's scrapes and the pods' CPU, or why their results
+     * cannot be read; either way when the load started.
+     */
+    sealed interface Result {
+        /** When the load started: by the runners' own clocks when their summaries say, else as the operator saw it. */
+        String startedAt();
+    }
+
+    /**
+     * @param runners how many runners' logs were read
+     * @param metrics what the target's scrapes add up to
+     */
+    record Measured(
+            RunSummary summary,
+            Optional<GeneratorCheck.Finding> finding,
+            int runners,
+            TargetMetricsScraper.Outcome metrics,
+            String startedAt)
+            implements Result {}
+
+    /** A runner's log holds no readable k6 summary; {@code reason} names the pod. */
+    record Unreadable(String reason, String startedAt) implements Result {}
+
+    /**
+     * Before the run's load starts: a reading of the target's and delay service's CPU counters. The kubelet refreshes
+     * them only every 10-20 s by default, so a short window may otherwise hold fewer than the two readings a figure
+     * needs.
+     */
+    void begin(BenchmarkRun run, Instant now) {
+        scraper.scrapePodCpu(run, now);
+    }
+
+    /**
+     * Before a step's load starts: the step's scrapes are its own (those of the step before are summarised in its
+     * result already), and the pods' CPU is read once before its load, as for {@link #begin}.
+     */
+    void beginStep(BenchmarkRun run, BenchmarkRun step, Instant now) {
+        scraper.startOver(run);
+        scraper.scrapePodCpu(step, now);
+    }
+
+    /**
+     * The load runs: a scrape of the target now, and from the first tick on a scrape every {@link #SCRAPE_INTERVAL}
+     * between reconciles, until {@link #end}.
+     */
+    void tick(BenchmarkRun load, List<Pod> targetPods, Instant now) {
+        scraper.scrape(load, targetPods, now);
+        scraper.scrapeEvery(load, SCRAPE_INTERVAL);
+    }
+
+    /**
+     * The load's runners have finished: the periodic scrapes stop, one more scrape and CPU reading put the window's end
+     * between two of each, and the runners' summaries, the target's figures and the pods' CPU make the summary.
+     *
+     * @param logs every runner's log, ordered by pod name
+     * @param startedAtOtherwise when the load started if the runners' summaries do not say
+     */
+    Result end(
+            BenchmarkRun load,
+            List<RunResults.RunnerLog> logs,
+            List<Pod> targetPods,
+            Instant now,
+            String startedAtOtherwise) {
+        scraper.stopScraping(load);
+        // One scrape after the load stopped, so the window's end lies between two scrapes.
+        scraper.scrape(load, targetPods, now);
+        scraper.scrapePodCpu(load, now);
+        String startedAt = results.loadStartedAt(logs).map(Conditions::format).orElse(startedAtOtherwise);
+        TargetMetricsScraper.Outcome metrics = scraper.finish(load, startedAt);
+        RunSummary summary;
+        try {
+            summary = results.summarize(load, logs, metrics.summary().orElse(null));
+        } catch (IllegalArgumentException e) {
+            return new Unreadable(e.getMessage(), startedAt);
+        }
+        metrics.warning().ifPresent(reason -> addWarning(summary, reason));
+        scraper.checkServerSide(load, startedAt, summary);
+        Optional<GeneratorCheck.Finding> finding = addPodCpu(summary, scraper.podCpu(load, startedAt), metrics.pods());
+        return new Measured(summary, finding, logs.size(), metrics, startedAt);
+    }
+
+    /** The run has ended on results read already: no more periodic scrapes. */
+    void stop(BenchmarkRun run) {
+        scraper.stopScraping(run);
+    }
+
+    /** The run is cleaned up: what was scraped for it goes. */
+    void forget(BenchmarkRun run) {
+        scraper.forget(run);
+    }
+
+    /**
+     * Each pod's CPU into the summary, the target's throttling into its figures (the most throttled target pod: one
+     * throttled replica is enough to slow the requests it serves), and the generator check.
+     */
+    private static Optional<GeneratorCheck.Finding> addPodCpu(
+            RunSummary summary, TargetMetricsScraper.PodCpu podCpu, Map<String, TargetSummary> targetPods) {
+        List<PodResources> pods = withTargetFigures(podCpu.pods(), targetPods);
+        if (!pods.isEmpty()) {
+            summary.setPods(pods);
+        }
+        podCpu.unavailableReason().ifPresent(reason -> addWarning(summary, reason));
+        if (podCpu.unavailableReason().isEmpty()) {
+            // Some pods have figures: each one without says why.
+            podCpu.missing().forEach(why -> addWarning(summary, NO_CPU_FIGURES + why));
+        }
+        pods.stream()
+                .filter(p -> RunLabels.ROLE_TARGET.equals(p.getRole()) && p.getCpuThrottledRatio() != null)
+                .mapToDouble(PodResources::getCpuThrottledRatio)
+                .max()
+                .ifPresent(ratio -> {
+                    if (summary.getTarget() != null) {
+                        summary.getTarget().setCpuThrottledRatio(ratio);
+                    }
+                });
+        return generatorFinding(summary);
+    }
+
+    /**
+     * Each target pod's own JVM figures (threads, heap, GC) beside its CPU from the kubelet; a target pod the kubelet
+     * gave no CPU reading for still gets an entry with its JVM figures.
+     */
+    static List<PodResources> withTargetFigures(List<PodResources> pods, Map<String, TargetSummary> targetPods) {
+        List<PodResources> result = new ArrayList<>(pods);
+        targetPods.forEach((name, figures) -> {
+            PodResources pod = result.stream()
+                    .filter(p -> name.equals(p.getPod()))
+                    .findFirst()
+                    .orElseGet(() -> {
+                        PodResources added = new PodResources()
+                                .withRole(RunLabels.ROLE_TARGET)
+                                .withPod(name);
+                        int firstOther = (int) result.stream()
+                                .filter(p -> RunLabels.ROLE_TARGET.equals(p.getRole()))
+                                .count();
+                        result.add(firstOther, added);
+                        return added;
+                    });
+            pod.setPeakThreads(figures.getPeakThreads());
+            pod.setPeakHeapMiB(figures.getPeakHeapMiB());
+            pod.setGcPauseMs(figures.getGcPauseMs());
+        });
+        return result;
+    }
+
+    /** What the generator check finds in a summary's pods and dropped iterations. */
+    static Optional<GeneratorCheck.Finding> generatorFinding(RunSummary summary) {
+        long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
+        return GeneratorCheck.check(summary.getPods() == null ? List.of() : summary.getPods(), dropped);
+    }
+
+    /** What the generator check looked at, for the condition when it found nothing. */
+    static String keptUp(RunSummary summary) {
+        List<PodResources> pods = summary.getPods();
+        boolean runnersMeasured = pods != null
+                && pods.stream()
+                        .anyMatch(p -> PodCpuScraper.ROLE_RUNNER.equals(p.getRole()) && p.getAvgCpuCores() != null);
+        List<String> why = summary.getWarnings() == null
+                ? List.of()
+                : summary.getWarnings().stream()
+                        .filter(w -> w.startsWith(NO_CPU_FIGURES + PodCpuScraper.ROLE_RUNNER + " ")
+                                || w.startsWith(PodCpuScraper.UNAVAILABLE))
+                        .map(w -> w.startsWith(NO_CPU_FIGURES) ? w.substring(NO_CPU_FIGURES.length()) : w)
+                        .toList();
+        return runnersMeasured
+                ? "k6 kept up: no iterations dropped, every runner below "
+                        + Math.round(100 * GeneratorCheck.CPU_SHARE_ALARM)
+                        + "% of its CPU limit and throttled in"
+                        + " under " + Math.round(100 * GeneratorCheck.THROTTLED_ALARM) + "% of its periods"
+                : "no iterations dropped; the runners' CPU could not be read from their kubelets"
+                        + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
+    }
+
+    private static void addWarning(RunSummary summary, String warning) {
+        List<String> warnings =
+                summary.getWarnings() == null ? new ArrayList<>() : new ArrayList<>(summary.getWarnings());
+        warnings.add(warning);
+        summary.setWarnings(warnings);
+    }
+}
