@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The decisions of a run's load, made once for both modes: which load comes next (the run's only one, or the next step
@@ -161,7 +162,11 @@ public final class RunDriver {
             case RunFacts.Starting starting -> new FollowLoad(load, starting);
             case RunFacts.Running running -> new FollowLoad(load, running);
             case RunFacts.Finished done -> new Collect(load, done.runners());
-            case RunFacts.GeneratorFailed failed -> fail(progress, failed.reason(), failed.message());
+            case RunFacts.GeneratorFailed failed -> {
+                progress.loadGeneratorFailed(failed.reason(), failed.message());
+                yield new Fail(failed.reason(), failed.message());
+            }
+            case RunFacts.TargetFailed failed -> fail(progress, failed.reason(), failed.message());
         };
     }
 
@@ -176,6 +181,14 @@ public final class RunDriver {
     }
 
     private RunDriver() {}
+
+    /** The load under way or next to send, from the steps in the status; empty once a stepped run has none left. */
+    public static Optional<LoadStep> currentLoad(RunProgress progress, ResolvedRun run) {
+        List<StepResult> measured = progress.status().getSteps() == null
+                ? List.of()
+                : progress.status().getSteps();
+        return nextLoad(run, measured) instanceof Send send ? Optional.of(send.load()) : Optional.empty();
+    }
 
     /** The load to send after the steps measured so far; an ordinary run always has its one load. */
     public static NextLoad nextLoad(ResolvedRun run, List<StepResult> measured) {
@@ -261,13 +274,13 @@ public final class RunDriver {
      * No step follows: the run keeps the best step's summary (status.summary since that step) and succeeds; it fails
      * when that summary is missing, which only a lost status write can cause.
      *
-     * @param keptGenerator the generator check of the kept step
+     * @param judgeKept the generator check of the kept step, from its summary
+     * @param runners how many k6 runners each step had
      */
     public static void stepsFinished(
             RunProgress progress,
-            ResolvedRun run,
             SteppedLoad.Done done,
-            GeneratorCheck.Judgement keptGenerator,
+            Function<RunSummary, GeneratorCheck.Judgement> judgeKept,
             int runners) {
         List<StepResult> steps = progress.status().getSteps() == null
                 ? List.of()
@@ -283,7 +296,7 @@ public final class RunDriver {
         }
         progress.stepsDone(done, kept, best.get().getStep());
         progress.loadFinished(runners);
-        progress.generatorChecked(kept, keptGenerator);
-        progress.succeeded(kept, runners);
+        progress.generatorChecked(kept, judgeKept.apply(kept));
+        progress.succeeded(kept, kept.getRunners() == null ? runners : kept.getRunners());
     }
 }

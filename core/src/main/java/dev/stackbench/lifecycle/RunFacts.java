@@ -44,7 +44,7 @@ public record RunFacts(
     public record Broken(String reason, String message) implements Readiness {}
 
     /** Where the current load's generator is. */
-    public sealed interface LoadState permits NotCreated, Starting, Running, Finished, GeneratorFailed {}
+    public sealed interface LoadState permits NotCreated, Starting, Running, Finished, GeneratorFailed, TargetFailed {}
 
     /** Nothing of the current load exists yet. */
     public record NotCreated() implements LoadState {}
@@ -58,6 +58,12 @@ public record RunFacts(
     /** Every runner has finished; their results can be read. */
     public record Finished(int runners) implements LoadState {}
 
-    /** The generator (or the target under it) failed: the run fails with this reason and message. */
+    /** The load generator failed (a runner, or k6-operator): the run fails with this reason and message. */
     public record GeneratorFailed(String reason, String message) implements LoadState {}
+
+    /**
+     * The target restarted under the load after it was Ready (OOMKilled, crashed): its figures would mix two processes,
+     * so the run fails with this reason and message.
+     */
+    public record TargetFailed(String reason, String message) implements LoadState {}
 }

@@ -166,7 +166,7 @@ class RunDriverTest {
             progress.condition(Conditions.LOAD_RUNNING, false, "TestRunCreated", "next step prepared");
             next = recorded.next();
         }
-        RunDriver.stepsFinished(progress, run, ((RunDriver.Finished) next).done(), KEPT_UP, 1);
+        RunDriver.stepsFinished(progress, ((RunDriver.Finished) next).done(), kept -> KEPT_UP, 1);
 
         assertThat(seen).isEqualTo(outcomes);
         assertThat(progress.phase()).isEqualTo(Phase.Succeeded);
@@ -193,7 +193,7 @@ class RunDriverTest {
         RunDriver.StepRecorded recorded = RunDriver.stepMeasured(progress, run, load, measured(summary(50, 100, 0)));
         progress.status().setSummary(null);
 
-        RunDriver.stepsFinished(progress, run, ((RunDriver.Finished) recorded.next()).done(), KEPT_UP, 1);
+        RunDriver.stepsFinished(progress, ((RunDriver.Finished) recorded.next()).done(), kept -> KEPT_UP, 1);
 
         assertThat(progress.phase()).isEqualTo(Phase.Failed);
         assertThat(progress.status().getMessage()).contains("missing from status.summary");

@@ -399,7 +399,7 @@ public final class LocalRunner {
                             .orElseThrow()
                             .getStep();
                     observation = observations.get(kept);
-                    RunDriver.stepsFinished(progress, resolved, finished.done(), judgements.get(kept), 1);
+                    RunDriver.stepsFinished(progress, finished.done(), keptSummary -> judgements.get(kept), 1);
                     publishSteps();
                     return;
                 }

@@ -7,6 +7,7 @@ import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Phase;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.K6TestRun;
@@ -15,11 +16,11 @@ import dev.stackbench.operator.run.Cleanup;
 import dev.stackbench.operator.run.EnvironmentRecord;
 import dev.stackbench.operator.run.LoadFollowing;
 import dev.stackbench.operator.run.LoadStart;
-import dev.stackbench.operator.run.PoolWait;
 import dev.stackbench.operator.run.Provisioning;
 import dev.stackbench.operator.run.ResultCollection;
 import dev.stackbench.operator.run.RunContext;
 import dev.stackbench.operator.run.RunMeasurement;
+import dev.stackbench.operator.run.RunObserver;
 import dev.stackbench.operator.run.SteppedLoadStage;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -55,27 +56,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives a BenchmarkRun through its phases, one small step each, in the order they happen; each stage is a class of
+ * Drives a BenchmarkRun, one pass at a time: observe the run ({@link RunObserver}), let the run driver decide
+ * ({@link RunDriver#next}: the phase order, the step loop, every judgement and its words, shared with local mode),
+ * execute the one action it names with the stage that owns it, and write the status. The stages are the classes of
  * {@code dev.stackbench.operator.run}:
  * <ol>
- *   <li>{@link Admission#admit} Pending: the spec is valid, its variant in the catalogue; a spec change after the
- *       start is ignored, saying so.
- *   <li>{@link PoolWait} Queued while another run holds one of its node pools.
- *   <li>{@link Admission#failWhenTimedOut} Failed (TimedOut) once spec.timeout has passed.
- *   <li>{@link Provisioning} script, delay service, database and target; wait until they are Ready.
- *   <li>{@link LoadStart} the k6-operator TestRun, created exactly once.
+ *   <li>{@link Admission} Pending: the spec is valid, its variant in the catalogue; a spec change after the start is
+ *       ignored, saying so. The pools (Queued while another run holds one) and spec.timeout the driver judges.
+ *   <li>{@link Provisioning} script, delay service, database and target, until they are Ready.
+ *   <li>{@link LoadStart} a load's k6-operator TestRun, created exactly once.
  *   <li>{@link LoadFollowing} WarmingUp, then Running, by the TestRun's stage and the time since load started;
- *       failed runners fail the run.
- *   <li>{@link ResultCollection} Collecting: every runner's k6 summary from its pod log, combined; Succeeded.
- *   <li>{@link SteppedLoadStage} instead of the three above for a sweep or a capacity search: one TestRun per step
- *       against the same target, each followed and read as a run at the step's level, judged into status.steps; the
- *       next step is decided from status.steps alone, so an operator restart goes on with the right step.
+ *       failed runners or a restarted target fail the run.
+ *   <li>{@link ResultCollection} Collecting: every runner's k6 summary from its pod log, combined; Succeeded, or for
+ *       a sweep or a capacity search the step judged into status.steps.
+ *   <li>{@link SteppedLoadStage} between the steps of a sweep or a capacity search: the steps before cleared, the
+ *       target restarted when asked, and the end of the steps.
  *   <li>{@link Cleanup} per spec.cleanup once the run has ended; the run and its status stay.
  * </ol>
- * Each stage returns true when the run has to wait (for time or for another object to change). The target's scrapes
- * and the pods' CPU readings of a load go through one {@link RunMeasurement}. A request the API server refuses or
- * fails on the way is handled here, in one place ({@link ApiErrors}): a missing right stalls the run until it is
- * granted, an object refused as invalid fails the run at once, anything else is retried.
+ * The target's scrapes and the pods' CPU readings of a load go through one {@link RunMeasurement}. A request the API
+ * server refuses or fails on the way is handled here, in one place ({@link ApiErrors}): a missing right stalls the run
+ * until it is granted, an object refused as invalid fails the run at once, anything else is retried.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
@@ -93,7 +93,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final OperatorSettings settings;
     private final Clock clock;
     private final Admission admission;
-    private final PoolWait poolWait = new PoolWait();
+    private final RunObserver observer;
     private final Provisioning provisioning;
     private final LoadStart loadStart;
     private final LoadFollowing loadFollowing;
@@ -110,13 +110,14 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.settings = settings;
         this.clock = clock;
         RunMeasurement measurement = new RunMeasurement(scraper, results);
-        EnvironmentRecord environment = new EnvironmentRecord(catalogue, settings);
         this.admission = new Admission(catalogue);
         this.provisioning = new Provisioning(catalogue, settings);
-        this.loadStart = new LoadStart(settings, measurement);
+        this.steppedLoad = new SteppedLoadStage(measurement);
+        this.loadStart = new LoadStart(settings, measurement, steppedLoad);
         this.loadFollowing = new LoadFollowing(measurement);
-        this.resultCollection = new ResultCollection(measurement, environment);
-        this.steppedLoad = new SteppedLoadStage(settings, measurement, loadFollowing, resultCollection, environment);
+        this.resultCollection =
+                new ResultCollection(measurement, new EnvironmentRecord(catalogue, settings), steppedLoad);
+        this.observer = new RunObserver(admission, provisioning, loadFollowing, steppedLoad);
         this.cleanup = new Cleanup(measurement);
     }
 
@@ -124,24 +125,15 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun resource, Context<BenchmarkRun> context) {
         RunProgress progress = new RunProgress(resource, clock.instant());
         try {
+            RunContext pass = new RunContext(context, settings, progress, withStartedSpec(resource, context));
             if (!progress.isTerminal()) {
-                RunContext pass = new RunContext(context, settings, progress, withStartedSpec(resource, context));
-                boolean waiting = admission.admit(pass)
-                        || poolWait.waitForPools(pass)
-                        || admission.failWhenTimedOut(pass)
-                        || provisioning.provision(pass)
-                        || (pass.isStepped()
-                                ? steppedLoad.runSteps(pass)
-                                : loadStart.startLoad(pass)
-                                        || loadFollowing.followLoad(pass)
-                                        || resultCollection.collect(pass));
-                LOG.debug(
-                        "run {} in phase {} (waiting: {})",
-                        resource.getMetadata().getName(),
-                        progress.phase(),
-                        waiting);
+                admission.noteSpecChange(pass);
             }
-            cleanup.cleanUp(new RunContext(context, settings, progress, withStartedSpec(resource, context)));
+            RunDriver.Action action = progress.isTerminal()
+                    ? new RunDriver.CleanUp()
+                    : RunDriver.next(progress, pass.resolved(), observer.observe(pass));
+            LOG.debug("run {} in phase {}: {}", resource.getMetadata().getName(), progress.phase(), action);
+            execute(pass, action);
             goOnIfStalled(progress, resource);
         } catch (RuntimeException e) {
             ApiErrors.Failure failure = ApiErrors.of(e).orElseThrow(() -> e);
@@ -161,6 +153,22 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             progress.checkAgainIn(soon);
         }
         return finish(progress, context.getClient());
+    }
+
+    /** Carries out what the run driver decided, with the stage that owns it. */
+    private void execute(RunContext pass, RunDriver.Action action) {
+        switch (action) {
+            case RunDriver.Queue queue -> pass.progress().checkAgainIn(settings.pollInterval());
+            case RunDriver.Provision provision -> provisioning.provision(pass, provision.waitingFor());
+            case RunDriver.RestartTarget restart -> steppedLoad.restartTarget(pass, restart.load());
+            case RunDriver.StartLoad start -> loadStart.start(pass, start.load());
+            case RunDriver.FollowLoad follow -> loadFollowing.follow(pass, follow.load(), follow.state());
+            case RunDriver.Collect collect -> resultCollection.collect(pass, collect.load(), collect.runners());
+            case RunDriver.FinishSteps steps -> steppedLoad.finish(pass, steps.done());
+            case RunDriver.Fail fail ->
+                LOG.info("run {} failed: {}", pass.resolved().name(), fail.message());
+            case RunDriver.CleanUp cleanUp -> cleanup.cleanUp(pass);
+        }
     }
 
     /**

@@ -2,59 +2,80 @@ package dev.stackbench.operator.run;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.Conditions;
+import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.K6TestRun;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.Optional;
 
 /**
- * Hands the run's load to k6-operator: its TestRun, created exactly once, and announced in the LoadRunning condition
- * (reason {@value #TEST_RUN_CREATED}) and so in the run's Events.
+ * Hands a load to k6-operator: its TestRun (and for a step its own script, {@code <run>-s<step>-script}), created
+ * exactly once, and announced in the LoadRunning condition (reason {@value #TEST_RUN_CREATED}) and so in the run's
+ * Events. A step starts only once the steps before it are gone ({@link SteppedLoadStage#clearEarlierSteps}).
  */
 public final class LoadStart {
 
     static final String TEST_RUN_CREATED = "TestRunCreated";
 
     private final K6TestRun testRun;
+    private final K6ScriptConfigMap script = new K6ScriptConfigMap();
     private final RunMeasurement measurement;
+    private final SteppedLoadStage steps;
 
-    public LoadStart(OperatorSettings settings, RunMeasurement measurement) {
+    public LoadStart(OperatorSettings settings, RunMeasurement measurement, SteppedLoadStage steps) {
         this.testRun = new K6TestRun(settings);
         this.measurement = measurement;
+        this.steps = steps;
     }
 
-    /** Creates the run's TestRun unless it exists; returns false once the informers see it. */
-    public boolean startLoad(RunContext pass) {
+    /** Creates the load's TestRun unless it exists, then waits for the informers to see it. */
+    public void start(RunContext pass, LoadStep load) {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
-        if (pass.secondary(GenericKubernetesResource.class, RunLabels.testRunName(run))
-                .isPresent()) {
-            return false;
-        }
+        BenchmarkRun view = pass.view(load);
+        String name = RunLabels.testRunName(view);
+        progress.checkAgainIn(pass.settings().pollInterval());
         // The cache may lag behind a TestRun created just before a restart: ask the API server before creating.
         GenericKubernetesResource existing = pass.client()
                 .genericKubernetesResources(K6TestRun.CONTEXT)
                 .inNamespace(run.getMetadata().getNamespace())
-                .withName(RunLabels.testRunName(run))
+                .withName(name)
                 .get();
-        if (existing == null) {
-            measurement.begin(run, progress.now());
-            pass.apply(testRun.desired(run));
-            announce(progress, run, null, RunLabels.testRunName(run));
+        if (existing != null) {
+            return;
         }
-        progress.checkAgainIn(pass.settings().pollInterval());
-        return true;
+        if (load.isStep()) {
+            if (steps.clearEarlierSteps(pass, load)) {
+                return;
+            }
+            if (Boolean.TRUE.equals(run.getSpec().getWorkload().getRestartBetweenSteps())
+                    && !Conditions.isTrue(progress.status().getConditions(), Conditions.TARGET_READY)) {
+                progress.targetReady();
+            }
+            Optional<String> customModule = pass.secondary(ConfigMap.class, RunLabels.scriptConfigMapName(run))
+                    .map(ConfigMap::getData)
+                    .map(data -> data.get(K6ScriptConfigMap.CUSTOM_MODULE_KEY));
+            measurement.beginStep(run, view, progress.now());
+            pass.apply(script.desired(view, customModule.orElse(null)));
+        } else {
+            measurement.begin(view, progress.now());
+        }
+        pass.apply(testRun.desired(view));
+        announce(progress, run, load, name);
     }
 
     /**
-     * Records that the TestRun of the run (or of one step, {@code step} not null) exists and its runners are awaited:
-     * the LoadRunning condition turns False with reason TestRunCreated, which also becomes the run's Event.
+     * Records that the TestRun of a load exists and its runners are awaited: the LoadRunning condition turns False
+     * with reason TestRunCreated, which also becomes the run's Event.
      */
-    static void announce(RunProgress progress, BenchmarkRun run, StepUnderWay step, String name) {
+    static void announce(RunProgress progress, BenchmarkRun run, LoadStep load, String name) {
         String runners = run.getSpec().getWorkload().getParallelism() + " runner(s)";
-        if (step == null) {
+        if (!load.isStep()) {
             progress.condition(
                     Conditions.LOAD_RUNNING,
                     false,
@@ -66,11 +87,11 @@ public final class LoadStart {
                     Conditions.LOAD_RUNNING,
                     false,
                     TEST_RUN_CREATED,
-                    "created k6-operator TestRun " + name + " for step " + step.number() + " (" + step.level() + " "
-                            + step.unit() + ") with " + runners + "; waiting for it to start");
+                    "created k6-operator TestRun " + name + " for step " + load.number() + " (" + load.level() + " "
+                            + load.unit() + ") with " + runners + "; waiting for it to start");
             progress.status()
                     .setMessage(
-                            "step " + step.number() + ": waiting for the k6 runners of TestRun " + name + " to start");
+                            "step " + load.number() + ": waiting for the k6 runners of TestRun " + name + " to start");
         }
     }
 

@@ -6,6 +6,7 @@ import dev.stackbench.api.Durations;
 import dev.stackbench.api.Phase;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.lifecycle.RunFacts;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunLabels;
@@ -25,8 +26,8 @@ import java.util.Optional;
 
 /**
  * Provisioning: the k6 script (with the spec the run starts with), the run's own database unless it names an external
- * one, the delay service and the target; the run waits until all of them are Ready, and fails when one of them is
- * OOMKilled or takes longer than the readiness limit.
+ * one, the delay service and the target, and whether they are Ready. What readiness means for the run (wait, or fail
+ * when one of them is OOMKilled or takes longer than the readiness limit) the run driver decides.
  */
 public final class Provisioning {
 
@@ -45,31 +46,76 @@ public final class Provisioning {
         this.target = new TargetDeployment(catalogue, settings);
     }
 
-    /** Creates what is missing of the run's objects; returns true until they are all Ready, or when the run failed. */
-    public boolean provision(RunContext pass) {
+    /**
+     * Whether the run's load was handed to k6-operator: then provisioning is over and readiness is not judged again.
+     * The status says so even when the informers have not seen the new TestRun yet.
+     */
+    boolean loadHandedOver(RunContext pass) {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
-        // Once load has been handed to k6-operator, provisioning is done: readiness is not judged again. The
-        // status says so even when the informer has not seen the new TestRun yet.
-        if (progress.reached(Phase.WarmingUp)
+        return progress.reached(Phase.WarmingUp)
                 || progress.condition(Conditions.LOAD_RUNNING).isPresent()
                 || pass.secondary(GenericKubernetesResource.class, RunLabels.testRunName(run))
                         .isPresent()
                 || (run.getSpec().getWorkload().isStepped()
-                        && !pass.secondaries(GenericKubernetesResource.class).isEmpty())) {
-            // The status write that recorded TargetReady can lose a conflict while the TestRun it went with stays:
-            // the TestRun exists only because the target was Ready, so the condition is put back. A target
-            // restarted between steps reports its own readiness (restartBeforeStep).
-            if (!Conditions.isTrue(progress.status().getConditions(), Conditions.TARGET_READY)
-                    && !Boolean.TRUE.equals(run.getSpec().getWorkload().getRestartBetweenSteps())) {
-                progress.targetReady();
-            }
-            return false;
+                        && !pass.secondaries(GenericKubernetesResource.class).isEmpty());
+    }
+
+    /**
+     * Whether the database (unless external), the delay service and the target are Ready; broken when one of them was
+     * OOMKilled; else which one is not Ready and why.
+     */
+    RunFacts.Readiness readiness(RunContext pass) {
+        BenchmarkRun run = pass.run();
+        boolean ownDatabase = RunDatabase.ownDatabase(run);
+        boolean databaseReady = !ownDatabase
+                || pass.secondary(Deployment.class, RunDatabase.name(run))
+                        .map(TargetReadiness::isReady)
+                        .orElse(false);
+        boolean targetReady = pass.secondary(Deployment.class, RunLabels.targetName(run))
+                .map(TargetReadiness::isReady)
+                .orElse(false);
+        boolean delayReady = pass.secondary(Deployment.class, RunLabels.delayServiceName(run))
+                .map(TargetReadiness::isReady)
+                .orElse(false);
+        if (targetReady && delayReady && databaseReady) {
+            return new RunFacts.Ready();
         }
+        Optional<String> oomKilled = TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_TARGET))
+                .or(() -> TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_DELAY_SERVICE)))
+                .or(() -> TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_DATABASE)));
+        if (oomKilled.isPresent()) {
+            return new RunFacts.Broken(RunProgress.TARGET_OOM_KILLED, oomKilled.get());
+        }
+        return new RunFacts.NotReady(
+                !databaseReady
+                        ? TargetReadiness.problem(
+                                "database " + RunDatabase.name(run), pass.pods(RunLabels.ROLE_DATABASE))
+                        : !targetReady
+                                ? TargetReadiness.problem(
+                                        "target " + RunLabels.targetName(run), pass.pods(RunLabels.ROLE_TARGET))
+                                : TargetReadiness.problem(
+                                        "delay service " + RunLabels.delayServiceName(run),
+                                        pass.pods(RunLabels.ROLE_DELAY_SERVICE)));
+    }
+
+    /** The longest the target may take to become Ready: the operator's limit, at most half the run's timeout. */
+    Duration readyLimit(RunContext pass) {
+        Duration half = Durations.parse(pass.run().getSpec().getTimeout()).dividedBy(2);
+        return half.compareTo(settings.targetReadyLimit()) < 0 ? half : settings.targetReadyLimit();
+    }
+
+    /**
+     * Creates what is missing of the run's objects; while something is not Ready, says what ({@code waitingFor}) and
+     * looks again soon.
+     */
+    public void provision(RunContext pass, Optional<String> waitingFor) {
+        RunProgress progress = pass.progress();
+        BenchmarkRun run = pass.run();
         if (pass.secondary(ConfigMap.class, RunLabels.scriptConfigMapName(run)).isEmpty()) {
             Optional<String> customModule = customModule(pass);
             if (run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM && customModule.isEmpty()) {
-                return true;
+                return;
             }
             ConfigMap desired = script.desired(run, customModule.orElse(null));
             desired.getMetadata()
@@ -78,8 +124,7 @@ public final class Provisioning {
                             String.valueOf(run.getMetadata().getGeneration())));
             pass.apply(desired);
         }
-        boolean ownDatabase = RunDatabase.ownDatabase(run);
-        if (ownDatabase) {
+        if (RunDatabase.ownDatabase(run)) {
             if (pass.secondary(Deployment.class, RunDatabase.name(run)).isEmpty()) {
                 pass.createSecretOnce(database.secret(run));
             }
@@ -88,54 +133,13 @@ public final class Provisioning {
         }
         pass.applyIfMissing(delayService.desired(run));
         pass.applyIfMissing(delayServiceService.desired(run));
-        boolean databaseReady = !ownDatabase
-                || pass.secondary(Deployment.class, RunDatabase.name(run))
-                        .map(TargetReadiness::isReady)
-                        .orElse(false);
         // The target starts beside its database: its JVM starts while the database is created, and its start-up
         // migration, the first use of the database, tries again every second until the database answers
         // (DB_CONNECT_RETRIES), rather than failing into a crash-loop back-off.
         pass.applyIfMissing(target.desired(run));
         pass.applyIfMissing(targetService.desired(run));
-
-        Optional<Deployment> targetDeployment = pass.secondary(Deployment.class, RunLabels.targetName(run));
-        Optional<Deployment> delayDeployment = pass.secondary(Deployment.class, RunLabels.delayServiceName(run));
-        boolean targetReady = targetDeployment.map(TargetReadiness::isReady).orElse(false);
-        boolean delayReady = delayDeployment.map(TargetReadiness::isReady).orElse(false);
-        if (targetReady && delayReady && databaseReady) {
-            progress.targetReady();
-            return false;
-        }
-        Optional<String> oomKilled = TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_TARGET))
-                .or(() -> TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_DELAY_SERVICE)))
-                .or(() -> TargetReadiness.oomKilled(pass.pods(RunLabels.ROLE_DATABASE)));
-        if (oomKilled.isPresent()) {
-            progress.condition(Conditions.TARGET_READY, false, RunProgress.TARGET_OOM_KILLED, oomKilled.get());
-            progress.fail(RunProgress.TARGET_OOM_KILLED, oomKilled.get());
-            return true;
-        }
-        String problem = !databaseReady
-                ? TargetReadiness.problem("database " + RunDatabase.name(run), pass.pods(RunLabels.ROLE_DATABASE))
-                : !targetReady
-                        ? TargetReadiness.problem(
-                                "target " + RunLabels.targetName(run), pass.pods(RunLabels.ROLE_TARGET))
-                        : TargetReadiness.problem(
-                                "delay service " + RunLabels.delayServiceName(run),
-                                pass.pods(RunLabels.ROLE_DELAY_SERVICE));
-        Duration limit = readyLimit(run);
-        if (progress.now().isAfter(pass.start().plus(limit))) {
-            progress.targetNotReady(limit, problem);
-            return true;
-        }
-        progress.waitingForTarget(problem);
+        waitingFor.ifPresent(progress::waitingForTarget);
         progress.checkAgainIn(settings.pollInterval());
-        return true;
-    }
-
-    /** The longest the target may take to become Ready: the operator's limit, at most half the run's timeout. */
-    private Duration readyLimit(BenchmarkRun run) {
-        Duration half = Durations.parse(run.getSpec().getTimeout()).dividedBy(2);
-        return half.compareTo(settings.targetReadyLimit()) < 0 ? half : settings.targetReadyLimit();
     }
 
     /**

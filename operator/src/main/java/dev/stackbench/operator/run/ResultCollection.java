@@ -1,11 +1,14 @@
 package dev.stackbench.operator.run;
 
 import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.Conditions;
+import dev.stackbench.lifecycle.LoadStep;
+import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.RunResults;
 import dev.stackbench.operator.RunnerHealth;
+import dev.stackbench.operator.objects.TargetService;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,33 +16,59 @@ import java.util.Optional;
 
 /**
  * Collecting: every runner's k6 summary from its pod log, combined with the target's figures and the pods' CPU into
- * the run's summary, with the environment the run ran in; the run succeeds.
+ * the load's summary, with the environment it ran in. The run driver makes of it the run's success, or a step judged
+ * into status.steps (the last one ends the steps in the same pass).
  */
 public final class ResultCollection {
 
     private final RunMeasurement measurement;
     private final EnvironmentRecord environment;
+    private final SteppedLoadStage steps;
 
-    public ResultCollection(RunMeasurement measurement, EnvironmentRecord environment) {
+    public ResultCollection(RunMeasurement measurement, EnvironmentRecord environment, SteppedLoadStage steps) {
         this.measurement = measurement;
         this.environment = environment;
+        this.steps = steps;
     }
 
-    /** Reads the results of the run's finished load; returns true when they cannot be read (the run failed). */
-    public boolean collect(RunContext pass) {
+    /** Reads the results of a load whose {@code runners} have finished. */
+    public void collect(RunContext pass, LoadStep load, int runners) {
         RunProgress progress = pass.progress();
-        Optional<RunMeasurement.Measured> measured =
-                measure(pass, pass.run(), progress.status().getStartedAt());
-        if (measured.isEmpty()) {
-            return true;
+        BenchmarkRun view = pass.view(load);
+        RunDriver.loadStarted(progress, load, runners, TargetService.url(view));
+        if (!load.isStep()) {
+            progress.loadFinished(view.getSpec().getWorkload().getParallelism());
         }
-        RunSummary summary = measured.get().summary();
-        progress.status()
-                .setEnvironment(
-                        environment.describe(pass, pass.run(), measured.get().metrics()));
-        progress.generatorChecked(summary, measured.get().finding(), RunMeasurement.keptUp(summary));
-        progress.succeeded(summary, measured.get().runners());
-        return false;
+        // Without a start time in the runners' summaries: when the operator saw the load's runners start.
+        String startedOtherwise = load.isStep()
+                ? progress.trueSince(Conditions.LOAD_RUNNING)
+                        .map(Conditions::format)
+                        .orElseGet(() -> Conditions.format(progress.now()))
+                : progress.status().getStartedAt();
+        Optional<RunMeasurement.Measured> measured = measure(pass, view, startedOtherwise);
+        if (measured.isEmpty()) {
+            return;
+        }
+        RunDriver.MeasuredLoad figures = measured.get().forDriver(progress.now());
+        if (!load.isStep()) {
+            progress.status()
+                    .setEnvironment(
+                            environment.describe(pass, view, measured.get().metrics()));
+            RunDriver.loadMeasured(progress, figures);
+            return;
+        }
+        RunDriver.StepRecorded recorded = RunDriver.stepMeasured(progress, pass.resolved(), load, figures);
+        if (recorded.best()) {
+            progress.status()
+                    .setEnvironment(
+                            environment.describe(pass, view, measured.get().metrics()));
+        }
+        if (recorded.next() instanceof RunDriver.Finished finished) {
+            steps.finish(pass, finished.done());
+        } else {
+            // The next step starts next pass, once this one's result is stored.
+            progress.checkAgainIn(pass.settings().pollInterval());
+        }
     }
 
     /**
@@ -49,7 +78,7 @@ public final class ResultCollection {
      * @param load the run, or a step's view of it
      * @param startedAtOtherwise when the load started if the runners' summaries do not say
      */
-    Optional<RunMeasurement.Measured> measure(RunContext pass, BenchmarkRun load, String startedAtOtherwise) {
+    private Optional<RunMeasurement.Measured> measure(RunContext pass, BenchmarkRun load, String startedAtOtherwise) {
         RunProgress progress = pass.progress();
         List<RunResults.RunnerLog> logs = new ArrayList<>();
         for (Pod pod : RunnerHealth.sorted(pass.runnerPods(load))) {

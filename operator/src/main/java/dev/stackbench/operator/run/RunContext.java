@@ -1,6 +1,8 @@
 package dev.stackbench.operator.run;
 
 import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.lifecycle.LoadStep;
+import dev.stackbench.lifecycle.ResolvedRun;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.ApiErrors;
 import dev.stackbench.operator.OperatorSettings;
@@ -29,6 +31,7 @@ public final class RunContext {
     private final OperatorSettings settings;
     private final RunProgress progress;
     private final BenchmarkRun run;
+    private final ResolvedRun resolved;
 
     /** One pass over {@code run}, the run with the spec it started with. */
     public RunContext(
@@ -37,10 +40,24 @@ public final class RunContext {
         this.settings = settings;
         this.progress = progress;
         this.run = run;
+        this.resolved = ResolvedRun.of(run);
     }
 
     BenchmarkRun run() {
         return run;
+    }
+
+    /** The run as the driver sees it: identity and the spec it started with, defaulted. */
+    public ResolvedRun resolved() {
+        return resolved;
+    }
+
+    /**
+     * The run as the objects of one load are named after it: the run itself for its only load, a step's view of it
+     * ({@link RunLabels#forStep}) for a step of a sweep or a capacity search.
+     */
+    BenchmarkRun view(LoadStep load) {
+        return load.isStep() ? RunLabels.forStep(run, load.number(), load.spec()) : run;
     }
 
     /** Whether the run is a sweep or a capacity search: steps of load instead of one. */
@@ -48,7 +65,8 @@ public final class RunContext {
         return run.getSpec().getWorkload().isStepped();
     }
 
-    RunProgress progress() {
+    /** The run's progress in this pass: its status as it will be written. */
+    public RunProgress progress() {
         return progress;
     }
 

@@ -5,6 +5,7 @@ import dev.stackbench.api.Conditions;
 import dev.stackbench.api.PodResources;
 import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.TargetSummary;
+import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.operator.PodCpuScraper;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.RunResults;
@@ -16,7 +17,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The measurement of one load, the run's or one step's of a sweep or a capacity search, in the order it happens:
@@ -56,11 +56,18 @@ public final class RunMeasurement {
      */
     record Measured(
             RunSummary summary,
-            Optional<GeneratorCheck.Finding> finding,
+            GeneratorCheck.Judgement generator,
             int runners,
             TargetMetricsScraper.Outcome metrics,
             String startedAt)
-            implements Result {}
+            implements Result {
+
+        /** What the run driver takes of it; {@code finishedAt} is when the results were read. */
+        RunDriver.MeasuredLoad forDriver(Instant finishedAt) {
+            return new RunDriver.MeasuredLoad(
+                    summary, generator, generatorCores(summary), runners, startedAt, Conditions.format(finishedAt));
+        }
+    }
 
     /** A runner's log holds no readable k6 summary; {@code reason} names the pod. */
     record Unreadable(String reason, String startedAt) implements Result {}
@@ -119,8 +126,8 @@ public final class RunMeasurement {
         }
         metrics.warning().ifPresent(reason -> addWarning(summary, reason));
         scraper.checkServerSide(load, startedAt, summary);
-        Optional<GeneratorCheck.Finding> finding = addPodCpu(summary, scraper.podCpu(load, startedAt), metrics.pods());
-        return new Measured(summary, finding, logs.size(), metrics, startedAt);
+        addPodCpu(summary, scraper.podCpu(load, startedAt), metrics.pods());
+        return new Measured(summary, generatorJudgement(summary), logs.size(), metrics, startedAt);
     }
 
     /** The run has ended on results read already: no more periodic scrapes. */
@@ -135,9 +142,9 @@ public final class RunMeasurement {
 
     /**
      * Each pod's CPU into the summary, the target's throttling into its figures (the most throttled target pod: one
-     * throttled replica is enough to slow the requests it serves), and the generator check.
+     * throttled replica is enough to slow the requests it serves).
      */
-    private static Optional<GeneratorCheck.Finding> addPodCpu(
+    private static void addPodCpu(
             RunSummary summary, TargetMetricsScraper.PodCpu podCpu, Map<String, TargetSummary> targetPods) {
         List<PodResources> pods = withTargetFigures(podCpu.pods(), targetPods);
         if (!pods.isEmpty()) {
@@ -157,7 +164,6 @@ public final class RunMeasurement {
                         summary.getTarget().setCpuThrottledRatio(ratio);
                     }
                 });
-        return generatorFinding(summary);
     }
 
     /**
@@ -187,32 +193,36 @@ public final class RunMeasurement {
         return result;
     }
 
-    /** What the generator check finds in a summary's pods and dropped iterations. */
-    static Optional<GeneratorCheck.Finding> generatorFinding(RunSummary summary) {
+    /**
+     * The generator check over a summary's runner pods and dropped iterations; when no runner's CPU was read, the
+     * warnings saying why explain the condition.
+     */
+    static GeneratorCheck.Judgement generatorJudgement(RunSummary summary) {
         long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
-        return GeneratorCheck.check(summary.getPods() == null ? List.of() : summary.getPods(), dropped);
-    }
-
-    /** What the generator check looked at, for the condition when it found nothing. */
-    static String keptUp(RunSummary summary) {
-        List<PodResources> pods = summary.getPods();
-        boolean runnersMeasured = pods != null
-                && pods.stream()
-                        .anyMatch(p -> PodCpuScraper.ROLE_RUNNER.equals(p.getRole()) && p.getAvgCpuCores() != null);
-        List<String> why = summary.getWarnings() == null
+        List<String> unmeasured = summary.getWarnings() == null
                 ? List.of()
                 : summary.getWarnings().stream()
                         .filter(w -> w.startsWith(NO_CPU_FIGURES + PodCpuScraper.ROLE_RUNNER + " ")
                                 || w.startsWith(PodCpuScraper.UNAVAILABLE))
                         .map(w -> w.startsWith(NO_CPU_FIGURES) ? w.substring(NO_CPU_FIGURES.length()) : w)
                         .toList();
-        return runnersMeasured
-                ? "k6 kept up: no iterations dropped, every runner below "
-                        + Math.round(100 * GeneratorCheck.CPU_SHARE_ALARM)
-                        + "% of its CPU limit and throttled in"
-                        + " under " + Math.round(100 * GeneratorCheck.THROTTLED_ALARM) + "% of its periods"
-                : "no iterations dropped; the runners' CPU could not be read from their kubelets"
-                        + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
+        return GeneratorCheck.judge(
+                GeneratorCheck.runnerPods(summary.getPods() == null ? List.of() : summary.getPods()),
+                dropped,
+                unmeasured);
+    }
+
+    /** The runners' CPU in cores during the load, all runners together; null when the kubelets gave none. */
+    static Double generatorCores(RunSummary summary) {
+        if (summary.getPods() == null) {
+            return null;
+        }
+        List<PodResources> runners = summary.getPods().stream()
+                .filter(pod -> PodCpuScraper.ROLE_RUNNER.equals(pod.getRole()) && pod.getAvgCpuCores() != null)
+                .toList();
+        return runners.isEmpty()
+                ? null
+                : runners.stream().mapToDouble(PodResources::getAvgCpuCores).sum();
     }
 
     private static void addWarning(RunSummary summary, String warning) {
