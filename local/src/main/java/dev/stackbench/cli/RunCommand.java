@@ -6,9 +6,9 @@ import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.ComparisonPhase;
 import dev.stackbench.api.Phase;
+import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.local.BenchmarkFiles;
-import dev.stackbench.local.CoreBindings;
 import dev.stackbench.local.CpuSet;
 import dev.stackbench.local.InvalidInputException;
 import dev.stackbench.local.LocalComparison;
@@ -16,8 +16,8 @@ import dev.stackbench.local.LocalRunner;
 import dev.stackbench.local.PlannedRun;
 import dev.stackbench.local.ProgressPrinter;
 import dev.stackbench.local.RepetitionPlan;
+import dev.stackbench.local.RepositoryCatalogue;
 import dev.stackbench.local.ResultsLayout;
-import dev.stackbench.local.StandardCoreBindings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -142,26 +142,16 @@ public final class RunCommand implements Callable<Integer> {
             description = "how long each service may take to become healthy (default: ${DEFAULT-VALUE})")
     long startTimeoutSeconds;
 
-    private CoreBindings core;
-
-    public RunCommand() {}
-
-    RunCommand(CoreBindings core) {
-        this.core = core;
-    }
-
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
         Path repoRoot = repoRoot();
-        if (core == null) {
-            core = StandardCoreBindings.forRepository(repoRoot);
-        }
+        VariantCatalogue catalogue = RepositoryCatalogue.load(repoRoot);
         List<PlannedRun> plainRuns = null;
         RepetitionPlan repetitionPlan = null;
         try {
-            BenchmarkFiles benchmarkFiles = new BenchmarkFiles(core);
+            BenchmarkFiles benchmarkFiles = new BenchmarkFiles(catalogue);
             Optional<Path> comparisonFile = comparisonFile();
             if (comparisonFile.isPresent()) {
                 repetitionPlan = RepetitionPlan.of(benchmarkFiles.readComparison(comparisonFile.get()));
@@ -201,7 +191,8 @@ public final class RunCommand implements Callable<Integer> {
                 : ResultsLayout.underDefaultDirectory(repoRoot, ZonedDateTime.now());
         Files.createDirectories(layout.root());
         ProgressPrinter progress = ProgressPrinter.forStderr();
-        LocalComparison comparison = new LocalComparison(new LocalRunner(settings, progress, core), layout, progress);
+        LocalComparison comparison =
+                new LocalComparison(new LocalRunner(settings, progress, catalogue), layout, progress);
         LocalComparison.Outcome outcome =
                 repetitionPlan != null ? comparison.repeat(repetitionPlan) : comparison.runEach(plainRuns);
         print(outcome, out, err);

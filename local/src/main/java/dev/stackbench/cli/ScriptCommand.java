@@ -1,12 +1,15 @@
 package dev.stackbench.cli;
 
 import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Scenario;
-import dev.stackbench.local.CoreBindings;
+import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.k6.K6ScriptGenerator;
 import dev.stackbench.local.LocalRunner;
-import dev.stackbench.local.StandardCoreBindings;
+import dev.stackbench.validation.SpecValidator;
+import dev.stackbench.validation.Violation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,7 +44,7 @@ public final class ScriptCommand implements Callable<Integer> {
                     + " (k6's REST API, host:port) and SCRIPT (the script file)")
     boolean k6Args;
 
-    private final CoreBindings core = new StandardCoreBindings();
+    private final VariantCatalogue catalogue = VariantCatalogue.load();
 
     @Override
     public Integer call() {
@@ -67,19 +70,21 @@ public final class ScriptCommand implements Callable<Integer> {
             return ExitCodes.INVALID_INPUT;
         }
         BenchmarkRun run = runs.get(0);
-        List<String> violations = core.validate(run);
+        List<Violation> violations = new SpecValidator(catalogue).validate(run);
         if (!violations.isEmpty()) {
             violations.forEach(violation -> err.println("invalid: " + file + ": " + violation));
             err.flush();
             return ExitCodes.INVALID_INPUT;
         }
-        BenchmarkRun defaulted = core.withDefaults(run);
+        BenchmarkRun defaulted = BenchmarkRunDefaults.apply(run);
         String customImport = null;
         if (defaulted.getSpec().getWorkload().getScenario() == Scenario.CUSTOM) {
             // Local mode writes the module as custom.js beside the script.
             customImport = "./custom.js";
         }
-        out.print(core.k6Script(defaulted.getSpec(), customImport).text());
+        out.print(new K6ScriptGenerator()
+                .generate(defaulted.getSpec(), customImport)
+                .text());
         out.flush();
         return ExitCodes.OK;
     }

@@ -3,11 +3,13 @@ package dev.stackbench.local;
 import dev.stackbench.api.BenchmarkComparison;
 import dev.stackbench.api.BenchmarkComparisons;
 import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.ComparisonDefaults;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.api.ScriptSpec;
+import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
@@ -26,10 +28,10 @@ public final class BenchmarkFiles {
 
     private static final String FIX_THE_FIELDS = "the field(s) above";
 
-    private final CoreBindings core;
+    private final VariantCatalogue catalogue;
 
-    public BenchmarkFiles(CoreBindings core) {
-        this.core = core;
+    public BenchmarkFiles(VariantCatalogue catalogue) {
+        this.catalogue = catalogue;
     }
 
     /** The files that hold a BenchmarkComparison; a file that cannot be read is reported when its runs are read. */
@@ -63,12 +65,12 @@ public final class BenchmarkFiles {
                 String name = run.getMetadata() == null || run.getMetadata().getName() == null
                         ? "(no name)"
                         : run.getMetadata().getName();
-                List<String> violations = core.validate(run);
+                List<Violation> violations = new SpecValidator(catalogue).validate(run);
                 violations.forEach(violation -> problems.add(file + ": BenchmarkRun " + name + ": " + violation));
                 if (!violations.isEmpty()) {
                     continue;
                 }
-                BenchmarkRun defaulted = core.withDefaults(run);
+                BenchmarkRun defaulted = BenchmarkRunDefaults.apply(run);
                 String module = null;
                 if (defaulted.getSpec().getWorkload().getScenario() == Scenario.CUSTOM) {
                     try {
@@ -106,7 +108,7 @@ public final class BenchmarkFiles {
                     ? "(no name)"
                     : comparison.getMetadata().getName();
             ComparisonDefaults.apply(comparison.getSpec());
-            for (Violation violation : ComparisonRuns.validate(comparison, new SpecValidator(core.catalogue()))) {
+            for (Violation violation : ComparisonRuns.validate(comparison, new SpecValidator(catalogue))) {
                 problems.add(file + ": BenchmarkComparison " + name + ": " + violation);
             }
         }

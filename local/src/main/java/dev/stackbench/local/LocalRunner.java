@@ -10,6 +10,8 @@ import dev.stackbench.api.Durations;
 import dev.stackbench.api.Quantities;
 import dev.stackbench.api.RunEnvironment;
 import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.Scenario;
+import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6ScriptGenerator;
@@ -76,13 +78,13 @@ public final class LocalRunner {
 
     private final Settings settings;
     private final ProgressPrinter printer;
-    private final CoreBindings core;
+    private final VariantCatalogue catalogue;
     private final JvmStartCache startCache;
 
-    public LocalRunner(Settings settings, ProgressPrinter printer, CoreBindings core) {
+    public LocalRunner(Settings settings, ProgressPrinter printer, VariantCatalogue catalogue) {
         this.settings = settings;
         this.printer = printer;
-        this.core = core;
+        this.catalogue = catalogue;
         String tools = System.getenv("STACKBENCH_TOOLS");
         this.startCache = new JvmStartCache(
                 settings.javaBin(),
@@ -188,7 +190,7 @@ public final class LocalRunner {
             ManagedProcess delayService = startSpringApp(
                     supervisor,
                     "delay service",
-                    jar(core.delayServiceJar()),
+                    jar(catalogue.delayService().jar()),
                     delayApp,
                     delayApp.environment(),
                     plan.supportCpus(),
@@ -223,7 +225,7 @@ public final class LocalRunner {
         private final String name;
         private final ResultsLayout.RunFiles files;
         private final String customModule;
-        private final CoreBindings.Variant variant;
+        private final TargetVariant variant;
         private final IsolationPlan plan;
         private final List<String> notes = new ArrayList<>();
         private final RunProgress progress;
@@ -258,7 +260,7 @@ public final class LocalRunner {
             this.name = run.getMetadata().getName();
             this.files = files;
             this.customModule = customModule;
-            this.variant = core.variant(spec.getTarget().getVariant());
+            this.variant = TargetVariant.of(catalogue, spec.getTarget().getVariant());
             this.plan = IsolationPlanner.plan(
                     settings.machineCpus(),
                     BigDecimal.valueOf(
@@ -351,7 +353,11 @@ public final class LocalRunner {
                 Files.writeString(k6Files.customModule(), customModule);
                 customImport = "./" + k6Files.customModule().getFileName();
             }
-            K6Script script = core.k6Script(load.spec(), customImport);
+            if (load.spec().getWorkload().getScenario() == Scenario.CUSTOM && customImport == null) {
+                throw new LocalRunException("scenario custom needs its module: set spec.workload.script.file to the"
+                        + " module's path, relative to the BenchmarkRun file");
+            }
+            K6Script script = new K6ScriptGenerator().generate(load.spec(), customImport);
             Files.writeString(k6Files.k6Script(), script.text());
             return script;
         }
@@ -375,7 +381,7 @@ public final class LocalRunner {
                 int exitCode = sendLoad(stack, script);
                 RunSummary summary;
                 try {
-                    summary = core.summarize(load.spec(), variant, k6Files.k6Summary(), observation);
+                    summary = LocalSummary.summarize(load.spec(), catalogue, k6Files.k6Summary(), observation);
                 } catch (RuntimeException e) {
                     progress.loadFinished(1);
                     progress.resultsUnreadable("step " + load.number() + ": the k6 summary " + k6Files.k6Summary()
@@ -483,7 +489,7 @@ public final class LocalRunner {
                 delayService = startSpringApp(
                         supervisor,
                         "delay service",
-                        jar(core.delayServiceJar()),
+                        jar(catalogue.delayService().jar()),
                         delayApp,
                         delayApp.environment(),
                         plan.supportCpus(),
@@ -492,7 +498,7 @@ public final class LocalRunner {
             }
             AppWiring wiring = wiringFor(targetEndpoint, delayApp.endpoint(), postgres, backend != null);
 
-            targetApp = RunApps.target(spec, core.catalogue(), wiring);
+            targetApp = RunApps.target(spec, catalogue, wiring);
             Map<String, String> targetEnv = new LinkedHashMap<>(targetApp.environment());
             // Locally the credentials are plain variables; on a cluster they come from a Secret.
             targetEnv.put(SpringApp.DB_USER_ENV, postgres.user());
@@ -553,7 +559,11 @@ public final class LocalRunner {
             command.addAll(k6RunArguments(
                     AppWiring.LOOPBACK + ":" + k6ApiPort, k6Files.k6Script().toString()));
             k6Command = List.copyOf(command);
-            Map<String, String> k6Env = new LinkedHashMap<>(core.k6Environment(baseUrl, k6Files.k6Summary()));
+            Map<String, String> k6Env = new LinkedHashMap<>(Map.of(
+                    K6Env.BASE_URL,
+                    baseUrl,
+                    K6Env.SUMMARY_FILE,
+                    k6Files.k6Summary().toString()));
             k6Env.put(K6Env.NO_USAGE_REPORT, "true");
             k6 = supervisor.start("k6", k6Command, k6Env, plan.supportCpus(), k6Files.k6Log());
         }
@@ -675,7 +685,7 @@ public final class LocalRunner {
         private RunObservation observe(
                 int exitCode, K6ApiFollower follower, MetricsSampler sampler, Instant loadStarted, K6Script script)
                 throws IOException {
-            RequestTimeline measure = follower.timeline(core.measureScenario());
+            RequestTimeline measure = follower.timeline(K6Env.MEASURE_SCENARIO);
             Instant windowStart;
             Instant windowEnd;
             Optional<Instant> measuredFrom = measuredWindowStart();
@@ -735,7 +745,7 @@ public final class LocalRunner {
         private void collect(int exitCode) {
             RunSummary summary;
             try {
-                summary = core.summarize(load.spec(), variant, k6Files.k6Summary(), observation);
+                summary = LocalSummary.summarize(load.spec(), catalogue, k6Files.k6Summary(), observation);
             } catch (RuntimeException e) {
                 progress.resultsUnreadable("the k6 summary " + k6Files.k6Summary() + " (k6 exit code " + exitCode
                         + ") could not be read: " + e.getMessage() + "; see " + k6Files.k6Log());
@@ -776,8 +786,8 @@ public final class LocalRunner {
                 long burstPlannedRequests = spec.getWorkload().getLoad().burstIterations()
                         * K6ScriptGenerator.requestsPerIteration(spec.getWorkload());
                 Duration sinceStart = Duration.between(loadStarted, Instant.now());
-                RequestTimeline measure = follower.timeline(core.measureScenario());
-                RequestTimeline warmup = follower.timeline(core.warmupScenario());
+                RequestTimeline measure = follower.timeline(K6Env.MEASURE_SCENARIO);
+                RequestTimeline warmup = follower.timeline(K6Env.WARMUP_SCENARIO);
                 // k6 first sets up its VUs (seconds on a busy CPU); the test clock starts with its first sample.
                 long firstSample = warmup.isEmpty() ? measure.firstEpochSecond() : warmup.firstEpochSecond();
                 Duration elapsed = firstSample < 0
@@ -826,7 +836,7 @@ public final class LocalRunner {
         private RunEnvironment environment() {
             RunEnvironment environment;
             if (targetApp != null) {
-                environment = RunApps.environment(spec, targetApp, core.catalogue());
+                environment = RunApps.environment(spec, targetApp, catalogue);
             } else {
                 environment = new RunEnvironment();
                 environment.setVariant(variant.name());
@@ -844,7 +854,7 @@ public final class LocalRunner {
             environment.setK6Version(k6Version);
             Map<String, String> images = new LinkedHashMap<>();
             images.put(RunApps.TARGET, variant.jar());
-            images.put(RunApps.DELAY_SERVICE, core.delayServiceJar());
+            images.put(RunApps.DELAY_SERVICE, catalogue.delayService().jar());
             images.put("postgres", postgres == null ? "unknown" : postgres.serverVersion());
             environment.setImages(images);
             environment.setDatabase(backend == null ? RunEnvironment.DATABASE_OWN : RunEnvironment.DATABASE_COMPARISON);
@@ -893,9 +903,7 @@ public final class LocalRunner {
             if (observation != null) {
                 for (MetricsSampler.Tick tick : observation.ticks()) {
                     double second = observation.secondsIntoWindow(tick.at());
-                    if (tick.scrape() != null) {
-                        core.liveThreads(tick.scrape()).ifPresent(value -> threads.add(new GaugePoint(second, value)));
-                    }
+                    tick.liveThreads().ifPresent(value -> threads.add(new GaugePoint(second, value)));
                     targetCpu.add(new GaugePoint(second, tick.targetCores()));
                     k6Cpu.add(new GaugePoint(second, tick.loadGeneratorCores()));
                 }
@@ -1097,11 +1105,9 @@ public final class LocalRunner {
     private void writeMetrics(Path file, RunObservation observation) throws IOException {
         StringBuilder csv = new StringBuilder("second,target_cpu_cores,k6_cpu_cores,live_threads,k6_cpus_busy\n");
         for (MetricsSampler.Tick tick : observation.ticks()) {
-            String threads = tick.scrape() == null
-                    ? ""
-                    : core.liveThreads(tick.scrape())
-                            .map(value -> String.format(Locale.ROOT, "%.0f", value))
-                            .orElse("");
+            String threads = tick.liveThreads()
+                    .map(value -> String.format(Locale.ROOT, "%.0f", value))
+                    .orElse("");
             csv.append(String.format(
                     Locale.ROOT,
                     "%.1f,%.3f,%.3f,%s,%s%n",

@@ -1,5 +1,6 @@
 package dev.stackbench.local;
 
+import dev.stackbench.results.TargetSample;
 import dev.stackbench.results.TimedScrape;
 import java.io.IOException;
 import java.net.URI;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +40,15 @@ public final class MetricsSampler implements AutoCloseable {
 
         public Tick(Instant at, double targetCores, double loadGeneratorCores, String scrape) {
             this(at, targetCores, loadGeneratorCores, scrape, Double.NaN);
+        }
+
+        /** The target's live JVM threads in this tick's scrape; empty when the scrape failed or has no figure. */
+        public Optional<Double> liveThreads() {
+            if (scrape == null) {
+                return Optional.empty();
+            }
+            double threads = TargetSample.of(Instant.EPOCH, scrape).liveThreads();
+            return Double.isNaN(threads) ? Optional.empty() : Optional.of(threads);
         }
     }
 

@@ -1,0 +1,56 @@
+package dev.stackbench.local;
+
+import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.TargetSummary;
+import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.k6.K6SummaryParser;
+import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.results.ResultAggregator;
+import dev.stackbench.results.ServerSideCheck;
+import dev.stackbench.results.TargetMetrics;
+import dev.stackbench.results.TimedScrape;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The status summary of a local run, made by the results code the operator uses, so both modes give the same
+ * figures from the same inputs.
+ */
+final class LocalSummary {
+
+    private LocalSummary() {}
+
+    /** The status summary, from the k6 summary and the target scrapes of the measured window. */
+    static RunSummary summarize(
+            BenchmarkRunSpec spec, VariantCatalogue catalogue, Path k6Summary, RunObservation observation) {
+        RunnerSummary runner = K6SummaryParser.parseFile(k6Summary);
+        TargetMetrics metrics = targetMetrics(observation);
+        RunSummary summary =
+                ResultAggregator.aggregate(List.of(runner), spec, catalogue, targetSummary(metrics, observation));
+        // The client window: k6 counts what completed within measuredSeconds of the measured scenario's start.
+        Instant windowEnd = observation.windowStart().plusNanos(Math.round(summary.getMeasuredSeconds() * 1e9));
+        ServerSideCheck.addTo(summary, metrics.serverRequests(), observation.windowStart(), windowEnd);
+        return summary;
+    }
+
+    /** Every scrape of the run, in the same accumulator the operator feeds. */
+    private static TargetMetrics targetMetrics(RunObservation observation) {
+        TargetMetrics metrics = new TargetMetrics();
+        for (TimedScrape scrape : observation.runScrapes()) {
+            metrics.add(scrape.at(), scrape.prometheusText());
+        }
+        return metrics;
+    }
+
+    /** The target figures of the measured window. */
+    private static TargetSummary targetSummary(TargetMetrics metrics, RunObservation observation) {
+        TargetSummary summary = metrics.summary(observation.windowStart(), observation.windowEnd());
+        if (summary.getAvgCpuCores() == null && !Double.isNaN(observation.averageTargetCores())) {
+            // Measured from /proc when the target does not expose its CPU time.
+            summary.setAvgCpuCores(Math.round(observation.averageTargetCores() * 1000) / 1000.0);
+        }
+        return summary;
+    }
+}
