@@ -7,7 +7,7 @@ import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Scenario;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6ScriptGenerator;
-import dev.stackbench.local.LocalRunner;
+import dev.stackbench.local.K6Process;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
 import java.io.PrintWriter;
@@ -51,7 +51,7 @@ public final class ScriptCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (k6Args) {
-            LocalRunner.k6RunArguments("ADDRESS", "SCRIPT").forEach(out::println);
+            K6Process.k6RunArguments("ADDRESS", "SCRIPT").forEach(out::println);
             out.flush();
             return ExitCodes.OK;
         }

@@ -42,6 +42,19 @@ public final class CpuAffinity {
                 + (tasksetOutput.isBlank() ? "" : " (taskset said: " + tasksetOutput.strip() + ")"));
     }
 
+    /**
+     * Pins this JVM (sampler, k6 output follower, progress) to {@code cpus}: during a run, off the target's CPUs, so
+     * the tool that measures the target does not take CPU time from it. Returns whether taskset succeeded.
+     */
+    static boolean pinThisProcess(CpuSet cpus) {
+        try {
+            pin(ProcessHandle.current().pid(), cpus);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Threads of {@code pid} whose affinity is not exactly {@code cpus}, as "tid (CPU list)". */
     static List<String> threadsOutside(long pid, CpuSet cpus) throws IOException {
         Path tasks = Path.of("/proc", Long.toString(pid), "task");

@@ -69,7 +69,7 @@ public final class LocalComparison {
                         + "it started (partial results in " + layout.root() + ")"),
                 "stackbench-interrupted");
         Runtime.getRuntime().addShutdownHook(interrupted);
-        LocalRunner.Backend backend = null;
+        LocalBackend backend = null;
         try {
             if (repetitions != null && repetitions.sharesBackend()) {
                 progress.message("== starting the PostgreSQL and delay service the repetitions share");

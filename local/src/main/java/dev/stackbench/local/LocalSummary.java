@@ -6,6 +6,7 @@ import dev.stackbench.api.TargetSummary;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.results.GeneratorCheck;
 import dev.stackbench.results.ResultAggregator;
 import dev.stackbench.results.ServerSideCheck;
 import dev.stackbench.results.TargetMetrics;
@@ -13,6 +14,8 @@ import dev.stackbench.results.TimedScrape;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The status summary of a local run, made by the results code the operator uses, so both modes give the same
@@ -33,6 +36,40 @@ final class LocalSummary {
         Instant windowEnd = observation.windowStart().plusNanos(Math.round(summary.getMeasuredSeconds() * 1e9));
         ServerSideCheck.addTo(summary, metrics.serverRequests(), observation.windowStart(), windowEnd);
         return summary;
+    }
+
+    /**
+     * What k6's CPU over the CPUs it may use (local mode has no CPU limit, so no throttling), the busy share of the
+     * CPUs it shares with the delay service and PostgreSQL, and the dropped iterations say about the generator.
+     */
+    static GeneratorCheck.Judgement judgeGenerator(
+            RunSummary summary, RunObservation observation, CpuSet generatorCpus) {
+        long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
+        return GeneratorCheck.judge(
+                List.of(GeneratorCheck.Generator.localProcess(
+                        observation.averageLoadGeneratorCores(),
+                        generatorCpus.size(),
+                        observation.averageGeneratorCpusBusy(),
+                        "the delay service and PostgreSQL (" + generatorCpus + ")")),
+                dropped,
+                List.of());
+    }
+
+    /** A target too busy to answer its metrics endpoint is itself a finding, and explains missing figures. */
+    static Optional<String> missedScrapesWarning(RunObservation observation) {
+        long missed = observation.ticks().stream()
+                .filter(tick -> tick.scrape() == null)
+                .count();
+        if (missed == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(
+                Locale.ROOT,
+                "%d of %d once-a-second scrapes of the target's "
+                        + "/actuator/prometheus got no answer within 2 s: the target was too busy to serve its"
+                        + " metrics, so thread, heap and pool figures cover only the answered scrapes",
+                missed,
+                observation.ticks().size()));
     }
 
     /** Every scrape of the run, in the same accumulator the operator feeds. */

@@ -2,7 +2,7 @@ package dev.stackbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.local.LocalRunner;
+import dev.stackbench.local.K6Process;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -75,7 +75,7 @@ class ScriptCommandTest {
     void printsLocalModesK6ArgumentsWithPlaceholders() {
         assertThat(run("script", "--k6-args", "unused.yaml")).isZero();
 
-        assertThat(out.toString().lines().toList()).isEqualTo(LocalRunner.k6RunArguments("ADDRESS", "SCRIPT"));
+        assertThat(out.toString().lines().toList()).isEqualTo(K6Process.k6RunArguments("ADDRESS", "SCRIPT"));
         assertThat(out.toString()).doesNotContain("--out");
     }
 }

@@ -136,7 +136,7 @@ class ReportRowsTest {
 
     @Test
     void clusterOnlySettingsAreNamedRatherThanSilentlyIgnored() {
-        assertThat(LocalRunner.clusterOnlySettings(run().getSpec()))
+        assertThat(LocalEnvironment.clusterOnlySettings(run().getSpec()))
                 .anyMatch(note -> note.contains("spec.target.replicas 3"))
                 .anyMatch(note -> note.contains("spec.workload.parallelism 2"));
     }
