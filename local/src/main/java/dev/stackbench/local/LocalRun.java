@@ -17,6 +17,7 @@ import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.ResolvedRun;
 import dev.stackbench.lifecycle.RunDriver;
+import dev.stackbench.lifecycle.RunFacts;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.SpringApp;
@@ -79,6 +80,24 @@ final class LocalRun {
     private String k6Version;
     private RunObservation observation;
 
+    /** Whether PostgreSQL, the delay service and the target were started and are Ready. */
+    private boolean provisioned;
+    /** The step the target was last restarted for (spec.workload.restartBetweenSteps); 0 when never. */
+    private int restartedForStep;
+    /** Where each load's k6 is, by load number: started paused, or finished with an exit code. */
+    private final Map<Integer, K6Stage> loads = new LinkedHashMap<>();
+    /** The generator check and the observation of each step measured, for the step the run keeps. */
+    private final Map<Integer, GeneratorCheck.Judgement> judgements = new LinkedHashMap<>();
+
+    private final Map<Integer, RunObservation> observations = new LinkedHashMap<>();
+
+    /** Where a load's k6 process is. */
+    private sealed interface K6Stage {}
+
+    private record Paused(K6Script script) implements K6Stage {}
+
+    private record Exited(int exitCode) implements K6Stage {}
+
     /**
      * @param customModule for scenario custom, the text of the user's k6 module; null otherwise
      * @param backend the comparison's PostgreSQL and delay service, or null for a run that starts its own
@@ -116,20 +135,17 @@ final class LocalRun {
                                     + " take a little CPU time from the target");
         }
         notes.forEach(note -> say(note));
-        progress.accepted();
-        progress.poolsAcquired("this machine's CPUs: the target on " + plan.targetCpus()
-                + ", k6, PostgreSQL and the delay service on " + plan.supportCpus());
-        publishSteps();
         try (ProcessSupervisor supervisor = new ProcessSupervisor()) {
             try {
-                K6Script script = writeFiles();
-                provision(supervisor);
-                if (spec.getWorkload().isStepped()) {
-                    runSteps(supervisor, script);
-                } else {
-                    int exitCode = sendLoad(script);
-                    collect(exitCode);
-                }
+                Files.createDirectories(files.dir());
+                Files.writeString(files.spec(), BenchmarkRuns.toYaml(LocalEnvironment.withoutStatus(run)));
+                RunDriver.Action action;
+                do {
+                    action = RunDriver.next(progress, resolved, observe());
+                    publishSteps();
+                    execute(supervisor, action);
+                    publishSteps();
+                } while (!(action instanceof RunDriver.Fail) && !progress.isTerminal());
             } catch (LocalRunException e) {
                 fail(e.reason(), e.getMessage());
             } catch (UncheckedIOException | IOException e) {
@@ -174,14 +190,50 @@ final class LocalRun {
                 + "; the results stay in " + files.dir();
     }
 
-    /** The spec as run and the k6 script (with a custom module beside it), before anything starts. */
-    private K6Script writeFiles() throws IOException {
-        Files.createDirectories(files.dir());
-        Files.writeString(files.spec(), BenchmarkRuns.toYaml(LocalEnvironment.withoutStatus(run)));
-        if (resolved.stepped()) {
-            beginStep(((RunDriver.Send) RunDriver.nextLoad(resolved, List.of())).load());
+    /**
+     * What this machine shows of the run: its processes and where each load's k6 is. Local mode checks the spec before
+     * it starts anything and has this machine's CPUs to itself, so only the processes change from pass to pass.
+     */
+    private RunFacts observe() {
+        java.util.Optional<LoadStep> current = RunDriver.currentLoad(progress, resolved);
+        return new RunFacts(
+                List.of(),
+                new RunFacts.Pools(
+                        true,
+                        "this machine's CPUs: the target on " + plan.targetCpus()
+                                + ", k6, PostgreSQL and the delay service on " + plan.supportCpus()),
+                loads.values().stream().anyMatch(stage -> stage instanceof Exited),
+                provisioned ? new RunFacts.Ready() : new RunFacts.NotReady("the target has not been started yet"),
+                tools.settings().startTimeout(),
+                current.map(step -> step.number() <= 1
+                                || !Boolean.TRUE.equals(spec.getWorkload().getRestartBetweenSteps())
+                                || restartedForStep == step.number()
+                                || loads.containsKey(step.number()))
+                        .orElse(true),
+                current.map(step -> switch (loads.get(step.number())) {
+                            case null -> new RunFacts.NotCreated();
+                            case Paused paused -> new RunFacts.Starting(java.util.Optional.empty());
+                            case Exited exited -> (RunFacts.LoadState) new RunFacts.Finished(1);
+                        })
+                        .orElseGet(RunFacts.NotCreated::new));
+    }
+
+    /**
+     * Carries out what the run driver decided. Each action blocks until it is done (processes started and healthy, a
+     * load sent to its end), so the loop needs no sleep between passes.
+     */
+    private void execute(ProcessSupervisor supervisor, RunDriver.Action action) throws IOException {
+        switch (action) {
+            case RunDriver.Provision provision -> provision(supervisor);
+            case RunDriver.RestartTarget restart -> restartTarget(supervisor, restart.load());
+            case RunDriver.StartLoad start -> prepareLoad(supervisor, start.load());
+            case RunDriver.FollowLoad follow -> sendLoad(follow.load());
+            case RunDriver.Collect collect -> collect(collect.load());
+            case RunDriver.FinishSteps finish -> finishSteps(finish.done());
+            case RunDriver.Queue queue -> throw new IllegalStateException("local mode never queues: " + queue);
+            case RunDriver.Fail fail -> {}
+            case RunDriver.CleanUp cleanUp -> {}
         }
-        return writeScript();
     }
 
     /** The k6 script of the load about to be sent (with a custom module beside it), in its directory. */
@@ -201,91 +253,57 @@ final class LocalRun {
         return script;
     }
 
-    /** From here on, load and files are the step's: its spec at its level, its own directory. */
-    private void beginStep(LoadStep step) {
-        load = step;
-        k6Files = new ResultsLayout.RunFiles(files.dir().resolve(step.directoryName()));
-    }
-
     /**
      * PostgreSQL, the delay service and the target, each started and healthy (or, in a comparison, the target
-     * started against the comparison's PostgreSQL and delay service); the target is Ready after.
+     * started against the comparison's PostgreSQL and delay service), with the first load's k6 started paused beside
+     * them: it compiles the script and makes its VUs while the JVMs start, then waits, sending nothing.
      */
     private void provision(ProcessSupervisor supervisor) throws IOException {
+        LoadStep first = RunDriver.currentLoad(progress, resolved).orElseThrow();
+        beginLoad(first);
+        K6Script script = writeScript();
         String baseUrl = stack.start(supervisor, files);
-        // k6 compiles the script and makes its VUs while the JVMs start, then waits, paused, sending nothing.
-        startK6Paused(supervisor, baseUrl);
+        startK6Paused(supervisor, baseUrl, script);
         stack.awaitReady();
-        progress.targetReady();
-        publishSteps();
+        provisioned = true;
         stack.readTargetInfo();
     }
 
-    private void startK6Paused(ProcessSupervisor supervisor, String baseUrl) throws IOException {
+    /** Stops the target and starts it again for a cold start at this step (spec.workload.restartBetweenSteps). */
+    private void restartTarget(ProcessSupervisor supervisor, LoadStep step) throws IOException {
+        beginLoad(step);
+        say("restarting target " + variant.name() + " before step " + step.number() + " (restartBetweenSteps)");
+        pids.add(stack.stopTarget());
+        stack.startTargetAgain(supervisor, k6Files.targetLog());
+        restartedForStep = step.number();
+    }
+
+    /** A step's script and its k6, started paused; LoadRunning turns False, as a cluster prepares its TestRun. */
+    private void prepareLoad(ProcessSupervisor supervisor, LoadStep step) throws IOException {
+        beginLoad(step);
+        startK6Paused(supervisor, stack.baseUrl(), writeScript());
+        progress.condition(
+                Conditions.LOAD_RUNNING,
+                false,
+                "LoadPrepared",
+                "started k6 for " + step.label(name) + ", paused until it is told to start");
+    }
+
+    private void startK6Paused(ProcessSupervisor supervisor, String baseUrl, K6Script script) throws IOException {
         k6 = new K6Process(tools.settings().k6Binary(), k6Files);
         k6.startPaused(supervisor, baseUrl, plan.supportCpus());
+        loads.put(load.number(), new Paused(script));
     }
 
-    /**
-     * The steps of a sweep or a capacity search against the target already running: each step's k6 runs, is read
-     * and judged, and {@link SteppedLoad} picks the next level from the steps so far. The best step so far is the
-     * run's summary from the first step on, so a failure later loses nothing already measured.
-     */
-    private void runSteps(ProcessSupervisor supervisor, K6Script firstScript) throws IOException {
-        Map<Integer, GeneratorCheck.Judgement> judgements = new LinkedHashMap<>();
-        Map<Integer, RunObservation> observations = new LinkedHashMap<>();
-        K6Script script = firstScript;
-        while (true) {
-            int exitCode = sendLoad(script);
-            RunSummary summary;
-            try {
-                summary = LocalSummary.summarize(load.spec(), tools.catalogue(), k6Files.k6Summary(), observation);
-            } catch (RuntimeException e) {
-                progress.loadFinished(1);
-                progress.resultsUnreadable("step " + load.number() + ": the k6 summary " + k6Files.k6Summary()
-                        + " (k6 exit code " + exitCode + ") could not be read: " + e.getMessage() + "; see "
-                        + k6Files.k6Log());
-                publishSteps();
-                return;
-            }
-            GeneratorCheck.Judgement judgement = LocalSummary.judgeGenerator(summary, observation, plan.supportCpus());
-            LocalSummary.missedScrapesWarning(observation).ifPresent(summary::addWarning);
-            RunDriver.StepRecorded recorded =
-                    RunDriver.stepMeasured(progress, resolved, load, measured(summary, judgement));
-            publishSteps();
-            judgements.put(load.number(), judgement);
-            observations.put(load.number(), observation);
-            writeJson(k6Files.dir().resolve("step.json"), recorded.result());
-            writeJson(k6Files.dir().resolve("summary.json"), summary);
-
-            if (recorded.next() instanceof RunDriver.Finished finished) {
-                int kept = SteppedLoad.best(progress.status().getSteps())
-                        .orElseThrow()
-                        .getStep();
-                observation = observations.get(kept);
-                RunDriver.stepsFinished(progress, finished.done(), keptSummary -> judgements.get(kept), 1);
-                publishSteps();
-                return;
-            }
-            beginStep(((RunDriver.Send) recorded.next()).load());
-            script = writeScript();
-            if (Boolean.TRUE.equals(spec.getWorkload().getRestartBetweenSteps())) {
-                say("restarting target " + variant.name() + " before step " + load.number() + " (restartBetweenSteps)");
-                pids.add(stack.stopTarget());
-                stack.startTargetAgain(supervisor, k6Files.targetLog());
-            }
-            startK6Paused(supervisor, stack.baseUrl());
-            // Each step's load is prepared with LoadRunning False, as a cluster prepares its TestRun.
-            progress.condition(
-                    Conditions.LOAD_RUNNING,
-                    false,
-                    "LoadPrepared",
-                    "started k6 for " + load.label(name) + ", paused until it is told to start");
-        }
+    /** From here on, load and files are this load's: for a step its spec at its level and its own directory. */
+    private void beginLoad(LoadStep next) {
+        load = next;
+        k6Files = next.isStep() ? new ResultsLayout.RunFiles(files.dir().resolve(next.directoryName())) : files;
     }
 
-    /** k6 with the generated script; the target is sampled every second. Returns k6's exit code. */
-    private int sendLoad(K6Script script) throws IOException {
+    /** Resumes the load's k6 and follows it to its end while the target is sampled every second. */
+    private void sendLoad(LoadStep step) throws IOException {
+        K6Script script = ((Paused) loads.get(step.number())).script();
         k6Version = K6Version.of(tools.settings().k6Binary());
 
         MetricsSampler sampler = new MetricsSampler(
@@ -342,7 +360,7 @@ final class LocalRun {
                 script,
                 new WindowRecorder.FinishedLoad(exitCode, loadStarted, follower, sampler),
                 stack.poolThreads());
-        return exitCode;
+        loads.put(step.number(), new Exited(exitCode));
     }
 
     private RunDriver.MeasuredLoad measured(RunSummary summary, GeneratorCheck.Judgement judgement) {
@@ -357,20 +375,45 @@ final class LocalRun {
                 Conditions.format(Instant.now()));
     }
 
-    /** The k6 summary and the target samples into the status; the run succeeded. */
-    private void collect(int exitCode) {
+    /**
+     * The load's k6 summary and the target's samples into its summary: the run's success, or a step judged into
+     * status.steps (the best step so far is the run's summary from the first step on, so a failure later loses nothing
+     * already measured).
+     */
+    private void collect(LoadStep step) {
+        int exitCode = ((Exited) loads.get(step.number())).exitCode();
         RunSummary summary;
         try {
-            summary = LocalSummary.summarize(load.spec(), tools.catalogue(), k6Files.k6Summary(), observation);
+            summary = LocalSummary.summarize(step.spec(), tools.catalogue(), k6Files.k6Summary(), observation);
         } catch (RuntimeException e) {
-            progress.resultsUnreadable("the k6 summary " + k6Files.k6Summary() + " (k6 exit code " + exitCode
-                    + ") could not be read: " + e.getMessage() + "; see " + k6Files.k6Log());
+            if (step.isStep()) {
+                progress.loadFinished(1);
+            }
+            progress.resultsUnreadable((step.isStep() ? "step " + step.number() + ": " : "") + "the k6 summary "
+                    + k6Files.k6Summary() + " (k6 exit code " + exitCode + ") could not be read: " + e.getMessage()
+                    + "; see " + k6Files.k6Log());
             return;
         }
+        GeneratorCheck.Judgement judgement = LocalSummary.judgeGenerator(summary, observation, plan.supportCpus());
         LocalSummary.missedScrapesWarning(observation).ifPresent(summary::addWarning);
-        RunDriver.loadMeasured(
-                progress, measured(summary, LocalSummary.judgeGenerator(summary, observation, plan.supportCpus())));
-        publishSteps();
+        if (!step.isStep()) {
+            RunDriver.loadMeasured(progress, measured(summary, judgement));
+            return;
+        }
+        RunDriver.StepRecorded recorded =
+                RunDriver.stepMeasured(progress, resolved, step, measured(summary, judgement));
+        judgements.put(step.number(), judgement);
+        observations.put(step.number(), observation);
+        writeJson(k6Files.dir().resolve("step.json"), recorded.result());
+        writeJson(k6Files.dir().resolve("summary.json"), summary);
+    }
+
+    /** No step follows: the run keeps the best step's summary and succeeds; the report shows that step's samples. */
+    private void finishSteps(SteppedLoad.Done done) {
+        SteppedLoad.best(progress.status().getSteps())
+                .map(best -> observations.get(best.getStep()))
+                .ifPresent(kept -> observation = kept);
+        RunDriver.stepsFinished(progress, done, kept -> judgements.get(kept.getStep() == null ? 0 : kept.getStep()), 1);
     }
 
     private void fail(String reason, String message) {
