@@ -50,26 +50,13 @@ public final class GeneratorCheck {
     /** Why the generator is suspect, and the condition reason that names it. */
     public record Finding(String reason, String message) {}
 
-    /** Where a generator's CPU allowance comes from, as the finding names it. */
-    public enum Allowance {
-        /** A cluster runner pod's CPU limit. */
-        CPU_LIMIT("its CPU limit"),
-        /** The CPUs a local process is pinned to. */
-        CPU_SET("the CPUs it runs on");
-
-        private final String words;
-
-        Allowance(String words) {
-            this.words = words;
-        }
-    }
-
     /**
      * What was observed of one load generator over the measured window; null figures were not measured.
      *
      * @param name the runner pod, or "k6" for the local process
      * @param usedCores its average CPU use
-     * @param allowedCores the CPU it may use: its limit, or the size of its CPU set
+     * @param allowedCores the CPU it may use: its CPU limit on a cluster, the size of its CPU set locally; both are
+     *     the same input to the check, so the same figures give the same words in both modes
      * @param throttledRatio the share of its CFS periods it was throttled in (only with a limit)
      * @param sharedCpusBusy the average busy share of the CPUs it shares with other processes, by all of them
      * @param sharedWith who it shares those CPUs with, e.g. "the delay service and PostgreSQL ([1])"
@@ -78,7 +65,6 @@ public final class GeneratorCheck {
             String name,
             Double usedCores,
             Double allowedCores,
-            Allowance allowance,
             Double throttledRatio,
             Double sharedCpusBusy,
             String sharedWith) {
@@ -86,13 +72,7 @@ public final class GeneratorCheck {
         /** A cluster runner pod as the kubelets measured it. */
         public static Generator runnerPod(PodResources pod) {
             return new Generator(
-                    pod.getPod(),
-                    pod.getAvgCpuCores(),
-                    pod.getCpuLimitCores(),
-                    Allowance.CPU_LIMIT,
-                    pod.getCpuThrottledRatio(),
-                    null,
-                    null);
+                    pod.getPod(), pod.getAvgCpuCores(), pod.getCpuLimitCores(), pod.getCpuThrottledRatio(), null, null);
         }
 
         /** A local k6 process pinned to {@code cpus} CPUs, which it shares with the processes {@code sharedWith}. */
@@ -101,7 +81,6 @@ public final class GeneratorCheck {
                     "k6",
                     usedCores,
                     (double) cpus,
-                    Allowance.CPU_SET,
                     null,
                     Double.isNaN(sharedCpusBusy) ? null : sharedCpusBusy,
                     sharedWith);
@@ -148,11 +127,10 @@ public final class GeneratorCheck {
                     && generator.usedCores() >= CPU_SHARE_ALARM * generator.allowedCores()) {
                 saturated.add(String.format(
                         Locale.ROOT,
-                        "%s used %.2f of the %.2f CPU it may use (%s, %.0f%%)",
+                        "%s used %.2f of the %.2f CPU it may use (%.0f%%)",
                         generator.name(),
                         generator.usedCores(),
                         generator.allowedCores(),
-                        generator.allowance().words,
                         100 * generator.usedCores() / generator.allowedCores()));
             } else if (generator.sharedCpusBusy() != null && generator.sharedCpusBusy() >= SHARED_CPUS_BUSY_ALARM) {
                 saturated.add(String.format(
