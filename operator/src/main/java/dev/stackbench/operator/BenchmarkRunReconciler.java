@@ -1,12 +1,12 @@
 package dev.stackbench.operator;
 
 import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Phase;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.lifecycle.ResolvedRun;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
@@ -336,8 +336,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         return null;
                     }
                 })
-                .orElseGet(() -> BenchmarkRuns.yamlMapper().convertValue(resource.getSpec(), BenchmarkRunSpec.class));
-        run.setSpec(BenchmarkRunDefaults.apply(spec));
+                .orElseGet(resource::getSpec);
+        // Resolved once: a copy with the defaults, so the informers' copy of the run is never written to.
+        run.setSpec(ResolvedRun.of(resource, spec).spec());
         return run;
     }
 

@@ -47,10 +47,22 @@ class ModeParityIT {
     /**
      * Summary fields only one mode can fill here, each for a reason of the environment: the kwok nodes of the test
      * cluster run no containers, so the operator cannot scrape a target pod (its figures stay empty and it warns, and
-     * its server-side check has no figures, only the reason); warnings depend on what each machine saw (generator
-     * CPU, missed scrapes).
+     * its server-side check has no figures, only the reason). Warnings are compared on their own, below.
      */
     private static final List<String> ENVIRONMENT_SPECIFIC_SUMMARY_FIELDS = List.of("target", "server", "warnings");
+
+    /**
+     * The starts of the warnings that say what only one environment could not observe: on the cluster's kwok nodes
+     * there is no target to scrape and no kubelet with CPU counters; locally a target too busy to answer a scrape.
+     * Every other warning (the load, the thresholds, the generator, the server-side check) must be the same words in
+     * both modes.
+     */
+    private static final List<String> ENVIRONMENT_SPECIFIC_WARNINGS = List.of(
+            "target metrics unavailable",
+            "target metrics cover",
+            "pod CPU ",
+            "no CPU figures for ",
+            "server-side check unavailable");
 
     @TempDir
     Path dir;
@@ -86,6 +98,16 @@ class ModeParityIT {
                         "Complete=True/RunSucceeded",
                         "CleanedUp=True/Deleted");
         assertThat(summaryFields(localStatus)).isEqualTo(summaryFields(clusterStatus));
+        assertThat(sharedWarnings(localStatus))
+                .as("warnings both modes could observe, in the same words")
+                .isEqualTo(sharedWarnings(clusterStatus));
+        assertThat(generatorCondition(clusterStatus))
+                .as("the cluster's runners have no CPU figures on kwok nodes: the condition says so")
+                .startsWith("False/GeneratorKeptUp: no iterations dropped; the load generator's CPU could not be read");
+        assertThat(generatorCondition(localStatus))
+                .as("local mode measured k6's CPU: the same check, in the words it uses with figures")
+                .matches("False/GeneratorKeptUp: k6 kept up: no iterations dropped, k6 used [0-9.]+ CPU, below 80%"
+                        + " of what it may use");
         assertThat(localStatus.getSummary().getServer())
                 .as("both modes run the server-side check")
                 .isNotNull();
@@ -133,6 +155,26 @@ class ModeParityIT {
                 spec.toString());
         assertThat(exitCode).as("local run exit code; stderr:\n" + err).isZero();
         return JSON.readValue(out.toString(), BenchmarkRunStatus.class);
+    }
+
+    /** The summary's warnings, less those about what only one environment could not observe. */
+    private static List<String> sharedWarnings(BenchmarkRunStatus status) {
+        List<String> warnings = status.getSummary().getWarnings() == null
+                ? List.of()
+                : status.getSummary().getWarnings();
+        return warnings.stream()
+                .filter(warning -> ENVIRONMENT_SPECIFIC_WARNINGS.stream().noneMatch(warning::startsWith))
+                .sorted()
+                .toList();
+    }
+
+    /** The GeneratorSaturated condition as status/reason: message. */
+    private static String generatorCondition(BenchmarkRunStatus status) {
+        return status.getConditions().stream()
+                .filter(c -> "GeneratorSaturated".equals(c.getType()))
+                .map(c -> c.getStatus() + "/" + c.getReason() + ": " + c.getMessage())
+                .findFirst()
+                .orElse("missing");
     }
 
     /** Each condition as type=status/reason, ordered by type. */

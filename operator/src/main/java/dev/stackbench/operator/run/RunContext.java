@@ -33,14 +33,18 @@ public final class RunContext {
     private final BenchmarkRun run;
     private final ResolvedRun resolved;
 
-    /** One pass over {@code run}, the run with the spec it started with. */
+    /** One pass over {@code run}, the run with the spec it started with, resolved (copied and defaulted) already. */
     public RunContext(
             Context<BenchmarkRun> context, OperatorSettings settings, RunProgress progress, BenchmarkRun run) {
         this.context = context;
         this.settings = settings;
         this.progress = progress;
         this.run = run;
-        this.resolved = ResolvedRun.of(run);
+        this.resolved = new ResolvedRun(
+                run.getMetadata().getName(),
+                run.getMetadata().getNamespace(),
+                run.getMetadata().getGeneration(),
+                run.getSpec());
     }
 
     BenchmarkRun run() {
