@@ -8,8 +8,6 @@ import dev.stackbench.k6.K6SummaryException;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.results.ResultAggregator;
-import dev.stackbench.results.ServerSideCheck;
-import dev.stackbench.results.TargetMetrics;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,46 +59,5 @@ public final class CoreResults implements RunResults {
                     }
                 })
                 .min(Instant::compareTo);
-    }
-
-    /** The shared accumulator of target scrapes and the shared server-side check. */
-    static TargetMetricsScraper.MetricsSummarizer newTargetMetrics() {
-        TargetMetrics metrics = new TargetMetrics();
-        return new TargetMetricsScraper.MetricsSummarizer() {
-            @Override
-            public void add(String pod, String prometheusText, Instant at) {
-                metrics.add(at, pod, prometheusText);
-            }
-
-            @Override
-            public Optional<TargetSummary> summary(Instant from, Instant to) {
-                return metrics.samples().isEmpty() ? Optional.empty() : Optional.of(metrics.summary(from, to));
-            }
-
-            @Override
-            public java.util.Map<String, TargetSummary> perPod(Instant from, Instant to) {
-                return metrics.perInstance(from, to);
-            }
-
-            @Override
-            public java.time.Duration covered(Instant from, Instant to) {
-                return metrics.covered(from, to);
-            }
-
-            @Override
-            public String journal(Instant bucketsFrom, Instant bucketsTo) {
-                return metrics.journal(bucketsFrom, bucketsTo);
-            }
-
-            @Override
-            public int load(String journal) {
-                return metrics.load(journal);
-            }
-
-            @Override
-            public void checkServerSide(RunSummary summary, Instant from, Instant to) {
-                ServerSideCheck.addTo(summary, metrics.serverRequests(), from, to);
-            }
-        };
     }
 }

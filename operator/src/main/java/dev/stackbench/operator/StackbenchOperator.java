@@ -60,11 +60,7 @@ public final class StackbenchOperator implements AutoCloseable {
             }
         });
         BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(
-                catalogue,
-                settings,
-                results,
-                new TargetMetricsScraper(client, CoreResults::newTargetMetrics),
-                Clock.systemUTC());
+                catalogue, settings, results, new TargetMetricsScraper(client), Clock.systemUTC());
         operator.register(reconciler, configuration -> {
             if (namespaces.isEmpty()) {
                 configuration.watchingAllNamespaces();

@@ -7,6 +7,7 @@ import dev.stackbench.api.TargetSummary;
 import dev.stackbench.operator.objects.TargetDeployment;
 import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
+import dev.stackbench.results.TargetMetrics;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -42,32 +43,7 @@ public class TargetMetricsScraper {
             Optional<String> javaVersion,
             Optional<String> springBootVersion) {}
 
-    /** Turns timed Prometheus scrapes of one run into the target summary and the server-side check. */
-    public interface MetricsSummarizer {
-        /** One scrape of one target pod. */
-        void add(String pod, String prometheusText, Instant at);
-
-        /** The target figures of the scrapes taken in [from, to], pods combined; empty when there are none at all. */
-        Optional<TargetSummary> summary(Instant from, Instant to);
-
-        /** Each pod's own figures over [from, to], by pod name. */
-        Map<String, TargetSummary> perPod(Instant from, Instant to);
-
-        /** The span of [from, to] between the first and the last scrape in it. */
-        Duration covered(Instant from, Instant to);
-
-        /** The scrapes as text, with request histograms only within [bucketsFrom, bucketsTo] (null: all). */
-        String journal(Instant bucketsFrom, Instant bucketsTo);
-
-        /** Adds the scrapes of a journal; returns how many. */
-        int load(String journal);
-
-        /** Sets summary.server from the scrapes around [from, to] and warns where they disagree with k6. */
-        void checkServerSide(RunSummary summary, Instant from, Instant to);
-    }
-
     private final KubernetesClient client;
-    private final java.util.function.Supplier<MetricsSummarizer> summarizers;
     private final Map<String, RunScrapes> runs = new ConcurrentHashMap<>();
 
     /** Runs whose target is scraped on a clock, by run uid (see {@link #scrapeEvery}). */
@@ -84,9 +60,8 @@ public class TargetMetricsScraper {
     /** When each run's journal was last written, by run uid. */
     private final Map<String, Instant> journaled = new ConcurrentHashMap<>();
 
-    public TargetMetricsScraper(KubernetesClient client, java.util.function.Supplier<MetricsSummarizer> summarizers) {
+    public TargetMetricsScraper(KubernetesClient client) {
         this.client = client;
-        this.summarizers = summarizers;
         this.podCpu = client == null ? null : new PodCpuScraper(client);
         this.journal = client == null ? null : new ScrapeJournal(client);
     }
@@ -160,14 +135,10 @@ public class TargetMetricsScraper {
     }
 
     private static final class RunScrapes {
-        final MetricsSummarizer summarizer;
+        final TargetMetrics metrics = new TargetMetrics();
         int succeeded;
         String lastError;
         ActuatorInfo info;
-
-        RunScrapes(MetricsSummarizer summarizer) {
-            this.summarizer = summarizer;
-        }
     }
 
     /**
@@ -191,7 +162,7 @@ public class TargetMetricsScraper {
         Instant to = window.map(w -> w.start().plusSeconds(30)).orElse(null);
         String target;
         synchronized (scrapes) {
-            target = scrapes.summarizer.journal(from, to);
+            target = scrapes.metrics.journal(from, to);
         }
         try {
             journal.save(run, target, podCpu == null ? "" : podCpu.journal(run));
@@ -234,10 +205,10 @@ public class TargetMetricsScraper {
      */
     private RunScrapes scrapesOf(BenchmarkRun run) {
         return runs.computeIfAbsent(run.getMetadata().getUid(), uid -> {
-            RunScrapes scrapes = new RunScrapes(summarizers.get());
+            RunScrapes scrapes = new RunScrapes();
             if (journal != null) {
                 journal.load(run).ifPresent(saved -> {
-                    scrapes.succeeded += scrapes.summarizer.load(saved.target());
+                    scrapes.succeeded += scrapes.metrics.load(saved.target());
                     int readings = podCpu == null ? 0 : podCpu.restore(run, saved.cpu());
                     LOG.info(
                             "run {}/{}: took up {} target scrapes and {} CPU readings from the journal of an earlier"
@@ -283,7 +254,7 @@ public class TargetMetricsScraper {
                             scrapes.lastError);
                     continue;
                 }
-                scrapes.summarizer.add(pod.getMetadata().getName(), text, now);
+                scrapes.metrics.add(now, pod.getMetadata().getName(), text);
                 scrapes.succeeded++;
                 if (scrapes.info == null) {
                     String info =
@@ -332,9 +303,11 @@ public class TargetMetricsScraper {
         Instant to = window.map(Window::end).orElse(Instant.MAX);
         synchronized (scrapes) {
             return new Outcome(
-                    scrapes.summarizer.summary(from, to),
-                    scrapes.summarizer.perPod(from, to),
-                    window.flatMap(w -> partialCoverage(w, scrapes.summarizer.covered(w.start(), w.end()))),
+                    scrapes.metrics.samples().isEmpty()
+                            ? Optional.empty()
+                            : Optional.of(scrapes.metrics.summary(from, to)),
+                    scrapes.metrics.perInstance(from, to),
+                    window.flatMap(w -> partialCoverage(w, scrapes.metrics.covered(w.start(), w.end()))),
                     Optional.ofNullable(scrapes.info).map(ActuatorInfo::javaVersion),
                     Optional.ofNullable(scrapes.info).map(ActuatorInfo::springBootVersion));
         }
@@ -375,8 +348,11 @@ public class TargetMetricsScraper {
             ServerSideCheck.unavailable(summary, "the run has no status.startedAt, so the measured window is unknown");
         } else {
             synchronized (scrapes) {
-                scrapes.summarizer.checkServerSide(
-                        summary, window.get().start(), window.get().end());
+                ServerSideCheck.addTo(
+                        summary,
+                        scrapes.metrics.serverRequests(),
+                        window.get().start(),
+                        window.get().end());
             }
         }
     }
