@@ -21,6 +21,7 @@ import dev.stackbench.operator.run.ResultCollection;
 import dev.stackbench.operator.run.RunContext;
 import dev.stackbench.operator.run.RunMeasurement;
 import dev.stackbench.operator.run.RunObserver;
+import dev.stackbench.operator.run.RunnerResults;
 import dev.stackbench.operator.run.SteppedLoadStage;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -102,14 +103,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final Cleanup cleanup;
 
     public BenchmarkRunReconciler(
-            VariantCatalogue catalogue,
-            OperatorSettings settings,
-            RunResults results,
-            TargetMetricsScraper scraper,
-            Clock clock) {
+            VariantCatalogue catalogue, OperatorSettings settings, TargetMetricsScraper scraper, Clock clock) {
         this.settings = settings;
         this.clock = clock;
-        RunMeasurement measurement = new RunMeasurement(scraper, results);
+        RunMeasurement measurement = new RunMeasurement(scraper, new RunnerResults(catalogue));
         this.admission = new Admission(catalogue);
         this.provisioning = new Provisioning(catalogue, settings);
         this.steppedLoad = new SteppedLoadStage(measurement);

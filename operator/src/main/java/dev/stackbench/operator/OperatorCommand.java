@@ -123,13 +123,8 @@ public final class OperatorCommand implements Runnable {
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .build();
         CountDownLatch stopped = new CountDownLatch(1);
-        try (StackbenchOperator operator = new StackbenchOperator(
-                        client,
-                        catalogue,
-                        settings,
-                        new CoreResults(catalogue),
-                        new LinkedHashSet<>(namespaces),
-                        lease);
+        try (StackbenchOperator operator =
+                        new StackbenchOperator(client, catalogue, settings, new LinkedHashSet<>(namespaces), lease);
                 HealthServer health =
                         new HealthServer(healthAddress, healthPort, operator::isAlive, operator::isReady)) {
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "stackbench-operator-stop"));

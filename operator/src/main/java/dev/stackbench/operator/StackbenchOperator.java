@@ -26,10 +26,9 @@ public final class StackbenchOperator implements AutoCloseable {
             KubernetesClient client,
             VariantCatalogue catalogue,
             OperatorSettings settings,
-            RunResults results,
             Set<String> namespaces,
             String leaseNamespace) {
-        this(client, catalogue, settings, results, namespaces, leaseNamespace, true);
+        this(client, catalogue, settings, namespaces, leaseNamespace, true);
     }
 
     /**
@@ -40,7 +39,6 @@ public final class StackbenchOperator implements AutoCloseable {
             KubernetesClient client,
             VariantCatalogue catalogue,
             OperatorSettings settings,
-            RunResults results,
             Set<String> namespaces,
             String leaseNamespace,
             boolean exitWhenLeadershipIsLost) {
@@ -59,8 +57,8 @@ public final class StackbenchOperator implements AutoCloseable {
                 overrider.withLeaderElectionConfiguration(leaderElection);
             }
         });
-        BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(
-                catalogue, settings, results, new TargetMetricsScraper(client), Clock.systemUTC());
+        BenchmarkRunReconciler reconciler =
+                new BenchmarkRunReconciler(catalogue, settings, new TargetMetricsScraper(client), Clock.systemUTC());
         operator.register(reconciler, configuration -> {
             if (namespaces.isEmpty()) {
                 configuration.watchingAllNamespaces();

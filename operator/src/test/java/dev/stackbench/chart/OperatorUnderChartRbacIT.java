@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.catalogue.VariantCatalogue;
-import dev.stackbench.operator.CoreResults;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.StackbenchOperator;
 import dev.stackbench.testcluster.ProjectTools;
@@ -77,8 +76,8 @@ class OperatorUnderChartRbacIT {
                 Duration.ofMillis(500),
                 OperatorSettings.defaults().targetReadyLimit());
 
-        try (StackbenchOperator operator = new StackbenchOperator(
-                asOperator, catalogue, settings, new CoreResults(catalogue), Set.of(runs), null)) {
+        try (StackbenchOperator operator =
+                new StackbenchOperator(asOperator, catalogue, settings, Set.of(runs), null)) {
             operator.start();
             await("operator ready").atMost(WAIT).until(operator::isReady);
 

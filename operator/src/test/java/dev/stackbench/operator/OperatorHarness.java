@@ -147,7 +147,6 @@ final class OperatorHarness implements AutoCloseable {
                 operatorClient,
                 ExampleRuns.catalogue(),
                 settings,
-                new CoreResults(ExampleRuns.catalogue()),
                 Set.of(namespace),
                 leaderElection ? operatorNamespace : null,
                 false);

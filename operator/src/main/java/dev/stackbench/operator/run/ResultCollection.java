@@ -6,7 +6,6 @@ import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.RunLabels;
-import dev.stackbench.operator.RunResults;
 import dev.stackbench.operator.RunnerHealth;
 import dev.stackbench.operator.objects.TargetService;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -80,14 +79,14 @@ public final class ResultCollection {
      */
     private Optional<RunMeasurement.Measured> measure(RunContext pass, BenchmarkRun load, String startedAtOtherwise) {
         RunProgress progress = pass.progress();
-        List<RunResults.RunnerLog> logs = new ArrayList<>();
+        List<RunnerResults.RunnerLog> logs = new ArrayList<>();
         for (Pod pod : RunnerHealth.sorted(pass.runnerPods(load))) {
             String log = pass.client()
                     .pods()
                     .inNamespace(load.getMetadata().getNamespace())
                     .withName(pod.getMetadata().getName())
                     .getLog();
-            logs.add(new RunResults.RunnerLog(pod.getMetadata().getName(), log == null ? "" : log));
+            logs.add(new RunnerResults.RunnerLog(pod.getMetadata().getName(), log == null ? "" : log));
         }
         RunMeasurement.Result result =
                 measurement.end(load, logs, pass.pods(RunLabels.ROLE_TARGET), progress.now(), startedAtOtherwise);

@@ -8,7 +8,6 @@ import dev.stackbench.api.TargetSummary;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.operator.PodCpuScraper;
 import dev.stackbench.operator.RunLabels;
-import dev.stackbench.operator.RunResults;
 import dev.stackbench.operator.TargetMetricsScraper;
 import dev.stackbench.results.GeneratorCheck;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -34,9 +33,9 @@ public final class RunMeasurement {
     static final String NO_CPU_FIGURES = "no CPU figures for ";
 
     private final TargetMetricsScraper scraper;
-    private final RunResults results;
+    private final RunnerResults results;
 
-    public RunMeasurement(TargetMetricsScraper scraper, RunResults results) {
+    public RunMeasurement(TargetMetricsScraper scraper, RunnerResults results) {
         this.scraper = scraper;
         this.results = results;
     }
@@ -108,7 +107,7 @@ public final class RunMeasurement {
      */
     Result end(
             BenchmarkRun load,
-            List<RunResults.RunnerLog> logs,
+            List<RunnerResults.RunnerLog> logs,
             List<Pod> targetPods,
             Instant now,
             String startedAtOtherwise) {

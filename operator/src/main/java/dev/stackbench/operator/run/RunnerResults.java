@@ -1,4 +1,4 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.run;
 
 import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.RunSummary;
@@ -12,20 +12,29 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * Binds the operator to the shared results module, so the cluster and local mode compute figures the same way:
- * the k6 summary parser for each runner's log and the aggregator combining runners.
+ * Turns what the k6 runners printed into the run's summary with the shared results code, so the cluster and local
+ * mode compute figures the same way: the k6 summary parser for each runner's log and the aggregator combining runners.
  */
-public final class CoreResults implements RunResults {
+public final class RunnerResults {
+
+    /** One runner's log: the pod it came from and its full text. */
+    public record RunnerLog(String podName, String text) {}
 
     private final VariantCatalogue catalogue;
 
-    public CoreResults(VariantCatalogue catalogue) {
+    public RunnerResults(VariantCatalogue catalogue) {
         this.catalogue = catalogue;
     }
 
-    @Override
+    /**
+     * @param run the run with the spec it started with
+     * @param logs every runner's log, ordered by pod name
+     * @param target the target's metrics over the measured window, null when unavailable
+     * @throws IllegalArgumentException when a log holds no k6 summary; the message names the pod
+     */
     public RunSummary summarize(BenchmarkRun run, List<RunnerLog> logs, TargetSummary target) {
         List<RunnerSummary> runners = new ArrayList<>();
         for (RunnerLog log : logs) {
@@ -45,7 +54,7 @@ public final class CoreResults implements RunResults {
         return ResultAggregator.aggregate(runners, run.getSpec(), catalogue, target);
     }
 
-    @Override
+    /** When the earliest runner started its scenarios, by its own clock, if the logs say so. */
     public Optional<Instant> loadStartedAt(List<RunnerLog> logs) {
         return logs.stream()
                 .flatMap(log -> {
@@ -55,7 +64,7 @@ public final class CoreResults implements RunResults {
                                 .stream();
                     } catch (K6SummaryException e) {
                         // summarize names the unreadable log; here it only has no start time to give.
-                        return java.util.stream.Stream.empty();
+                        return Stream.empty();
                     }
                 })
                 .min(Instant::compareTo);

@@ -1,4 +1,4 @@
-package dev.stackbench.operator;
+package dev.stackbench.operator.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,14 +8,15 @@ import dev.stackbench.api.RunSummary;
 import dev.stackbench.api.TargetSummary;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.operator.ExampleRuns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The operator's wiring of runner pod logs and target scrapes into the shared results code. */
-class CoreResultsTest {
+/** Runner pod logs read into the run's summary with the shared results code. */
+class RunnerResultsTest {
 
     private static final Path RESOURCES = Path.of("..", "core", "src", "test", "resources");
 
@@ -23,14 +24,14 @@ class CoreResultsTest {
     void theLoadStartedWhenTheEarliestRunnerSaysItDid() throws Exception {
         String withEnd = Files.readString(RESOURCES.resolve("k6/tiny-run-with-end.stdout"));
         String withoutEnd = Files.readString(RESOURCES.resolve("k6/tiny-run.stdout"));
-        CoreResults results = new CoreResults(ExampleRuns.catalogue());
+        RunnerResults results = new RunnerResults(ExampleRuns.catalogue());
 
         assertThat(results.loadStartedAt(List.of(
-                        new RunResults.RunnerLog("run-k6-1", withoutEnd),
-                        new RunResults.RunnerLog("run-k6-2", "level=info msg=starting\n" + withEnd),
-                        new RunResults.RunnerLog("run-k6-3", "no summary at all"))))
+                        new RunnerResults.RunnerLog("run-k6-1", withoutEnd),
+                        new RunnerResults.RunnerLog("run-k6-2", "level=info msg=starting\n" + withEnd),
+                        new RunnerResults.RunnerLog("run-k6-3", "no summary at all"))))
                 .contains(Instant.ofEpochMilli(1795508568907L));
-        assertThat(results.loadStartedAt(List.of(new RunResults.RunnerLog("run-k6-1", withoutEnd))))
+        assertThat(results.loadStartedAt(List.of(new RunnerResults.RunnerLog("run-k6-1", withoutEnd))))
                 .as("runners whose summaries do not say when they ended leave the operator's own observation")
                 .isEmpty();
     }
@@ -42,13 +43,13 @@ class CoreResultsTest {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         TargetSummary target = new TargetSummary().withPeakThreads(42);
 
-        RunSummary summary = new CoreResults(ExampleRuns.catalogue())
+        RunSummary summary = new RunnerResults(ExampleRuns.catalogue())
                 .summarize(
                         run,
                         List.of(
-                                new RunResults.RunnerLog(
+                                new RunnerResults.RunnerLog(
                                         "run-k6-1-abcde", "time=\"...\" level=info msg=\"starting\"\n" + k6Output),
-                                new RunResults.RunnerLog(
+                                new RunnerResults.RunnerLog(
                                         "run-k6-2-fghij", k6Output + "\nlevel=warning msg=\"done\"\n")),
                         target);
 
@@ -61,11 +62,11 @@ class CoreResultsTest {
     @Test
     void aLogWithoutASummaryIsRefusedNamingThePod() {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
-        CoreResults results = new CoreResults(ExampleRuns.catalogue());
+        RunnerResults results = new RunnerResults(ExampleRuns.catalogue());
 
         assertThatThrownBy(() -> results.summarize(
                         run,
-                        List.of(new RunResults.RunnerLog(
+                        List.of(new RunnerResults.RunnerLog(
                                 "run-k6-1-abcde", "level=error msg=\"GoError: connection refused\"\n")),
                         null))
                 .isInstanceOf(IllegalArgumentException.class)
