@@ -7,7 +7,6 @@ import dev.stackbench.api.TargetSummary;
 import dev.stackbench.operator.objects.TargetDeployment;
 import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
-import dev.stackbench.results.TargetMetrics;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -16,10 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Reads the target's /actuator/prometheus while load runs, and once more when it has stopped, through the API server's
@@ -41,15 +36,16 @@ public class TargetMetricsScraper {
             Map<String, TargetSummary> pods,
             Optional<String> warning,
             Optional<String> javaVersion,
-            Optional<String> springBootVersion) {}
+            Optional<String> springBootVersion) {
+
+        static Outcome unavailable(String warning) {
+            return new Outcome(Optional.empty(), Map.of(), Optional.of(warning), Optional.empty(), Optional.empty());
+        }
+    }
 
     private final KubernetesClient client;
-    private final Map<String, RunScrapes> runs = new ConcurrentHashMap<>();
-
-    /** Runs whose target is scraped on a clock, by run uid (see {@link #scrapeEvery}). */
-    private final Map<String, ScheduledFuture<?>> periodic = new ConcurrentHashMap<>();
-
-    private ScheduledExecutorService clock;
+    private final Map<String, TargetScrapes> runs = new ConcurrentHashMap<>();
+    private final PeriodicScrapes periodic = new PeriodicScrapes();
 
     /** The CPU counters of the run's pods from their kubelets, read on the same clock. */
     private final PodCpuScraper podCpu;
@@ -68,77 +64,52 @@ public class TargetMetricsScraper {
 
     /**
      * Scrapes the run's target pods every {@code interval} from now on, on a thread of its own, until
-     * {@link #stopScraping} or {@link #forget}, the run's end or its timeout. Scrapes that only came with reconciles
-     * could miss the whole measured window when the operator was slow (a busy node, a fresh JVM): then the run had
-     * no target figures at all. Calling it again for a run that is scraped already changes nothing.
+     * {@link #stopScraping} or {@link #forget}, the run's end or its timeout. Calling it again for a run that is
+     * scraped already changes nothing.
      */
     public void scrapeEvery(BenchmarkRun run, Duration interval) {
+        Instant deadline = Instant.now().plus(Durations.parse(run.getSpec().getTimeout()));
+        periodic.start(run.getMetadata().getUid(), interval, () -> scrapeOnTheClock(run, deadline));
+    }
+
+    /** One tick of the clock: every target pod and the pods' CPU, unless the run is over. */
+    private void scrapeOnTheClock(BenchmarkRun run, Instant deadline) {
         String uid = run.getMetadata().getUid();
         String namespace = run.getMetadata().getNamespace();
         String name = run.getMetadata().getName();
-        Instant deadline = Instant.now().plus(Durations.parse(run.getSpec().getTimeout()));
-        periodic.computeIfAbsent(uid, key -> clock().scheduleWithFixedDelay(
-                        () -> {
-                            try {
-                                BenchmarkRun current = client.resources(BenchmarkRun.class)
-                                        .inNamespace(namespace)
-                                        .withName(name)
-                                        .get();
-                                boolean over = current == null
-                                        || !uid.equals(current.getMetadata().getUid())
-                                        || (current.getStatus() != null
-                                                && current.getStatus().getPhase() != null
-                                                && current.getStatus()
-                                                        .getPhase()
-                                                        .isTerminal())
-                                        || Instant.now().isAfter(deadline);
-                                if (over) {
-                                    stopScraping(run);
-                                    return;
-                                }
-                                List<Pod> pods = client.pods()
-                                        .inNamespace(namespace)
-                                        .withLabels(RunLabels.selector(run, RunLabels.ROLE_TARGET))
-                                        .list()
-                                        .getItems();
-                                scrape(run, pods, Instant.now());
-                                if (podCpu != null) {
-                                    podCpu.scrape(run, Instant.now(), false);
-                                }
-                                writeJournalEvery(current, ScrapeJournal.INTERVAL);
-                            } catch (RuntimeException e) {
-                                LOG.warn("run {}/{}: scraping the target failed: {}", namespace, name, e.toString());
-                            }
-                        },
-                        0,
-                        interval.toMillis(),
-                        TimeUnit.MILLISECONDS));
+        try {
+            BenchmarkRun current = client.resources(BenchmarkRun.class)
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .get();
+            boolean over = current == null
+                    || !uid.equals(current.getMetadata().getUid())
+                    || (current.getStatus() != null
+                            && current.getStatus().getPhase() != null
+                            && current.getStatus().getPhase().isTerminal())
+                    || Instant.now().isAfter(deadline);
+            if (over) {
+                stopScraping(run);
+                return;
+            }
+            List<Pod> pods = client.pods()
+                    .inNamespace(namespace)
+                    .withLabels(RunLabels.selector(run, RunLabels.ROLE_TARGET))
+                    .list()
+                    .getItems();
+            scrape(run, pods, Instant.now());
+            if (podCpu != null) {
+                podCpu.scrape(run, Instant.now(), false);
+            }
+            writeJournalEvery(current, ScrapeJournal.INTERVAL);
+        } catch (RuntimeException e) {
+            LOG.warn("run {}/{}: scraping the target failed: {}", namespace, name, e.toString());
+        }
     }
 
     /** Ends the scrapes {@link #scrapeEvery} started for the run. */
     public void stopScraping(BenchmarkRun run) {
-        ScheduledFuture<?> scrapes = periodic.remove(run.getMetadata().getUid());
-        if (scrapes != null) {
-            scrapes.cancel(false);
-        }
-    }
-
-    private synchronized ScheduledExecutorService clock() {
-        if (clock == null) {
-            clock = Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread thread = new Thread(task, "stackbench-target-scraper");
-                thread.setDaemon(true);
-                return thread;
-            });
-        }
-        return clock;
-    }
-
-    private static final class RunScrapes {
-        final TargetMetrics metrics = new TargetMetrics();
-        int succeeded;
-        String lastError;
-        ActuatorInfo info;
+        periodic.stop(run.getMetadata().getUid());
     }
 
     /**
@@ -147,7 +118,7 @@ public class TargetMetricsScraper {
      * them there; the end is scraped after any restart) and for each pod's latest scrape.
      */
     void writeJournalEvery(BenchmarkRun run, Duration interval) {
-        RunScrapes scrapes = runs.get(run.getMetadata().getUid());
+        TargetScrapes scrapes = runs.get(run.getMetadata().getUid());
         if (journal == null || scrapes == null) {
             return;
         }
@@ -157,13 +128,10 @@ public class TargetMetricsScraper {
             return;
         }
         journaled.put(run.getMetadata().getUid(), now);
-        Optional<Window> window = measuredWindow(run, loadStartedAt(run));
+        Optional<MeasuredWindow> window = MeasuredWindow.of(run, MeasuredWindow.loadStartedAt(run));
         Instant from = window.map(w -> w.start().minusSeconds(30)).orElse(null);
         Instant to = window.map(w -> w.start().plusSeconds(30)).orElse(null);
-        String target;
-        synchronized (scrapes) {
-            target = scrapes.metrics.journal(from, to);
-        }
+        String target = scrapes.journal(from, to);
         try {
             journal.save(run, target, podCpu == null ? "" : podCpu.journal(run));
         } catch (RuntimeException e) {
@@ -176,46 +144,22 @@ public class TargetMetricsScraper {
     }
 
     /**
-     * When the load being scraped started, as the status says while it runs: status.startedAt, or for a sweep or a
-     * capacity search, whose status.startedAt is the first step's, when the current step's runners started (its
-     * LoadRunning condition turns True once per step).
-     */
-    static String loadStartedAt(BenchmarkRun run) {
-        if (run.getStatus() == null) {
-            return null;
-        }
-        boolean stepped = run.getSpec() != null
-                && run.getSpec().getWorkload() != null
-                && run.getSpec().getWorkload().isStepped();
-        if (stepped) {
-            Optional<String> stepStarted = dev.stackbench.api.Conditions.find(
-                            run.getStatus().getConditions(), dev.stackbench.api.Conditions.LOAD_RUNNING)
-                    .filter(c -> dev.stackbench.api.Conditions.TRUE.equals(c.getStatus()))
-                    .map(io.fabric8.kubernetes.api.model.Condition::getLastTransitionTime);
-            if (stepStarted.isPresent()) {
-                return stepStarted.get();
-            }
-        }
-        return run.getStatus().getStartedAt();
-    }
-
-    /**
      * The run's scrapes in this process: on first use, those an earlier operator process journaled, so that a restart
      * in the middle of a run loses at most the scrapes of the last {@link ScrapeJournal#INTERVAL}.
      */
-    private RunScrapes scrapesOf(BenchmarkRun run) {
+    private TargetScrapes scrapesOf(BenchmarkRun run) {
         return runs.computeIfAbsent(run.getMetadata().getUid(), uid -> {
-            RunScrapes scrapes = new RunScrapes();
+            TargetScrapes scrapes = new TargetScrapes();
             if (journal != null) {
                 journal.load(run).ifPresent(saved -> {
-                    scrapes.succeeded += scrapes.metrics.load(saved.target());
+                    int scraped = scrapes.load(saved.target());
                     int readings = podCpu == null ? 0 : podCpu.restore(run, saved.cpu());
                     LOG.info(
                             "run {}/{}: took up {} target scrapes and {} CPU readings from the journal of an earlier"
                                     + " operator process",
                             run.getMetadata().getNamespace(),
                             run.getMetadata().getName(),
-                            scrapes.succeeded,
+                            scraped,
                             readings);
                 });
             }
@@ -225,51 +169,44 @@ public class TargetMetricsScraper {
 
     /** Scrapes every target pod once. */
     public void scrape(BenchmarkRun run, List<Pod> targetPods, Instant now) {
-        RunScrapes scrapes = scrapesOf(run);
+        TargetScrapes scrapes = scrapesOf(run);
         // The clock's thread and the reconciler both scrape: one at a time per run.
         synchronized (scrapes) {
             scrapeLocked(run, scrapes, targetPods, now);
         }
     }
 
-    private void scrapeLocked(BenchmarkRun run, RunScrapes scrapes, List<Pod> targetPods, Instant now) {
+    private void scrapeLocked(BenchmarkRun run, TargetScrapes scrapes, List<Pod> targetPods, Instant now) {
         if (targetPods.isEmpty()) {
-            scrapes.lastError = "the operator saw no target pod to scrape at " + now;
-            LOG.warn(
-                    "run {}/{}: {}",
-                    run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(),
-                    scrapes.lastError);
+            failed(run, scrapes, "the operator saw no target pod to scrape at " + now);
         }
         for (Pod pod : targetPods) {
             String path = proxyPath(pod, "prometheus");
             try {
                 String text = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + path);
                 if (text == null) {
-                    scrapes.lastError = "the API server's pod proxy returned nothing for " + path;
-                    LOG.warn(
-                            "run {}/{}: {}",
-                            run.getMetadata().getNamespace(),
-                            run.getMetadata().getName(),
-                            scrapes.lastError);
+                    failed(run, scrapes, "the API server's pod proxy returned nothing for " + path);
                     continue;
                 }
-                scrapes.metrics.add(now, pod.getMetadata().getName(), text);
-                scrapes.succeeded++;
-                if (scrapes.info == null) {
+                scrapes.add(pod.getMetadata().getName(), text, now);
+                if (!scrapes.hasVersions()) {
                     String info =
                             client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + proxyPath(pod, "info"));
-                    scrapes.info = info == null ? null : ActuatorInfo.parse(info);
+                    scrapes.setVersions(info == null ? null : ActuatorInfo.parse(info));
                 }
             } catch (RuntimeException e) {
-                scrapes.lastError = "GET " + path + " failed: " + e.getMessage();
-                LOG.warn(
-                        "run {}/{}: {}",
-                        run.getMetadata().getNamespace(),
-                        run.getMetadata().getName(),
-                        scrapes.lastError);
+                failed(run, scrapes, "GET " + path + " failed: " + e.getMessage());
             }
         }
+    }
+
+    private static void failed(BenchmarkRun run, TargetScrapes scrapes, String error) {
+        scrapes.failed(error);
+        LOG.warn(
+                "run {}/{}: {}",
+                run.getMetadata().getNamespace(),
+                run.getMetadata().getName(),
+                error);
     }
 
     /** The API server's proxy path to an Actuator endpoint of the pod's management port. */
@@ -280,56 +217,12 @@ public class TargetMetricsScraper {
 
     /** The outcome of the run's scrapes; the run's state is kept until {@link #forget}. */
     public Outcome finish(BenchmarkRun run, String startedAt) {
-        RunScrapes scrapes = runs.get(run.getMetadata().getUid());
+        TargetScrapes scrapes = runs.get(run.getMetadata().getUid());
         if (scrapes == null) {
-            return new Outcome(
-                    Optional.empty(),
-                    Map.of(),
-                    Optional.of("target metrics unavailable: the operator made no"
-                            + " scrape of /actuator/prometheus during the measured window (it may have restarted)"),
-                    Optional.empty(),
-                    Optional.empty());
+            return Outcome.unavailable("target metrics unavailable: the operator made no scrape of"
+                    + " /actuator/prometheus during the measured window (it may have restarted)");
         }
-        if (scrapes.succeeded == 0) {
-            return new Outcome(
-                    Optional.empty(),
-                    Map.of(),
-                    Optional.of("target metrics unavailable: " + scrapes.lastError),
-                    Optional.empty(),
-                    Optional.empty());
-        }
-        Optional<Window> window = measuredWindow(run, startedAt);
-        Instant from = window.map(Window::start).orElse(Instant.MIN);
-        Instant to = window.map(Window::end).orElse(Instant.MAX);
-        synchronized (scrapes) {
-            return new Outcome(
-                    scrapes.metrics.samples().isEmpty()
-                            ? Optional.empty()
-                            : Optional.of(scrapes.metrics.summary(from, to)),
-                    scrapes.metrics.perInstance(from, to),
-                    window.flatMap(w -> partialCoverage(w, scrapes.metrics.covered(w.start(), w.end()))),
-                    Optional.ofNullable(scrapes.info).map(ActuatorInfo::javaVersion),
-                    Optional.ofNullable(scrapes.info).map(ActuatorInfo::springBootVersion));
-        }
-    }
-
-    /**
-     * A warning when the scrapes span less than 80 % of the measured window (two scrape intervals are lost at the
-     * edges at most): the operator was not scraping for part of it, typically because it restarted, and the target
-     * figures (CPU, GC, peaks) describe only the part it saw. The scrapes live in the operator's memory.
-     */
-    static Optional<String> partialCoverage(Window window, Duration covered) {
-        Duration length = Duration.between(window.start(), window.end());
-        if (length.isZero() || covered.toMillis() >= length.toMillis() * 0.8) {
-            return Optional.empty();
-        }
-        return Optional.of(String.format(
-                java.util.Locale.ROOT,
-                "target metrics cover %.0f s of the %.0f s measured window: the operator did not scrape the target"
-                        + " for the rest (it keeps scrapes in memory; a restart loses them), so the target's CPU, GC"
-                        + " and peaks describe that part only",
-                covered.toMillis() / 1000.0,
-                length.toMillis() / 1000.0));
+        return scrapes.outcome(run, startedAt);
     }
 
     /**
@@ -337,40 +230,13 @@ public class TargetMetricsScraper {
      * records the result in summary.server; says why when it cannot.
      */
     public void checkServerSide(BenchmarkRun run, String startedAt, RunSummary summary) {
-        RunScrapes scrapes = runs.get(run.getMetadata().getUid());
-        Optional<Window> window = measuredWindow(run, startedAt);
-        if (scrapes == null || scrapes.succeeded == 0) {
-            ServerSideCheck.unavailable(
-                    summary,
-                    "the operator has no scrape of the target's /actuator/prometheus for this run"
-                            + (scrapes == null || scrapes.lastError == null ? "" : " (" + scrapes.lastError + ")"));
-        } else if (window.isEmpty()) {
-            ServerSideCheck.unavailable(summary, "the run has no status.startedAt, so the measured window is unknown");
+        TargetScrapes scrapes = runs.get(run.getMetadata().getUid());
+        Optional<MeasuredWindow> window = MeasuredWindow.of(run, startedAt);
+        if (scrapes == null) {
+            ServerSideCheck.unavailable(summary, TargetScrapes.NO_SCRAPE);
         } else {
-            synchronized (scrapes) {
-                ServerSideCheck.addTo(
-                        summary,
-                        scrapes.metrics.serverRequests(),
-                        window.get().start(),
-                        window.get().end());
-            }
+            scrapes.checkServerSide(summary, window);
         }
-    }
-
-    /**
-     * The measured window: from when the load started (status.startedAt, taken from the runners' own clocks once
-     * their summaries are read) plus the warmup, for the duration.
-     */
-    record Window(Instant start, Instant end) {}
-
-    static Optional<Window> measuredWindow(BenchmarkRun run, String startedAt) {
-        if (startedAt == null) {
-            return Optional.empty();
-        }
-        Instant start = Instant.parse(startedAt)
-                .plus(Durations.parse(run.getSpec().getWorkload().getWarmup()));
-        return Optional.of(new Window(
-                start, start.plus(Durations.parse(run.getSpec().getWorkload().getDuration()))));
     }
 
     /**
@@ -421,7 +287,7 @@ public class TargetMetricsScraper {
      * window, no permission to read the kubelets, too few readings).
      */
     public PodCpu podCpu(BenchmarkRun run, String startedAt) {
-        Optional<Window> window = measuredWindow(run, startedAt);
+        Optional<MeasuredWindow> window = MeasuredWindow.of(run, startedAt);
         if (podCpu == null || window.isEmpty()) {
             return new PodCpu(
                     List.of(),

@@ -1,0 +1,90 @@
+package dev.stackbench.operator;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.results.ActuatorInfo;
+import dev.stackbench.results.ServerSideCheck;
+import dev.stackbench.results.TargetMetrics;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What this process scraped of one run's target, and what it adds up to over the measured window. The scraper's clock
+ * and the reconciler both use it: its methods hold its lock, and a scrape of every target pod holds it throughout.
+ */
+final class TargetScrapes {
+
+    /** Why the server-side check has no figures for a run without a scrape, before what the last failure said. */
+    static final String NO_SCRAPE = "the operator has no scrape of the target's /actuator/prometheus for this run";
+
+    private final TargetMetrics metrics = new TargetMetrics();
+    private int succeeded;
+    private String lastError;
+    private ActuatorInfo info;
+
+    synchronized void add(String pod, String prometheusText, Instant at) {
+        metrics.add(at, pod, prometheusText);
+        succeeded++;
+    }
+
+    /** A scrape that failed: the reason the figures give if no scrape succeeds. */
+    synchronized void failed(String error) {
+        lastError = error;
+    }
+
+    synchronized boolean hasVersions() {
+        return info != null;
+    }
+
+    synchronized void setVersions(ActuatorInfo info) {
+        this.info = info;
+    }
+
+    /** Takes up the scrapes of a journal; returns how many scrapes there are now. */
+    synchronized int load(String journal) {
+        succeeded += metrics.load(journal);
+        return succeeded;
+    }
+
+    /** The scrapes as text, with request histograms only within [bucketsFrom, bucketsTo] (null: all). */
+    synchronized String journal(Instant bucketsFrom, Instant bucketsTo) {
+        return metrics.journal(bucketsFrom, bucketsTo);
+    }
+
+    /**
+     * The figures over the measured window of a load that started at {@code startedAt}, or over every scrape when the
+     * start is unknown.
+     */
+    synchronized TargetMetricsScraper.Outcome outcome(BenchmarkRun run, String startedAt) {
+        if (succeeded == 0) {
+            return TargetMetricsScraper.Outcome.unavailable("target metrics unavailable: " + lastError);
+        }
+        Optional<MeasuredWindow> window = MeasuredWindow.of(run, startedAt);
+        Instant from = window.map(MeasuredWindow::start).orElse(Instant.MIN);
+        Instant to = window.map(MeasuredWindow::end).orElse(Instant.MAX);
+        return new TargetMetricsScraper.Outcome(
+                metrics.samples().isEmpty() ? Optional.empty() : Optional.of(metrics.summary(from, to)),
+                metrics.perInstance(from, to),
+                window.flatMap(w -> w.partialCoverage(metrics.covered(w.start(), w.end()))),
+                Optional.ofNullable(info).map(ActuatorInfo::javaVersion),
+                Optional.ofNullable(info).map(ActuatorInfo::springBootVersion));
+    }
+
+    /**
+     * Compares the summary's client figures with the target's own request counters over the window and records the
+     * result in summary.server; says why when it cannot.
+     */
+    synchronized void checkServerSide(RunSummary summary, Optional<MeasuredWindow> window) {
+        if (succeeded == 0) {
+            ServerSideCheck.unavailable(summary, NO_SCRAPE + (lastError == null ? "" : " (" + lastError + ")"));
+        } else if (window.isEmpty()) {
+            ServerSideCheck.unavailable(summary, "the run has no status.startedAt, so the measured window is unknown");
+        } else {
+            ServerSideCheck.addTo(
+                    summary,
+                    metrics.serverRequests(),
+                    window.get().start(),
+                    window.get().end());
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.stackbench.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.ServerAgreement;
+import dev.stackbench.results.ScrapeLog;
+import dev.stackbench.results.TimedScrape;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** A run's target scrapes and what they add up to over its measured window. */
+class TargetScrapesTest {
+
+    private static final Path RESOURCES = Path.of("..", "core", "src", "test", "resources");
+
+    @Test
+    void scrapesInTheWindowBecomeTheTargetSummary() throws Exception {
+        String scrape = Files.readString(RESOURCES.resolve("prometheus/webflux-r2dbc-actuator.txt"));
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getWorkload().setWarmup("0s");
+        run.getSpec().getWorkload().setDuration("5s");
+        String startedAt = "2026-01-01T10:00:00Z";
+        Instant from = Instant.parse(startedAt);
+        TargetScrapes scrapes = new TargetScrapes();
+        scrapes.failed("the operator saw no target pod to scrape at " + from.minusSeconds(2));
+        assertThat(scrapes.outcome(run, startedAt).warning())
+                .as("no scrape yet: the last failure says why")
+                .contains("target metrics unavailable: the operator saw no target pod to scrape at"
+                        + " 2026-01-01T09:59:58Z");
+
+        scrapes.add("target-0", scrape, from);
+        scrapes.add("target-0", scrape, from.plusSeconds(5));
+        scrapes.add("target-0", scrape, from.plusSeconds(10));
+
+        TargetMetricsScraper.Outcome outcome = scrapes.outcome(run, startedAt);
+        assertThat(outcome.summary()).hasValueSatisfying(summary -> {
+            assertThat(summary.getPeakThreads()).isPositive();
+            assertThat(summary.getSamples()).isEqualTo(2);
+        });
+        assertThat(outcome.pods()).containsOnlyKeys("target-0");
+        assertThat(outcome.warning()).isEmpty();
+    }
+
+    @Test
+    void theServerSideCheckReadsThePodsScrapesAroundTheMeasuredWindow() throws Exception {
+        // Scrapes recorded around the measured window of a real mvc-jdbc run, 00:03:37 to 00:03:57.
+        BenchmarkRun run = recordedRun("2026-11-23T00:03:27Z");
+        MeasuredWindow window =
+                MeasuredWindow.of(run, run.getStatus().getStartedAt()).orElseThrow();
+        RunSummary summary = new RunSummary()
+                .withRps(31.2)
+                .withLatencyMs(new LatencySummary().withP50(9423.8).withP95(9672.0));
+
+        recordedScrapes().checkServerSide(summary, Optional.of(window));
+
+        assertThat(window.start()).isEqualTo(Instant.parse("2026-11-23T00:03:37Z"));
+        assertThat(window.end()).isEqualTo(Instant.parse("2026-11-23T00:03:57Z"));
+        assertThat(summary.getServer().getRequests()).isEqualTo(626);
+        assertThat(summary.getServer().getRpsCheck()).isEqualTo(ServerAgreement.AGREES);
+        assertThat(summary.getServer().getP95Check()).isEqualTo(ServerAgreement.CLIENT_HIGHER);
+        assertThat(summary.getWarnings())
+                .anySatisfy(warning -> assertThat(warning).contains("queued before the server's timer started"));
+    }
+
+    @Test
+    void scrapesThatStartInsideTheWindowGiveTheReasonInsteadOfServerFigures() throws Exception {
+        // load seen started 2 s earlier than in the recording: the window starts before the first scrape
+        BenchmarkRun run = recordedRun("2026-11-23T00:03:25Z");
+        RunSummary summary = new RunSummary().withRps(31.2);
+
+        recordedScrapes()
+                .checkServerSide(summary, MeasuredWindow.of(run, run.getStatus().getStartedAt()));
+
+        assertThat(summary.getServer().getUnavailableReason())
+                .contains("no scrape of the target at or before the measured window's start 2026-11-23T00:03:35Z");
+        assertThat(summary.getServer().getRps()).isNull();
+        assertThat(summary.getWarnings()).isNull();
+    }
+
+    private static BenchmarkRun recordedRun(String startedAt) {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getWorkload().setWarmup("10s");
+        run.getSpec().getWorkload().setDuration("20s");
+        run.setStatus(new BenchmarkRunStatus());
+        run.getStatus().setStartedAt(startedAt);
+        return run;
+    }
+
+    private static TargetScrapes recordedScrapes() throws Exception {
+        TargetScrapes scrapes = new TargetScrapes();
+        for (TimedScrape scrape : ScrapeLog.read(RESOURCES.resolve("prometheus/mvc-jdbc-overloaded-scrapes.txt"))) {
+            scrapes.add("run-target-0", scrape.prometheusText(), scrape.at());
+        }
+        return scrapes;
+    }
+}
