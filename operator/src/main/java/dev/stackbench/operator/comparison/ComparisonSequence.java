@@ -1,0 +1,184 @@
+package dev.stackbench.operator.comparison;
+
+import dev.stackbench.api.BenchmarkComparison;
+import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.ComparisonRunRecord;
+import dev.stackbench.api.Phase;
+import dev.stackbench.comparison.ComparisonResults;
+import dev.stackbench.comparison.ComparisonRuns;
+import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.ApiErrors;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The comparison's runs, one at a time in the planned order: each run's record in the status follows the run, and the
+ * next run is created once the one before it has ended, been cleaned up and has no pod left, so no two repetitions
+ * ever share a node. A run found in the API server is never created again: a pass repeated after a restart or a lost
+ * status update finds it.
+ */
+public final class ComparisonSequence {
+
+    /**
+     * How soon a comparison waiting for the previous run's pods to go looks again. Pods are not watched here, and
+     * they usually go within a few seconds of the run's cleanup: a check every second starts the next repetition
+     * about when they are gone, for two list requests a second during that wait.
+     */
+    private static final Duration PODS_GONE_CHECK = Duration.ofSeconds(1);
+
+    private final OperatorSettings settings;
+
+    public ComparisonSequence(OperatorSettings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * Walks the plan in order: records what ended, waits for the run in flight (or for the cleanup of the one
+     * before), starts the next.
+     *
+     * @return true once every run has ended
+     */
+    public boolean advance(ComparisonPass pass, BenchmarkComparison comparison, Context<BenchmarkComparison> context) {
+        KubernetesClient client = context.getClient();
+        String namespace = comparison.getMetadata().getNamespace();
+        List<ComparisonRuns.Child> plan =
+                ComparisonRuns.plan(comparison, pass.status().getSeed());
+        Map<String, BenchmarkRun> runs = new LinkedHashMap<>();
+        context.getSecondaryResources(BenchmarkRun.class)
+                .forEach(run -> runs.put(run.getMetadata().getName(), run));
+        int repetitions = comparison.getSpec().getRepetitions();
+        BenchmarkRun previous = null;
+        for (ComparisonRuns.Child child : plan) {
+            String name = child.run().getMetadata().getName();
+            String where = name + " (" + child.label() + ", round " + (child.round() + 1) + " of " + repetitions + ")";
+            Optional<ComparisonRunRecord> record = ComparisonResults.find(pass.status(), name);
+            BenchmarkRun run = runs.get(name);
+            if (run == null && record.isPresent()) {
+                // The cache may lag behind a run created a moment ago: ask the API server before concluding.
+                run = client.resources(BenchmarkRun.class)
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get();
+            }
+            if (record.isPresent() && ComparisonResults.ended(record.get())) {
+                previous = run;
+                continue;
+            }
+            if (run == null && record.isPresent()) {
+                ComparisonRunRecord lost = record.get();
+                lost.setPhase(Phase.Failed);
+                lost.setMessage("the run was deleted before it ended");
+                ComparisonResults.put(pass.status(), lost);
+                pass.markChanged();
+                pass.event(true, "RunDeleted", "run " + where + " was deleted before it ended; it counts as failed");
+                continue;
+            }
+            if (run == null) {
+                Optional<String> busy = previous == null ? Optional.empty() : stillBusy(previous, client);
+                if (busy.isPresent()) {
+                    pass.message(busy.get());
+                    pass.checkAgainIn(shorter(settings.pollInterval(), PODS_GONE_CHECK));
+                    return false;
+                }
+                create(comparison, child.run(), client);
+                ComparisonResults.put(
+                        pass.status(), ComparisonResults.record(name, child.label(), child.round(), null));
+                pass.message("started run " + where);
+                pass.markChanged();
+                pass.event(false, "RunCreated", "run " + where + " created");
+                pass.checkAgainIn(settings.pollInterval());
+                return false;
+            }
+            ComparisonRunRecord now = ComparisonResults.record(name, child.label(), child.round(), run.getStatus());
+            if (record.isEmpty() || !same(record.get(), now)) {
+                ComparisonResults.put(pass.status(), now);
+                pass.markChanged();
+            }
+            if (!ComparisonResults.ended(now)) {
+                String phase =
+                        now.getPhase() == null ? "Pending" : now.getPhase().toString();
+                String runMessage = run.getStatus() == null || run.getStatus().getMessage() == null
+                        ? ""
+                        : ": " + run.getStatus().getMessage();
+                pass.message("run " + where + " is " + phase + runMessage);
+                pass.checkAgainIn(settings.pollInterval());
+                return false;
+            }
+            pass.event(
+                    now.getPhase() != Phase.Succeeded,
+                    "RunEnded",
+                    "run " + where + " " + now.getPhase() + (now.getMessage() == null ? "" : ": " + now.getMessage()));
+            previous = run;
+        }
+        return true;
+    }
+
+    /**
+     * Why the next run cannot start yet: the run before it has not been cleaned up, or some of its pods (target,
+     * database, delay service, k6 runners) are still there. Empty once its nodes are free.
+     */
+    private static Optional<String> stillBusy(BenchmarkRun previous, KubernetesClient client) {
+        String name = previous.getMetadata().getName();
+        boolean cleanedUp = previous.getStatus() != null
+                && previous.getStatus().getConditions() != null
+                && previous.getStatus().getConditions().stream()
+                        .anyMatch(condition -> RunProgress.CLEANED_UP.equals(condition.getType()));
+        if (!cleanedUp) {
+            return Optional.of("waiting for run " + name + " to be cleaned up before the next repetition starts");
+        }
+        String namespace = previous.getMetadata().getNamespace();
+        int left = client.pods()
+                        .inNamespace(namespace)
+                        .withLabel(RunLabels.RUN, name)
+                        .list()
+                        .getItems()
+                        .size()
+                + client.pods()
+                        .inNamespace(namespace)
+                        .withLabel(RunLabels.K6_TEST_RUN, RunLabels.testRunName(previous))
+                        .list()
+                        .getItems()
+                        .size();
+        if (left > 0) {
+            return Optional.of("waiting for the " + left + " pod(s) of run " + name
+                    + " to terminate before the next repetition starts");
+        }
+        return Optional.empty();
+    }
+
+    private static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static void create(BenchmarkComparison comparison, BenchmarkRun run, KubernetesClient client) {
+        run.getMetadata().setOwnerReferences(List.of(ComparisonObjects.ownerReference(comparison)));
+        try {
+            client.resources(BenchmarkRun.class)
+                    .inNamespace(run.getMetadata().getNamespace())
+                    .resource(run)
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                // Created by an earlier pass whose status update was lost: found next time.
+                return;
+            }
+            throw new ApiErrors.RequestFailed(ApiErrors.describe("create", run), run, e);
+        }
+    }
+
+    private static boolean same(ComparisonRunRecord a, ComparisonRunRecord b) {
+        return BenchmarkRuns.yamlMapper()
+                .valueToTree(a)
+                .equals(BenchmarkRuns.yamlMapper().valueToTree(b));
+    }
+}
