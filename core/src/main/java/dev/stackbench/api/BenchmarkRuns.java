@@ -18,6 +18,9 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -94,7 +97,8 @@ public final class BenchmarkRuns {
         return kinds.getFirst();
     }
 
-    static String text(Path file) {
+    /** The text of a YAML file, or a {@link BenchmarkRunFileException} naming the file. */
+    public static String text(Path file) {
         try {
             return Files.readString(file);
         } catch (NoSuchFileException e) {
@@ -105,7 +109,7 @@ public final class BenchmarkRuns {
     }
 
     /** Reads every resource of one kind in a text, keeping line numbers in errors. */
-    static <T> List<T> readAll(String text, String source, Class<T> type, String kind) {
+    public static <T> List<T> readAll(String text, String source, Class<T> type, String kind) {
         checkKinds(text, source, kind);
         List<T> resources = new ArrayList<>();
         int document = 0;

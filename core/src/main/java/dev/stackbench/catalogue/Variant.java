@@ -1,7 +1,7 @@
 package dev.stackbench.catalogue;
 
-import dev.stackbench.api.FanoutMode;
-import dev.stackbench.api.Scenario;
+import dev.stackbench.api.run.FanoutMode;
+import dev.stackbench.api.run.Scenario;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;

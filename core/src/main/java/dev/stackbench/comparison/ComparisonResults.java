@@ -1,16 +1,16 @@
 package dev.stackbench.comparison;
 
-import dev.stackbench.api.BenchmarkComparisonSpec;
-import dev.stackbench.api.BenchmarkComparisonStatus;
-import dev.stackbench.api.BenchmarkRunStatus;
-import dev.stackbench.api.ComparisonPhase;
-import dev.stackbench.api.ComparisonRunRecord;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.ContenderStatistics;
-import dev.stackbench.api.MetricShift;
-import dev.stackbench.api.MetricSpread;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.VariantStatistics;
+import dev.stackbench.api.comparison.BenchmarkComparisonSpec;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.comparison.ComparisonPhase;
+import dev.stackbench.api.comparison.ComparisonRunRecord;
+import dev.stackbench.api.comparison.ContenderStatistics;
+import dev.stackbench.api.comparison.MetricShift;
+import dev.stackbench.api.comparison.MetricSpread;
+import dev.stackbench.api.comparison.VariantStatistics;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.results.GeneratorCheck;
 import dev.stackbench.stats.ComparisonAnalysis;
 import dev.stackbench.stats.ComparisonMetric;

@@ -1,17 +1,17 @@
 package dev.stackbench.comparison;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkComparisonSpec;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.CleanupPolicy;
-import dev.stackbench.api.ComparisonDefaults;
-import dev.stackbench.api.ComparisonOrder;
-import dev.stackbench.api.ComparisonVariant;
 import dev.stackbench.api.SpecRules;
-import dev.stackbench.api.TargetSpec;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.BenchmarkComparisonSpec;
+import dev.stackbench.api.comparison.ComparisonDefaults;
+import dev.stackbench.api.comparison.ComparisonOrder;
+import dev.stackbench.api.comparison.ComparisonVariant;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.CleanupPolicy;
+import dev.stackbench.api.run.TargetSpec;
 import dev.stackbench.stats.ComparisonMetric;
 import dev.stackbench.stats.ComparisonPlan;
 import dev.stackbench.validation.SpecValidator;

@@ -1,10 +1,10 @@
 package dev.stackbench.comparison;
 
-import dev.stackbench.api.BenchmarkComparisonStatus;
-import dev.stackbench.api.ContenderStatistics;
-import dev.stackbench.api.MetricShift;
-import dev.stackbench.api.MetricSpread;
-import dev.stackbench.api.VariantStatistics;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.comparison.ContenderStatistics;
+import dev.stackbench.api.comparison.MetricShift;
+import dev.stackbench.api.comparison.MetricSpread;
+import dev.stackbench.api.comparison.VariantStatistics;
 import dev.stackbench.stats.ComparisonMetric;
 import java.util.ArrayList;
 import java.util.List;

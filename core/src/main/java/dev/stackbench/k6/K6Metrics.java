@@ -1,6 +1,6 @@
 package dev.stackbench.k6;
 
-import dev.stackbench.api.Scenario;
+import dev.stackbench.api.run.Scenario;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

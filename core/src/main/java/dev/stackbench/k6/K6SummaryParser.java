@@ -3,7 +3,7 @@ package dev.stackbench.k6;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.status.LatencySummary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.stackbench.k6;
 
-import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.status.LatencySummary;
 
 /**
  * What one runner counted in scenario lock's measured groups of concurrent changes of one order.

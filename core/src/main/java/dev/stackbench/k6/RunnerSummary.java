@@ -1,7 +1,7 @@
 package dev.stackbench.k6;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stackbench.api.LatencySummary;
+import dev.stackbench.api.status.LatencySummary;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;

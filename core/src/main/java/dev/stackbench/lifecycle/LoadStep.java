@@ -1,6 +1,6 @@
 package dev.stackbench.lifecycle;
 
-import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.run.BenchmarkRunSpec;
 import java.util.Locale;
 
 /**

@@ -1,9 +1,9 @@
 package dev.stackbench.lifecycle;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.BenchmarkRunSpec;
 
 /**
  * A run as both modes execute it: its identity and its spec with every default filled in, once. The spec is a copy

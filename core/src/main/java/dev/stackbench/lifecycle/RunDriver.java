@@ -1,11 +1,11 @@
 package dev.stackbench.lifecycle;
 
-import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.StepResult;
-import dev.stackbench.api.WorkloadSpec;
+import dev.stackbench.api.run.WorkloadSpec;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.StepResult;
 import dev.stackbench.results.GeneratorCheck;
 import java.time.Duration;
 import java.time.Instant;

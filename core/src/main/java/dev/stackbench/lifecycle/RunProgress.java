@@ -2,14 +2,14 @@ package dev.stackbench.lifecycle;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunStatus;
-import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.StepOutcome;
-import dev.stackbench.api.StepResult;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.StepOutcome;
+import dev.stackbench.api.status.StepResult;
 import dev.stackbench.results.GeneratorCheck;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Clock;
@@ -22,12 +22,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The life cycle of one run, shared by the operator and local mode: the steps a run goes through, each with the
+ * The life cycle of one run, shared by the operator and local mode: the stages a run goes through, each with the
  * phase, condition, reason and message it sets. Phases only move forward, conditions keep their lastTransitionTime
  * unless they flip, and each step is remembered as an event to publish (Kubernetes Events on a cluster, progress
  * lines locally). Knows whether anything changed, so the status is patched only then.
  *
- * <p>Both runners go through the same steps with the same reasons, so the status of a run differs between the modes
+ * <p>Both runners go through the same stages with the same reasons, so the status of a run differs between the modes
  * only where the environment differs (node names, addresses, process ids), never in its conditions.
  */
 public final class RunProgress {
@@ -59,14 +59,14 @@ public final class RunProgress {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** An event to publish: what happened, in a CamelCase reason and a sentence. */
-    public record Step(boolean warning, String reason, String message) {}
+    /** An event to publish (a Kubernetes Event on a cluster, a progress line locally): a CamelCase reason and a sentence. */
+    public record Event(boolean warning, String reason, String message) {}
 
     private final BenchmarkRun run;
     private final BenchmarkRunStatus status;
     private final String originalJson;
     private final Clock clock;
-    private final List<Step> steps = new ArrayList<>();
+    private final List<Event> events = new ArrayList<>();
     private Duration nextCheck;
     /** What a sweep or a capacity search came to, for the message of the run's success. */
     private String stepsMessage;
@@ -102,7 +102,7 @@ public final class RunProgress {
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // The steps of a run, in the order they happen
+    // The stages of a run, in the order they happen
 
     /** The spec is valid and the variant known. */
     public void accepted() {
@@ -257,7 +257,7 @@ public final class RunProgress {
     public void stepStarted(int step, int level, String unit, int maxSteps, String warmup, String duration) {
         String text = "step " + step + " (at most " + maxSteps + "): " + level + " " + unit + ", "
                 + (Durations.parse(warmup).isZero() ? "" : warmup + " warmup then ") + duration + " measured";
-        steps.add(new Step(false, "StepStarted", text));
+        events.add(new Event(false, "StepStarted", text));
         if (step == 1) {
             if (Durations.parse(warmup).isZero()) {
                 measuring(duration);
@@ -286,7 +286,7 @@ public final class RunProgress {
                 result.getErrorRate() == null ? Double.NaN : result.getErrorRate(),
                 result.getOutcome(),
                 result.getReason());
-        steps.add(new Step(bad, "Step" + result.getOutcome(), text));
+        events.add(new Event(bad, "Step" + result.getOutcome(), text));
         status.setMessage(text);
     }
 
@@ -313,7 +313,7 @@ public final class RunProgress {
         if (SteppedLoad.GENERATOR_LIMITED.equals(done.reason())) {
             kept.addWarning(done.message());
         }
-        steps.add(new Step(SteppedLoad.GENERATOR_LIMITED.equals(done.reason()), done.reason(), done.message()));
+        events.add(new Event(SteppedLoad.GENERATOR_LIMITED.equals(done.reason()), done.reason(), done.message()));
         stepsMessage = done.message() + "; the summary is step " + keptStep;
     }
 
@@ -352,7 +352,7 @@ public final class RunProgress {
         }
         status.setPhase(next);
         status.setMessage(message);
-        steps.add(new Step(next == Phase.Failed, reason, message));
+        events.add(new Event(next == Phase.Failed, reason, message));
         if (next.isTerminal()) {
             status.setFinishedAt(Conditions.format(now()));
             condition(Conditions.COMPLETE, true, reason, message);
@@ -378,7 +378,7 @@ public final class RunProgress {
                 run.getMetadata().getGeneration(),
                 now());
         if (flips && !Conditions.COMPLETE.equals(type)) {
-            steps.add(new Step(false, reason, message));
+            events.add(new Event(false, reason, message));
         }
     }
 
@@ -396,7 +396,7 @@ public final class RunProgress {
                 run.getMetadata().getGeneration(),
                 now());
         if (flips) {
-            steps.add(new Step(true, reason, message));
+            events.add(new Event(true, reason, message));
         }
     }
 
@@ -422,14 +422,14 @@ public final class RunProgress {
         return Optional.ofNullable(nextCheck);
     }
 
-    public List<Step> steps() {
-        return List.copyOf(steps);
+    public List<Event> events() {
+        return List.copyOf(events);
     }
 
-    /** The steps recorded since the last call, for a runner that publishes them as they happen. */
-    public List<Step> takeSteps() {
-        List<Step> taken = List.copyOf(steps);
-        steps.clear();
+    /** The events recorded since the last call, for a runner that publishes them as they happen. */
+    public List<Event> takeEvents() {
+        List<Event> taken = List.copyOf(events);
+        events.clear();
         return taken;
     }
 

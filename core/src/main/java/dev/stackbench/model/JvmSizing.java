@@ -1,7 +1,7 @@
 package dev.stackbench.model;
 
 import dev.stackbench.api.Quantities;
-import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.api.run.ResourcesSpec;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.stackbench.model;
 
-import dev.stackbench.api.BenchmarkRunSpec;
-import dev.stackbench.api.DelayServiceSpec;
-import dev.stackbench.api.RunEnvironment;
-import dev.stackbench.api.TargetSpec;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.DelayServiceSpec;
+import dev.stackbench.api.run.TargetSpec;
+import dev.stackbench.api.status.RunEnvironment;
 import dev.stackbench.catalogue.VariantCatalogue;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +75,53 @@ public final class RunApps {
         environment.setJvmOptions(target.javaToolOptions());
         environment.setThreadPoolSize(
                 catalogue.poolThreads(spec.getTarget().getVariant(), target.activeProcessors(), target.environment()));
+        return environment;
+    }
+
+    /**
+     * Where a run ran, as each platform knows it: the part of status.environment that is not the apps' contract. Both
+     * modes fill the same fields through {@link #environment(BenchmarkRunSpec, SpringApp, VariantCatalogue, Platform)};
+     * null where a platform has no such fact (a cluster has no CPU set, local mode no parallelism beyond 1).
+     *
+     * @param mode "cluster" or "local"
+     * @param nodeNames the nodes (or the host) the target ran on
+     * @param images by role: image references on a cluster, jars and server versions locally
+     * @param database where the database came from ({@link RunEnvironment#DATABASE_OWN} and the like)
+     */
+    public record Platform(
+            String mode,
+            List<String> nodeNames,
+            String cpuSet,
+            int parallelism,
+            Map<String, String> images,
+            String database,
+            String postgresVersion,
+            String k6Version,
+            String javaVersion,
+            String springBootVersion) {}
+
+    /** The run's environment: the apps as configured ({@code target} null when it never started) and the platform. */
+    public static RunEnvironment environment(
+            BenchmarkRunSpec spec, SpringApp target, VariantCatalogue catalogue, Platform platform) {
+        RunEnvironment environment;
+        if (target != null) {
+            environment = environment(spec, target, catalogue);
+        } else {
+            environment = new RunEnvironment();
+            environment.setVariant(spec.getTarget().getVariant());
+            environment.setCpuLimit(spec.getTarget().getResources().getCpu());
+            environment.setMemoryLimit(spec.getTarget().getResources().getMemory());
+        }
+        environment.setMode(platform.mode());
+        environment.setNodeNames(platform.nodeNames());
+        environment.setCpuSet(platform.cpuSet());
+        environment.setParallelism(platform.parallelism());
+        environment.setImages(platform.images());
+        environment.setDatabase(platform.database());
+        environment.setPostgresVersion(platform.postgresVersion());
+        environment.setK6Version(platform.k6Version());
+        environment.setJavaVersion(platform.javaVersion());
+        environment.setSpringBootVersion(platform.springBootVersion());
         return environment;
     }
 

@@ -1,6 +1,6 @@
 package dev.stackbench.model;
 
-import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.api.run.ResourcesSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

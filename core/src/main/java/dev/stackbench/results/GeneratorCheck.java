@@ -1,6 +1,6 @@
 package dev.stackbench.results;
 
-import dev.stackbench.api.PodResources;
+import dev.stackbench.api.status.PodResources;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,10 +1,10 @@
 package dev.stackbench.results;
 
-import dev.stackbench.api.LatencyBucket;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.ServerAgreement;
-import dev.stackbench.api.ServerSummary;
+import dev.stackbench.api.status.LatencyBucket;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.ServerAgreement;
+import dev.stackbench.api.status.ServerSummary;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

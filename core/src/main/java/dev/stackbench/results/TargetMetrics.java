@@ -1,6 +1,6 @@
 package dev.stackbench.results;
 
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.status.TargetSummary;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

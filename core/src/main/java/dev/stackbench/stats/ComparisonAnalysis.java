@@ -1,7 +1,7 @@
 package dev.stackbench.stats;
 
-import dev.stackbench.api.CapacityLimit;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.status.CapacityLimit;
+import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.stats.RepetitionStatistics.Shift;
 import dev.stackbench.stats.RepetitionStatistics.Spread;
 import dev.stackbench.stats.RepetitionStatistics.Verdict;

@@ -1,7 +1,7 @@
 package dev.stackbench.stats;
 
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.stats.RepetitionStatistics.Direction;
 import java.util.Arrays;
 import java.util.List;

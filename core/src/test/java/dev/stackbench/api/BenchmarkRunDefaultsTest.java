@@ -2,6 +2,14 @@ package dev.stackbench.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.CleanupPolicy;
+import dev.stackbench.api.run.Executor;
+import dev.stackbench.api.run.LoadSpec;
+import dev.stackbench.api.run.Scenario;
+import dev.stackbench.api.run.TargetSpec;
+import dev.stackbench.api.run.WorkloadSpec;
 import org.junit.jupiter.api.Test;
 
 class BenchmarkRunDefaultsTest {

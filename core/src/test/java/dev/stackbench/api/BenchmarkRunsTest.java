@@ -3,6 +3,10 @@ package dev.stackbench.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.Executor;
+import dev.stackbench.api.run.Scenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

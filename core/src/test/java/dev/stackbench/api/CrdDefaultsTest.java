@@ -4,6 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stackbench.api.run.BackendSpec;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.CapacitySpec;
+import dev.stackbench.api.run.DatabaseSpec;
+import dev.stackbench.api.run.ExternalDatabaseSpec;
+import dev.stackbench.api.run.LoadSpec;
+import dev.stackbench.api.run.SecretKeysRef;
+import dev.stackbench.api.run.TargetSpec;
+import dev.stackbench.api.run.WorkloadSpec;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

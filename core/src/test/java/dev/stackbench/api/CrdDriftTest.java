@@ -2,6 +2,8 @@ package dev.stackbench.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.run.BenchmarkRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

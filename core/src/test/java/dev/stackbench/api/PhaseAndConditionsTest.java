@@ -2,6 +2,8 @@ package dev.stackbench.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.List;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.stackbench.api.LoadSpec;
-import dev.stackbench.api.Scenario;
-import dev.stackbench.api.WorkloadSpec;
+import dev.stackbench.api.run.LoadSpec;
+import dev.stackbench.api.run.Scenario;
+import dev.stackbench.api.run.WorkloadSpec;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Map;

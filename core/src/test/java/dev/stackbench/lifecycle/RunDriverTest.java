@@ -2,13 +2,13 @@ package dev.stackbench.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.StepOutcome;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.Phase;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.StepOutcome;
 import dev.stackbench.results.GeneratorCheck;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -173,8 +173,8 @@ class RunDriverTest {
         assertThat(progress.status().getSteps()).hasSize(outcomes.size());
         assertThat(progress.status().getSummary().getStep()).isEqualTo(keptStep);
         assertThat(progress.status().getMessage()).contains("the summary is step " + keptStep);
-        assertThat(progress.takeSteps())
-                .extracting(RunProgress.Step::reason)
+        assertThat(progress.takeEvents())
+                .extracting(RunProgress.Event::reason)
                 .filteredOn(reason -> reason.startsWith("Step") || reason.equals(doneReason))
                 .as("each step announced once, judged once, then why the steps ended")
                 .hasSize(2 * outcomes.size() + 1)

@@ -2,13 +2,13 @@ package dev.stackbench.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.Phase;
+import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.results.GeneratorCheck;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,8 +60,8 @@ class RunProgressTest {
                         "LoadRunning=False/LoadFinished",
                         "ResultsCollected=True/ResultsCollected",
                         "Complete=True/RunSucceeded");
-        assertThat(progress.takeSteps())
-                .extracting(RunProgress.Step::reason)
+        assertThat(progress.takeEvents())
+                .extracting(RunProgress.Event::reason)
                 .containsExactly(
                         "Accepted",
                         "PoolsAcquired",
@@ -75,7 +75,7 @@ class RunProgressTest {
                         "Collecting",
                         "ResultsCollected",
                         "RunSucceeded");
-        assertThat(progress.takeSteps()).as("steps are handed out once").isEmpty();
+        assertThat(progress.takeEvents()).as("steps are handed out once").isEmpty();
     }
 
     @Test
@@ -163,10 +163,10 @@ class RunProgressTest {
             assertThat(complete.getReason()).isEqualTo("RunnerFailed");
             assertThat(complete.getMessage()).isEqualTo("runner 1 failed");
         });
-        assertThat(progress.steps())
-                .extracting(RunProgress.Step::reason)
+        assertThat(progress.events())
+                .extracting(RunProgress.Event::reason)
                 .containsExactly("Accepted", "Running", "RunnerFailed");
-        assertThat(progress.steps().getLast().warning()).isTrue();
+        assertThat(progress.events().getLast().warning()).isTrue();
     }
 
     @Test
@@ -174,7 +174,7 @@ class RunProgressTest {
         BenchmarkRun run = exampleRun();
         RunProgress first = new RunProgress(run, T0);
         first.problem(RunProgress.STALLED, "Forbidden", "may not get pods/log");
-        assertThat(first.steps()).singleElement().satisfies(step -> {
+        assertThat(first.events()).singleElement().satisfies(step -> {
             assertThat(step.warning()).isTrue();
             assertThat(step.reason()).isEqualTo("Forbidden");
         });
@@ -182,9 +182,9 @@ class RunProgressTest {
         run.setStatus(first.status());
         RunProgress again = new RunProgress(run, T0.plusSeconds(5));
         again.problem(RunProgress.STALLED, "Forbidden", "may not get pods/log");
-        assertThat(again.steps()).as("still stalled: no second warning").isEmpty();
+        assertThat(again.events()).as("still stalled: no second warning").isEmpty();
         again.condition(RunProgress.STALLED, false, "PermissionGranted", "granted");
-        assertThat(again.steps()).extracting(RunProgress.Step::reason).containsExactly("PermissionGranted");
+        assertThat(again.events()).extracting(RunProgress.Event::reason).containsExactly("PermissionGranted");
         assertThat(again.condition(RunProgress.STALLED))
                 .hasValueSatisfying(stalled -> assertThat(stalled.getStatus()).isEqualTo(Conditions.FALSE));
     }
@@ -200,12 +200,12 @@ class RunProgressTest {
         second.condition(Conditions.TARGET_READY, false, "WaitingForTarget", "pod b is not Ready");
         assertThat(second.condition(Conditions.TARGET_READY).orElseThrow().getLastTransitionTime())
                 .isEqualTo("2026-01-01T10:00:00Z");
-        assertThat(second.steps()).isEmpty();
+        assertThat(second.events()).isEmpty();
         second.condition(Conditions.TARGET_READY, true, "TargetReady", "ready");
 
         assertThat(second.condition(Conditions.TARGET_READY).orElseThrow().getLastTransitionTime())
                 .isEqualTo("2026-01-01T10:00:30Z");
-        assertThat(second.steps()).extracting(RunProgress.Step::reason).containsExactly("TargetReady");
+        assertThat(second.events()).extracting(RunProgress.Event::reason).containsExactly("TargetReady");
     }
 
     @Test

@@ -3,9 +3,9 @@ package dev.stackbench.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
 import dev.stackbench.catalogue.VariantCatalogue;
 import java.nio.file.Path;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.stackbench.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.PodResources;
+import dev.stackbench.api.status.PodResources;
 import dev.stackbench.results.GeneratorCheck.Generator;
 import java.util.List;
 import java.util.stream.Stream;

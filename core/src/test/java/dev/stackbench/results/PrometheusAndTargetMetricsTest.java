@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.status.TargetSummary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

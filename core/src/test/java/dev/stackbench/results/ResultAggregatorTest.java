@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.TargetSummary;
-import dev.stackbench.api.ThresholdResult;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
+import dev.stackbench.api.status.ThresholdResult;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.LatencyBuckets;

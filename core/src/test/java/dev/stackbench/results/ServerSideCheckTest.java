@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stackbench.api.LatencyBucket;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.ServerAgreement;
-import dev.stackbench.api.ServerSummary;
+import dev.stackbench.api.status.LatencyBucket;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.ServerAgreement;
+import dev.stackbench.api.status.ServerSummary;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -3,9 +3,9 @@ package dev.stackbench.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stackbench.api.CapacityLimit;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.status.CapacityLimit;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.stats.ComparisonAnalysis.Repetition;
 import dev.stackbench.stats.ComparisonAnalysis.Result;
 import dev.stackbench.stats.ComparisonPlan.Order;

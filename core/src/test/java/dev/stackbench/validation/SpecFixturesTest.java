@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.run.BenchmarkRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

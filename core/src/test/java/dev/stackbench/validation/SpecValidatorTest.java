@@ -3,9 +3,9 @@ package dev.stackbench.validation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.SpecRules;
+import dev.stackbench.api.run.BenchmarkRun;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,10 +2,10 @@ package dev.stackbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonPhase;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.comparison.ComparisonPhase;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.local.BenchmarkFiles;

@@ -1,10 +1,10 @@
 package dev.stackbench.cli;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Scenario;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.Scenario;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6ScriptGenerator;
 import dev.stackbench.local.K6Process;

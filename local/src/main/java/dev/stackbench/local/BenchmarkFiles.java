@@ -1,14 +1,14 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkComparisons;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRunFileException;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonDefaults;
-import dev.stackbench.api.Scenario;
-import dev.stackbench.api.ScriptSpec;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.BenchmarkComparisons;
+import dev.stackbench.api.comparison.ComparisonDefaults;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.Scenario;
+import dev.stackbench.api.run.ScriptSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.validation.SpecValidator;

@@ -1,7 +1,7 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.Quantities;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.model.AppWiring;

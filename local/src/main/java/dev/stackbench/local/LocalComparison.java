@@ -2,9 +2,9 @@ package dev.stackbench.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.stackbench.api.BenchmarkComparisonStatus;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunStatus;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.BenchmarkRunStatus;
 import dev.stackbench.comparison.ComparisonResults;
 import dev.stackbench.comparison.ComparisonTable;
 import dev.stackbench.report.HtmlReport;

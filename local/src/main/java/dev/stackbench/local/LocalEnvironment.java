@@ -1,10 +1,10 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Durations;
-import dev.stackbench.api.RunEnvironment;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.status.RunEnvironment;
 import dev.stackbench.model.RunApps;
 import dev.stackbench.postgres.LocalPostgres;
 import dev.stackbench.report.GaugePoint;
@@ -56,36 +56,26 @@ final class LocalEnvironment {
     /** What the status records: the contract's part from the shared model, the rest from this machine. */
     RunEnvironment environment() {
         TargetStack stack = facts.stack();
-        RunEnvironment environment;
-        if (stack.targetApp() != null) {
-            environment = RunApps.environment(spec, stack.targetApp(), tools.catalogue());
-        } else {
-            environment = new RunEnvironment();
-            environment.setVariant(facts.variant().name());
-            environment.setCpuLimit(spec.getTarget().getResources().getCpu());
-            environment.setMemoryLimit(spec.getTarget().getResources().getMemory());
-        }
-        environment.setMode("local");
-        environment.setNodeNames(List.of(MachineFacts.hostName()));
-        environment.setCpuSet(facts.plan().targetCpus().toList());
-        environment.setParallelism(1);
-        if (stack.targetInfo() != null) {
-            environment.setJavaVersion(stack.targetInfo().javaVersion());
-            environment.setSpringBootVersion(stack.targetInfo().springBootVersion());
-        }
-        environment.setK6Version(facts.k6Version());
         LocalPostgres postgres = stack.postgres();
         Map<String, String> images = new LinkedHashMap<>();
         images.put(RunApps.TARGET, facts.variant().jar());
         images.put(RunApps.DELAY_SERVICE, tools.catalogue().delayService().jar());
         images.put("postgres", postgres == null ? "unknown" : postgres.serverVersion());
-        environment.setImages(images);
-        environment.setDatabase(
-                stack.sharesBackend() ? RunEnvironment.DATABASE_COMPARISON : RunEnvironment.DATABASE_OWN);
-        if (postgres != null) {
-            environment.setPostgresVersion(postgres.serverVersion());
-        }
-        return environment;
+        return RunApps.environment(
+                spec,
+                stack.targetApp(),
+                tools.catalogue(),
+                new RunApps.Platform(
+                        "local",
+                        List.of(MachineFacts.hostName()),
+                        facts.plan().targetCpus().toList(),
+                        1,
+                        images,
+                        stack.sharesBackend() ? RunEnvironment.DATABASE_COMPARISON : RunEnvironment.DATABASE_OWN,
+                        postgres == null ? null : postgres.serverVersion(),
+                        facts.k6Version(),
+                        stack.targetInfo() == null ? null : stack.targetInfo().javaVersion(),
+                        stack.targetInfo() == null ? null : stack.targetInfo().springBootVersion()));
     }
 
     LocalManifest manifest() {

@@ -1,6 +1,6 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.results.ActuatorInfo;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,14 +2,13 @@ package dev.stackbench.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Quantities;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.Scenario;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.Scenario;
+import dev.stackbench.api.status.Conditions;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6ScriptGenerator;
@@ -21,7 +20,6 @@ import dev.stackbench.lifecycle.RunFacts;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.SpringApp;
-import dev.stackbench.results.GeneratorCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -86,10 +84,8 @@ final class LocalRun {
     private int restartedForStep;
     /** Where each load's k6 is, by load number: started paused, or finished with an exit code. */
     private final Map<Integer, K6Stage> loads = new LinkedHashMap<>();
-    /** The generator check and the observation of each step measured, for the step the run keeps. */
-    private final Map<Integer, GeneratorCheck.Judgement> judgements = new LinkedHashMap<>();
 
-    private final Map<Integer, RunObservation> observations = new LinkedHashMap<>();
+    private final LoadCollector collector;
 
     /** Where a load's k6 process is. */
     private sealed interface K6Stage {}
@@ -121,6 +117,7 @@ final class LocalRun {
         this.load = resolved.plainLoad();
         this.k6Files = files;
         this.loadAverageBefore = MachineFacts.loadAverage().orElse(null);
+        this.collector = new LoadCollector(progress, resolved, tools.catalogue(), plan.supportCpus());
         this.stack = new TargetStack(tools, spec, variant, plan, backend, progress, this::say);
     }
 
@@ -142,9 +139,9 @@ final class LocalRun {
                 RunDriver.Action action;
                 do {
                     action = RunDriver.next(progress, resolved, observe());
-                    publishSteps();
+                    publishEvents();
                     execute(supervisor, action);
-                    publishSteps();
+                    publishEvents();
                 } while (!(action instanceof RunDriver.Fail) && !progress.isTerminal());
             } catch (LocalRunException e) {
                 fail(e.reason(), e.getMessage());
@@ -165,7 +162,7 @@ final class LocalRun {
             pids.add(stack.postgres().pid());
         }
         progress.cleanedUp(true, cleanupNote());
-        publishSteps();
+        publishEvents();
         LocalEnvironment environment = new LocalEnvironment(
                 tools,
                 new LocalEnvironment.Facts(
@@ -326,7 +323,7 @@ final class LocalRun {
         sampler.watchLoadGenerator(k6.process().process().toHandle());
         RunDriver.loadStarted(progress, load, 1, stack.baseUrl());
         RunDriver.loadElapsed(progress, load, Duration.ZERO);
-        publishSteps();
+        publishEvents();
         Instant loadStarted = Instant.now();
         int exitCode;
         try {
@@ -339,7 +336,7 @@ final class LocalRun {
                     tools.printer(),
                     elapsed -> {
                         RunDriver.loadElapsed(progress, load, elapsed);
-                        publishSteps();
+                        publishEvents();
                     });
         } finally {
             sampler.close();
@@ -347,7 +344,7 @@ final class LocalRun {
         if (!load.isStep()) {
             // A sweep's load finishes with its last step.
             progress.loadFinished(1);
-            publishSteps();
+            publishEvents();
         }
         k6.requireSummary(exitCode);
         try {
@@ -363,57 +360,13 @@ final class LocalRun {
         loads.put(step.number(), new Exited(exitCode));
     }
 
-    private RunDriver.MeasuredLoad measured(RunSummary summary, GeneratorCheck.Judgement judgement) {
-        return new RunDriver.MeasuredLoad(
-                summary,
-                judgement,
-                observation.averageLoadGeneratorCores(),
-                1,
-                Conditions.format(observation
-                        .windowStart()
-                        .minus(Durations.parse(load.spec().getWorkload().getWarmup()))),
-                Conditions.format(Instant.now()));
-    }
-
-    /**
-     * The load's k6 summary and the target's samples into its summary: the run's success, or a step judged into
-     * status.steps (the best step so far is the run's summary from the first step on, so a failure later loses nothing
-     * already measured).
-     */
     private void collect(LoadStep step) {
         int exitCode = ((Exited) loads.get(step.number())).exitCode();
-        RunSummary summary;
-        try {
-            summary = LocalSummary.summarize(step.spec(), tools.catalogue(), k6Files.k6Summary(), observation);
-        } catch (RuntimeException e) {
-            if (step.isStep()) {
-                progress.loadFinished(1);
-            }
-            progress.resultsUnreadable((step.isStep() ? "step " + step.number() + ": " : "") + "the k6 summary "
-                    + k6Files.k6Summary() + " (k6 exit code " + exitCode + ") could not be read: " + e.getMessage()
-                    + "; see " + k6Files.k6Log());
-            return;
-        }
-        GeneratorCheck.Judgement judgement = LocalSummary.judgeGenerator(summary, observation, plan.supportCpus());
-        LocalSummary.missedScrapesWarning(observation).ifPresent(summary::addWarning);
-        if (!step.isStep()) {
-            RunDriver.loadMeasured(progress, measured(summary, judgement));
-            return;
-        }
-        RunDriver.StepRecorded recorded =
-                RunDriver.stepMeasured(progress, resolved, step, measured(summary, judgement));
-        judgements.put(step.number(), judgement);
-        observations.put(step.number(), observation);
-        writeJson(k6Files.dir().resolve("step.json"), recorded.result());
-        writeJson(k6Files.dir().resolve("summary.json"), summary);
+        collector.collect(step, exitCode, k6Files, observation);
     }
 
-    /** No step follows: the run keeps the best step's summary and succeeds; the report shows that step's samples. */
     private void finishSteps(SteppedLoad.Done done) {
-        SteppedLoad.best(progress.status().getSteps())
-                .map(best -> observations.get(best.getStep()))
-                .ifPresent(kept -> observation = kept);
-        RunDriver.stepsFinished(progress, done, kept -> judgements.get(kept.getStep() == null ? 0 : kept.getStep()), 1);
+        collector.finishSteps(done).ifPresent(kept -> observation = kept);
     }
 
     private void fail(String reason, String message) {
@@ -422,12 +375,12 @@ final class LocalRun {
         } else {
             progress.fail(reason, message);
         }
-        publishSteps();
+        publishEvents();
     }
 
-    /** Prints the steps taken since the last call, as the operator publishes them as Events. */
-    private void publishSteps() {
-        for (RunProgress.Step step : progress.takeSteps()) {
+    /** Prints the events recorded since the last call, as the operator publishes them as Events. */
+    private void publishEvents() {
+        for (RunProgress.Event step : progress.takeEvents()) {
             say((step.warning() ? "warning: " : "") + step.reason() + ": " + step.message());
         }
     }
@@ -436,7 +389,7 @@ final class LocalRun {
         tools.printer().message("[" + name + "] " + text);
     }
 
-    private static void writeJson(Path file, Object value) {
+    static void writeJson(Path file, Object value) {
         try {
             Files.createDirectories(file.getParent());
             JSON.writeValue(file.toFile(), value);

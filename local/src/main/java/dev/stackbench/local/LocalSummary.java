@@ -1,8 +1,8 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkRunSpec;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;

@@ -1,6 +1,6 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRun;
 
 /**
  * A run ready to start: valid, with defaults applied, and for scenario custom the text of its k6 module, which local

@@ -1,13 +1,13 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkComparisonSpec;
-import dev.stackbench.api.BenchmarkComparisonStatus;
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonDefaults;
-import dev.stackbench.api.ComparisonOrder;
-import dev.stackbench.api.ComparisonVariant;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.BenchmarkComparisonSpec;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.comparison.ComparisonDefaults;
+import dev.stackbench.api.comparison.ComparisonOrder;
+import dev.stackbench.api.comparison.ComparisonVariant;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.comparison.ComparisonResults;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.stats.ComparisonAnalysis;

@@ -1,13 +1,13 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunStatus;
-import dev.stackbench.api.BurstSummary;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.LockSummary;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.BurstSummary;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.LockSummary;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.report.RunRow;
 import java.util.ArrayList;
 import java.util.List;

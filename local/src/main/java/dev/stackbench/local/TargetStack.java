@@ -1,6 +1,6 @@
 package dev.stackbench.local;
 
-import dev.stackbench.api.BenchmarkRunSpec;
+import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.model.AppWiring;
 import dev.stackbench.model.RunApps;

@@ -1,7 +1,7 @@
 package dev.stackbench.report;
 
-import dev.stackbench.api.StepOutcome;
-import dev.stackbench.api.StepResult;
+import dev.stackbench.api.status.StepOutcome;
+import dev.stackbench.api.status.StepResult;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Graphics2D;

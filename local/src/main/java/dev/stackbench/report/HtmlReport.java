@@ -1,10 +1,10 @@
 package dev.stackbench.report;
 
-import dev.stackbench.api.BenchmarkComparisonStatus;
-import dev.stackbench.api.ComparisonRunRecord;
-import dev.stackbench.api.MetricSpread;
-import dev.stackbench.api.StepResult;
-import dev.stackbench.api.VariantStatistics;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.comparison.ComparisonRunRecord;
+import dev.stackbench.api.comparison.MetricSpread;
+import dev.stackbench.api.comparison.VariantStatistics;
+import dev.stackbench.api.status.StepResult;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

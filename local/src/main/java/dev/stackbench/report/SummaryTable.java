@@ -1,7 +1,7 @@
 package dev.stackbench.report;
 
-import dev.stackbench.api.CapacityResult;
-import dev.stackbench.api.StepResult;
+import dev.stackbench.api.status.CapacityResult;
+import dev.stackbench.api.status.StepResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

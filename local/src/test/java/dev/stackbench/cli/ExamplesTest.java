@@ -2,12 +2,12 @@ package dev.stackbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkComparisons;
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonDefaults;
-import dev.stackbench.api.PoolPlacement;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.BenchmarkComparisons;
+import dev.stackbench.api.comparison.ComparisonDefaults;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.PoolPlacement;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.validation.SpecValidator;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.LockSummary;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.ThresholdResult;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.status.LockSummary;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.ThresholdResult;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.results.ResultAggregator;
 import java.io.IOException;

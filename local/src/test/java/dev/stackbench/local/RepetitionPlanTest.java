@@ -3,12 +3,12 @@ package dev.stackbench.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.stackbench.api.BenchmarkComparisonStatus;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
-import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.Phase;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,13 +2,13 @@ package dev.stackbench.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.Phase;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.report.RunRow;
 import dev.stackbench.results.GeneratorCheck;
@@ -101,16 +101,16 @@ class ReportRowsTest {
         status.setPhase(Phase.Succeeded);
         status.setSummary(summary);
         status.setSteps(java.util.List.of(
-                new dev.stackbench.api.StepResult().withStep(1).withLevel(100),
-                new dev.stackbench.api.StepResult().withStep(2).withLevel(200)));
-        status.setCapacity(new dev.stackbench.api.CapacityResult().withRate(200));
+                new dev.stackbench.api.status.StepResult().withStep(1).withLevel(100),
+                new dev.stackbench.api.status.StepResult().withStep(2).withLevel(200)));
+        status.setCapacity(new dev.stackbench.api.status.CapacityResult().withRate(200));
         run.setStatus(status);
 
         RunRow row = ReportRows.of(run, null);
 
         assertThat(row.rps()).isEqualTo(199.8);
         assertThat(row.steps())
-                .extracting(dev.stackbench.api.StepResult::getLevel)
+                .extracting(dev.stackbench.api.status.StepResult::getLevel)
                 .containsExactly(100, 200);
         assertThat(row.keptStep()).isEqualTo(2);
         assertThat(row.capacity().getRate()).isEqualTo(200);
@@ -123,7 +123,7 @@ class ReportRowsTest {
         status.setPhase(Phase.Failed);
         status.setMessage("the target exited");
         status.setSteps(java.util.List.of(
-                new dev.stackbench.api.StepResult().withStep(1).withLevel(100)));
+                new dev.stackbench.api.status.StepResult().withStep(1).withLevel(100)));
         run.setStatus(status);
 
         RunRow row = ReportRows.of(run, null);
@@ -147,11 +147,11 @@ class ReportRowsTest {
         summary.setStatusCodes(new java.util.LinkedHashMap<>(java.util.Map.of("0", 2L)));
         summary.getStatusCodes().put("200", 90L);
         summary.getStatusCodes().put("409", 180L);
-        summary.setBurst(new dev.stackbench.api.BurstSummary()
+        summary.setBurst(new dev.stackbench.api.status.BurstSummary()
                 .withPlannedRequests(1000L)
                 .withCompletedRequests(1000L)
                 .withMakespanMs(1712.4));
-        dev.stackbench.api.LockSummary lock = new dev.stackbench.api.LockSummary();
+        dev.stackbench.api.status.LockSummary lock = new dev.stackbench.api.status.LockSummary();
         lock.setGroupSize(3);
         lock.setGroups(90L);
         lock.setCorrectGroups(89L);

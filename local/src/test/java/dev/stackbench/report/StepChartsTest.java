@@ -2,15 +2,15 @@ package dev.stackbench.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.CapacityLimit;
-import dev.stackbench.api.CapacityResult;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.StepOutcome;
-import dev.stackbench.api.StepResult;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.CapacityLimit;
+import dev.stackbench.api.status.CapacityResult;
+import dev.stackbench.api.status.Phase;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.StepOutcome;
+import dev.stackbench.api.status.StepResult;
 import dev.stackbench.local.ReportRows;
 import java.util.List;
 import java.util.Map;

@@ -2,10 +2,10 @@ package dev.stackbench.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.CapacityLimit;
-import dev.stackbench.api.CapacityResult;
-import dev.stackbench.api.StepOutcome;
-import dev.stackbench.api.StepResult;
+import dev.stackbench.api.status.CapacityLimit;
+import dev.stackbench.api.status.CapacityResult;
+import dev.stackbench.api.status.StepOutcome;
+import dev.stackbench.api.status.StepResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,9 +2,9 @@ package dev.stackbench.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.k6.K6Binary;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6ScriptGenerator;

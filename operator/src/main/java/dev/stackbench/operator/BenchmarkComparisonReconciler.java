@@ -1,7 +1,7 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.operator.comparison.ComparisonPass;

@@ -1,10 +1,10 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.lifecycle.ResolvedRun;
 import dev.stackbench.lifecycle.RunDriver;
@@ -292,7 +292,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     .updateStatus();
         }
         RunEvents events = new RunEvents(client);
-        for (RunProgress.Step step : progress.steps()) {
+        for (RunProgress.Event step : progress.events()) {
             if (step.warning()) {
                 events.warning(progress.run(), step.reason(), step.message());
             } else {

@@ -1,8 +1,8 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Duration;
 import java.time.Instant;

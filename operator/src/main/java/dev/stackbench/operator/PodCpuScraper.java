@@ -1,8 +1,8 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.PodResources;
 import dev.stackbench.api.Quantities;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.PodResources;
 import dev.stackbench.results.PodCpuCounters;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;

@@ -1,9 +1,9 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunSpec;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.PoolPlacement;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.PoolPlacement;
+import dev.stackbench.api.status.Phase;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Map;

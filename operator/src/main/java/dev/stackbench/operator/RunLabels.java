@@ -1,6 +1,6 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRun;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.util.LinkedHashMap;
@@ -67,7 +67,7 @@ public final class RunLabels {
      * step's spec, marked with the step's number so that its TestRun and script get names of their own ({@code
      * <run>-s<step>}, {@code <run>-s<step>-script}). The run's target, delay service and database keep theirs.
      */
-    public static BenchmarkRun forStep(BenchmarkRun run, int step, dev.stackbench.api.BenchmarkRunSpec stepSpec) {
+    public static BenchmarkRun forStep(BenchmarkRun run, int step, dev.stackbench.api.run.BenchmarkRunSpec stepSpec) {
         BenchmarkRun view = new BenchmarkRun();
         view.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(run.getMetadata()).build());
         Map<String, String> annotations = new LinkedHashMap<>();

@@ -1,7 +1,7 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.NodeFacts;
-import dev.stackbench.api.RunEnvironment;
+import dev.stackbench.api.status.NodeFacts;
+import dev.stackbench.api.status.RunEnvironment;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSystemInfo;

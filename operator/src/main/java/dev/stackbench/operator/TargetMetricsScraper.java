@@ -1,9 +1,9 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.Durations;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.operator.objects.TargetDeployment;
 import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
@@ -294,7 +294,7 @@ public class TargetMetricsScraper {
                     Optional.of(PodCpuScraper.UNAVAILABLE + "unavailable: the measured window is unknown"),
                     List.of());
         }
-        List<dev.stackbench.api.PodResources> pods =
+        List<dev.stackbench.api.status.PodResources> pods =
                 podCpu.usage(run, window.get().start(), window.get().end());
         return new PodCpu(
                 pods,
@@ -310,5 +310,7 @@ public class TargetMetricsScraper {
      * @param missing for each pod seen without figures, why (see {@link PodCpuScraper#missing})
      */
     public record PodCpu(
-            List<dev.stackbench.api.PodResources> pods, Optional<String> unavailableReason, List<String> missing) {}
+            List<dev.stackbench.api.status.PodResources> pods,
+            Optional<String> unavailableReason,
+            List<String> missing) {}
 }

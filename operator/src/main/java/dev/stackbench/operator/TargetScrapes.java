@@ -1,7 +1,7 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
 import dev.stackbench.results.TargetMetrics;

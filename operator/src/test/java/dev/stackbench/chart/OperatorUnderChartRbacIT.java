@@ -3,7 +3,7 @@ package dev.stackbench.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.StackbenchOperator;

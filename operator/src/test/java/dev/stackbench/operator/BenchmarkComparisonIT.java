@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkComparisonStatus;
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonPhase;
-import dev.stackbench.api.ComparisonRunRecord;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.comparison.ComparisonPhase;
+import dev.stackbench.api.comparison.ComparisonRunRecord;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.CommandResult;
@@ -137,7 +137,7 @@ class BenchmarkComparisonIT {
                                     "ab", 3, VARIANTS, root -> ((ObjectNode) root.get("spec")).put("seed", 7)),
                             BenchmarkComparison.class);
             planned.getMetadata().setNamespace(harness.namespace());
-            dev.stackbench.api.ComparisonDefaults.apply(planned.getSpec());
+            dev.stackbench.api.comparison.ComparisonDefaults.apply(planned.getSpec());
             List<String> plannedNames = ComparisonRuns.plan(planned, 7).stream()
                     .map(child -> child.run().getMetadata().getName())
                     .toList();

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.TestCluster;

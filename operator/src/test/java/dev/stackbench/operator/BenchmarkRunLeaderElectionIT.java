@@ -3,7 +3,7 @@ package dev.stackbench.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;

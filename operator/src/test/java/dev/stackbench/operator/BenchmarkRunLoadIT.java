@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
+import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.lifecycle.RunProgress;
@@ -471,12 +471,16 @@ class BenchmarkRunLoadIT {
         });
         BenchmarkRun run = harness.awaitPhase("sweep", Phase.Succeeded);
 
-        List<dev.stackbench.api.StepResult> steps = run.getStatus().getSteps();
-        assertThat(steps).extracting(dev.stackbench.api.StepResult::getStep).containsExactly(1, 2);
-        assertThat(steps).extracting(dev.stackbench.api.StepResult::getLevel).containsExactly(5, 10);
+        List<dev.stackbench.api.status.StepResult> steps = run.getStatus().getSteps();
+        assertThat(steps)
+                .extracting(dev.stackbench.api.status.StepResult::getStep)
+                .containsExactly(1, 2);
+        assertThat(steps)
+                .extracting(dev.stackbench.api.status.StepResult::getLevel)
+                .containsExactly(5, 10);
         assertThat(steps).allSatisfy(step -> {
             assertThat(step.getUnit()).isEqualTo("iterations/s");
-            assertThat(step.getOutcome()).as(step.getReason()).isEqualTo(dev.stackbench.api.StepOutcome.Passed);
+            assertThat(step.getOutcome()).as(step.getReason()).isEqualTo(dev.stackbench.api.status.StepOutcome.Passed);
             assertThat(step.getRequests()).isPositive();
             assertThat(step.getStartedAt()).isNotNull();
             assertThat(step.getFinishedAt()).isNotNull();
@@ -562,7 +566,7 @@ class BenchmarkRunLoadIT {
         });
         BenchmarkRun run = harness.awaitPhase("resumed", Phase.Succeeded);
         assertThat(run.getStatus().getSteps())
-                .extracting(dev.stackbench.api.StepResult::getLevel)
+                .extracting(dev.stackbench.api.status.StepResult::getLevel)
                 .containsExactly(5, 10);
         assertThat(watched.testRuns())
                 .extracting(t -> t.substring(0, t.indexOf('/')))
@@ -599,7 +603,7 @@ class BenchmarkRunLoadIT {
                     assertThat(complete.getReason()).as(complete.getMessage()).isEqualTo("RunnerFailed");
                     assertThat(complete.getMessage()).contains("failing-s2-2");
                 });
-        List<dev.stackbench.api.StepResult> steps = run.getStatus().getSteps();
+        List<dev.stackbench.api.status.StepResult> steps = run.getStatus().getSteps();
         assertThat(steps).singleElement().satisfies(step -> {
             assertThat(step.getLevel()).isEqualTo(5);
             assertThat(step.getRequests()).isPositive();

@@ -2,9 +2,9 @@ package dev.stackbench.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.TestCluster;

@@ -1,8 +1,8 @@
 package dev.stackbench.operator;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
 import dev.stackbench.catalogue.VariantCatalogue;
 import java.nio.file.Files;
 import java.nio.file.Path;

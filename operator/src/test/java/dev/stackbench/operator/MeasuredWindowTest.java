@@ -27,13 +27,13 @@ class MeasuredWindowTest {
 
     @Test
     void theJournalOfAStepCountsItsWindowFromWhenThatStepsRunnersStarted() {
-        dev.stackbench.api.BenchmarkRun run = ExampleRuns.webfluxR2dbc();
-        run.setStatus(new dev.stackbench.api.BenchmarkRunStatus());
+        dev.stackbench.api.run.BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.setStatus(new dev.stackbench.api.status.BenchmarkRunStatus());
         run.getStatus().setStartedAt("2026-11-23T10:00:00Z");
         run.getStatus().setConditions(new java.util.ArrayList<>());
-        dev.stackbench.api.Conditions.set(
+        dev.stackbench.api.status.Conditions.set(
                 run.getStatus().getConditions(),
-                dev.stackbench.api.Conditions.LOAD_RUNNING,
+                dev.stackbench.api.status.Conditions.LOAD_RUNNING,
                 true,
                 "LoadRunning",
                 "1 k6 runner sends load",

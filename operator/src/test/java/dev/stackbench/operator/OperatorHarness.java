@@ -4,9 +4,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.chart.ChartRbac;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.ProjectTools;
@@ -208,7 +208,8 @@ final class OperatorHarness implements AutoCloseable {
     }
 
     /** Waits until the comparison has ended in {@code phase}; fails at once when it ends in the other one. */
-    BenchmarkComparison awaitComparison(String name, dev.stackbench.api.ComparisonPhase phase, Duration atMost) {
+    BenchmarkComparison awaitComparison(
+            String name, dev.stackbench.api.comparison.ComparisonPhase phase, Duration atMost) {
         try {
             await("BenchmarkComparison " + name + " in phase " + phase)
                     .atMost(atMost)
@@ -218,8 +219,8 @@ final class OperatorHarness implements AutoCloseable {
                         var now = comparison == null || comparison.getStatus() == null
                                 ? null
                                 : comparison.getStatus().getPhase();
-                        boolean ended = now == dev.stackbench.api.ComparisonPhase.Succeeded
-                                || now == dev.stackbench.api.ComparisonPhase.Failed;
+                        boolean ended = now == dev.stackbench.api.comparison.ComparisonPhase.Succeeded
+                                || now == dev.stackbench.api.comparison.ComparisonPhase.Failed;
                         if (ended && now != phase) {
                             throw new AssertionError("BenchmarkComparison " + name + " ended " + now + " instead of "
                                     + phase + ": " + BenchmarkRuns.toYaml(comparison.getStatus()));
@@ -247,14 +248,14 @@ final class OperatorHarness implements AutoCloseable {
                 .get();
     }
 
-    BenchmarkRun awaitPhase(String name, dev.stackbench.api.Phase phase) {
+    BenchmarkRun awaitPhase(String name, dev.stackbench.api.status.Phase phase) {
         try {
             await("BenchmarkRun " + name + " in phase " + phase)
                     .atMost(WAIT)
                     .pollInterval(Duration.ofMillis(250))
                     .until(() -> {
                         BenchmarkRun run = run(name);
-                        dev.stackbench.api.Phase now = run == null || run.getStatus() == null
+                        dev.stackbench.api.status.Phase now = run == null || run.getStatus() == null
                                 ? null
                                 : run.getStatus().getPhase();
                         if (now != null && now.isTerminal() && now != phase) {

@@ -2,9 +2,9 @@ package dev.stackbench.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunStatus;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.Phase;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

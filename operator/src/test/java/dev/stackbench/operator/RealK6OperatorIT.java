@@ -3,7 +3,7 @@ package dev.stackbench.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.ProjectTools;

@@ -2,8 +2,8 @@ package dev.stackbench.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.NodeFacts;
-import dev.stackbench.api.RunEnvironment;
+import dev.stackbench.api.status.NodeFacts;
+import dev.stackbench.api.status.RunEnvironment;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

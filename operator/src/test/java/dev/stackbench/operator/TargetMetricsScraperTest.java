@@ -2,9 +2,9 @@ package dev.stackbench.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunStatus;
-import dev.stackbench.api.RunSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.RunSummary;
 import org.junit.jupiter.api.Test;
 
 class TargetMetricsScraperTest {

@@ -2,11 +2,11 @@ package dev.stackbench.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunStatus;
-import dev.stackbench.api.LatencySummary;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.ServerAgreement;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.BenchmarkRunStatus;
+import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.ServerAgreement;
 import dev.stackbench.results.ScrapeLog;
 import dev.stackbench.results.TimedScrape;
 import java.nio.file.Files;

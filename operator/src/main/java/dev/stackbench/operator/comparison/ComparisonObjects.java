@@ -1,8 +1,8 @@
 package dev.stackbench.operator.comparison;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.ConfigMap;

@@ -1,9 +1,9 @@
 package dev.stackbench.operator.comparison;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkComparisonStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonPhase;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.comparison.ComparisonPhase;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

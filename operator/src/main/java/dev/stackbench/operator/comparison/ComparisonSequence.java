@@ -1,10 +1,10 @@
 package dev.stackbench.operator.comparison;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonRunRecord;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.ComparisonRunRecord;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.comparison.ComparisonResults;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.lifecycle.RunProgress;

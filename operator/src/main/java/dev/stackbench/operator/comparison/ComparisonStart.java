@@ -1,10 +1,10 @@
 package dev.stackbench.operator.comparison;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.BenchmarkComparisonSpec;
-import dev.stackbench.api.BenchmarkComparisonStatus;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ComparisonDefaults;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.BenchmarkComparisonSpec;
+import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
+import dev.stackbench.api.comparison.ComparisonDefaults;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.comparison.ComparisonResults;
 import dev.stackbench.comparison.ComparisonRuns;

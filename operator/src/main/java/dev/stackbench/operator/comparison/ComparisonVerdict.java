@@ -1,7 +1,7 @@
 package dev.stackbench.operator.comparison;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.ComparisonPhase;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.ComparisonPhase;
 import dev.stackbench.comparison.ComparisonResults;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package dev.stackbench.operator.objects;
 
-import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.model.AppWiring;
 import dev.stackbench.model.RunApps;

@@ -1,8 +1,8 @@
 package dev.stackbench.operator.objects;
 
-import dev.stackbench.api.BenchmarkRun;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.Scenario;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.Scenario;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6ScriptGenerator;
 import dev.stackbench.operator.RunLabels;

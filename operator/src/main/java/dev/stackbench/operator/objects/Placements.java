@@ -1,8 +1,8 @@
 package dev.stackbench.operator.objects;
 
-import dev.stackbench.api.BenchmarkRunSpec;
-import dev.stackbench.api.PlacementSpec;
-import dev.stackbench.api.PoolPlacement;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.PlacementSpec;
+import dev.stackbench.api.run.PoolPlacement;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;

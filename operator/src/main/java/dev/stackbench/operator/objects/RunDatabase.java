@@ -1,8 +1,8 @@
 package dev.stackbench.operator.objects;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
-import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.ResourcesSpec;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.IntOrString;

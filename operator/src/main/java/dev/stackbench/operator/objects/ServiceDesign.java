@@ -1,6 +1,6 @@
 package dev.stackbench.operator.objects;
 
-import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.operator.RunLabels;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;

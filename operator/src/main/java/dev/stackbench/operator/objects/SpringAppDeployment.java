@@ -1,8 +1,8 @@
 package dev.stackbench.operator.objects;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.PoolPlacement;
-import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.PoolPlacement;
+import dev.stackbench.api.run.ResourcesSpec;
 import dev.stackbench.model.JvmSizing;
 import dev.stackbench.model.SpringApp;
 import dev.stackbench.operator.RunLabels;

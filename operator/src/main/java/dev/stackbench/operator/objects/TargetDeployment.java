@@ -1,11 +1,11 @@
 package dev.stackbench.operator.objects;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
-import dev.stackbench.api.DatabaseSpec;
-import dev.stackbench.api.ExternalDatabaseSpec;
-import dev.stackbench.api.SecretKeysRef;
-import dev.stackbench.api.TargetSpec;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.DatabaseSpec;
+import dev.stackbench.api.run.ExternalDatabaseSpec;
+import dev.stackbench.api.run.SecretKeysRef;
+import dev.stackbench.api.run.TargetSpec;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.model.AppWiring;
 import dev.stackbench.model.RunApps;

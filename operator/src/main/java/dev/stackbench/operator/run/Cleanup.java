@@ -1,8 +1,8 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.CleanupPolicy;
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.CleanupPolicy;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.ScrapeJournal;

@@ -1,7 +1,7 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.RunEnvironment;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.RunEnvironment;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.model.RunApps;
 import dev.stackbench.operator.OperatorIdentity;
@@ -54,36 +54,44 @@ public final class EnvironmentRecord {
      * @param metrics what the target's scrapes found, with the versions the target announced
      */
     RunEnvironment describe(RunContext pass, BenchmarkRun load, TargetMetricsScraper.Outcome metrics) {
-        RunEnvironment environment = RunApps.environment(load.getSpec(), target.app(load), catalogue);
-        environment.setMode("cluster");
-        environment.setNodeNames(pass.pods(RunLabels.ROLE_TARGET).stream()
-                .map(pod -> pod.getSpec().getNodeName())
-                .filter(Objects::nonNull)
-                .distinct()
-                .sorted()
-                .toList());
-        environment.setParallelism(load.getSpec().getWorkload().getParallelism());
         Map<String, String> images = new LinkedHashMap<>();
         images.put(RunLabels.ROLE_TARGET, target.image(load));
         images.put(RunLabels.ROLE_DELAY_SERVICE, delayService.image());
+        String databaseSource;
+        Optional<String> postgresVersion = Optional.empty();
         if (RunDatabase.ownDatabase(load)) {
             images.put(RunLabels.ROLE_DATABASE, database.image());
-            environment.setDatabase(RunEnvironment.DATABASE_OWN);
-            postgresVersion(pass, load).ifPresent(environment::setPostgresVersion);
+            databaseSource = RunEnvironment.DATABASE_OWN;
+            postgresVersion = postgresVersion(pass, load);
         } else {
             var external = TargetDeployment.database(load, settings);
-            environment.setDatabase(
-                    "external " + external.getHost() + ":" + external.getPort() + "/" + external.getDatabase());
+            databaseSource = "external " + external.getHost() + ":" + external.getPort() + "/" + external.getDatabase();
         }
         pass.runnerPods(load).stream()
                 .findFirst()
                 .ifPresent(pod -> images.put(
                         RunLabels.ROLE_LOADGEN,
                         pod.getSpec().getContainers().getFirst().getImage()));
-        environment.setImages(images);
-        k6Version(pass, load).ifPresent(environment::setK6Version);
-        metrics.javaVersion().ifPresent(environment::setJavaVersion);
-        metrics.springBootVersion().ifPresent(environment::setSpringBootVersion);
+        RunEnvironment environment = RunApps.environment(
+                load.getSpec(),
+                target.app(load),
+                catalogue,
+                new RunApps.Platform(
+                        "cluster",
+                        pass.pods(RunLabels.ROLE_TARGET).stream()
+                                .map(pod -> pod.getSpec().getNodeName())
+                                .filter(Objects::nonNull)
+                                .distinct()
+                                .sorted()
+                                .toList(),
+                        null,
+                        load.getSpec().getWorkload().getParallelism(),
+                        images,
+                        databaseSource,
+                        postgresVersion.orElse(null),
+                        k6Version(pass, load).orElse(null),
+                        metrics.javaVersion().orElse(null),
+                        metrics.springBootVersion().orElse(null)));
         Map<String, List<Pod>> podsByRole = new LinkedHashMap<>();
         podsByRole.put(RunLabels.ROLE_TARGET, pass.pods(RunLabels.ROLE_TARGET));
         podsByRole.put(RunLabels.ROLE_DELAY_SERVICE, pass.pods(RunLabels.ROLE_DELAY_SERVICE));

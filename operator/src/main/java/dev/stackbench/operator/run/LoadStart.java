@@ -1,7 +1,7 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.Conditions;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Conditions;
 import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.OperatorSettings;

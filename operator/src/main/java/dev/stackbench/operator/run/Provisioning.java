@@ -1,10 +1,10 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.Conditions;
 import dev.stackbench.api.Durations;
-import dev.stackbench.api.Phase;
-import dev.stackbench.api.Scenario;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.Scenario;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.lifecycle.RunFacts;
 import dev.stackbench.lifecycle.RunProgress;

@@ -1,6 +1,6 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.ResolvedRun;
 import dev.stackbench.lifecycle.RunProgress;

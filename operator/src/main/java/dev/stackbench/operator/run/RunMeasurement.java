@@ -1,10 +1,10 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.Conditions;
-import dev.stackbench.api.PodResources;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.PodResources;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.operator.PodCpuScraper;
 import dev.stackbench.operator.RunLabels;

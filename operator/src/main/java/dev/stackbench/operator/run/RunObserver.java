@@ -1,6 +1,6 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.Phase;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunFacts;

@@ -1,8 +1,8 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6SummaryException;
 import dev.stackbench.k6.K6SummaryParser;

@@ -2,8 +2,8 @@ package dev.stackbench.operator.comparison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkComparison;
-import dev.stackbench.api.ComparisonPhase;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.ComparisonPhase;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package dev.stackbench.operator.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.BenchmarkRunDefaults;
-import dev.stackbench.api.BenchmarkRunSpec;
 import dev.stackbench.api.BenchmarkRuns;
-import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.ResourcesSpec;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.operator.ExampleRuns;
 import dev.stackbench.operator.OperatorSettings;

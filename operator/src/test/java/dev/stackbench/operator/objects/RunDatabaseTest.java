@@ -2,8 +2,8 @@ package dev.stackbench.operator.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.ResourcesSpec;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.ResourcesSpec;
 import dev.stackbench.operator.ExampleRuns;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;

@@ -2,10 +2,10 @@ package dev.stackbench.operator.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.DatabaseSpec;
-import dev.stackbench.api.ExternalDatabaseSpec;
-import dev.stackbench.api.SecretKeysRef;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.DatabaseSpec;
+import dev.stackbench.api.run.ExternalDatabaseSpec;
+import dev.stackbench.api.run.SecretKeysRef;
 import dev.stackbench.operator.ExampleRuns;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;

@@ -2,8 +2,8 @@ package dev.stackbench.operator.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.api.PodResources;
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.status.PodResources;
+import dev.stackbench.api.status.TargetSummary;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -3,9 +3,9 @@ package dev.stackbench.operator.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stackbench.api.BenchmarkRun;
-import dev.stackbench.api.RunSummary;
-import dev.stackbench.api.TargetSummary;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.operator.ExampleRuns;

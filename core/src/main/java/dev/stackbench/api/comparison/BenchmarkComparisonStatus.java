@@ -1,0 +1,201 @@
+package dev.stackbench.api.comparison;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/**
+ * Observed state of a comparison: its progress, every repetition's figures (kept here, so deleting a run loses
+ * nothing), each variant's medians and each contender's verdicts.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BenchmarkComparisonStatus {
+
+    @JsonPropertyDescription("Pending, Running, Succeeded or Failed.")
+    private ComparisonPhase phase;
+
+    @JsonPropertyDescription("The spec generation this status describes.")
+    private Long observedGeneration;
+
+    @JsonPropertyDescription("What is happening now, or why the comparison failed.")
+    private String message;
+
+    @JsonPropertyDescription("The seed of the interleaved order, so the order can be repeated.")
+    private Long seed;
+
+    @JsonPropertyDescription("The variant the others are compared with (the first).")
+    private String baseline;
+
+    @JsonPropertyDescription("Every variant, in spec order.")
+    private String variantNames;
+
+    @JsonPropertyDescription("Repetitions of every variant together.")
+    private Integer runsPlanned;
+
+    @JsonPropertyDescription("Repetitions that have ended (succeeded or failed).")
+    private Integer runsDone;
+
+    @JsonPropertyDescription("runsDone/runsPlanned, e.g. 7/20.")
+    private String progress;
+
+    @JsonPropertyDescription("Each contender's headline against the baseline, e.g. webflux-r2dbc rps +92% [88,95]: the"
+            + " relative shift with its interval, or ~ with the p-value when the difference is not"
+            + " significant.")
+    private String verdict;
+
+    @JsonPropertyDescription("When the first repetition was created (RFC 3339).")
+    private String startedAt;
+
+    @JsonPropertyDescription("When the comparison reached Succeeded or Failed (RFC 3339).")
+    private String finishedAt;
+
+    @JsonPropertyDescription("What the repetitions share and what each one starts afresh.")
+    private String shared;
+
+    @JsonPropertyDescription("Every repetition in the order it ran, with its figures.")
+    private java.util.List<ComparisonRunRecord> runs;
+
+    @JsonPropertyDescription("Per variant and metric: median, interval and CV over the valid runs.")
+    private java.util.List<VariantStatistics> variants;
+
+    @JsonPropertyDescription("Per contender and metric: the shift against the baseline, the rank test and the verdict.")
+    private java.util.List<ContenderStatistics> contenders;
+
+    @JsonPropertyDescription("Runs left out and why, too few runs for an interval or a significant result.")
+    private java.util.List<String> warnings;
+
+    public ComparisonPhase getPhase() {
+        return phase;
+    }
+
+    public void setPhase(ComparisonPhase phase) {
+        this.phase = phase;
+    }
+
+    public Long getObservedGeneration() {
+        return observedGeneration;
+    }
+
+    public void setObservedGeneration(Long observedGeneration) {
+        this.observedGeneration = observedGeneration;
+    }
+
+    public String getMessage() {
+        return message;
+    }
+
+    public void setMessage(String message) {
+        this.message = message;
+    }
+
+    public Long getSeed() {
+        return seed;
+    }
+
+    public void setSeed(Long seed) {
+        this.seed = seed;
+    }
+
+    public String getBaseline() {
+        return baseline;
+    }
+
+    public void setBaseline(String baseline) {
+        this.baseline = baseline;
+    }
+
+    public String getVariantNames() {
+        return variantNames;
+    }
+
+    public void setVariantNames(String variantNames) {
+        this.variantNames = variantNames;
+    }
+
+    public Integer getRunsPlanned() {
+        return runsPlanned;
+    }
+
+    public void setRunsPlanned(Integer runsPlanned) {
+        this.runsPlanned = runsPlanned;
+    }
+
+    public Integer getRunsDone() {
+        return runsDone;
+    }
+
+    public void setRunsDone(Integer runsDone) {
+        this.runsDone = runsDone;
+    }
+
+    public String getProgress() {
+        return progress;
+    }
+
+    public void setProgress(String progress) {
+        this.progress = progress;
+    }
+
+    public String getVerdict() {
+        return verdict;
+    }
+
+    public void setVerdict(String verdict) {
+        this.verdict = verdict;
+    }
+
+    public String getStartedAt() {
+        return startedAt;
+    }
+
+    public void setStartedAt(String startedAt) {
+        this.startedAt = startedAt;
+    }
+
+    public String getFinishedAt() {
+        return finishedAt;
+    }
+
+    public void setFinishedAt(String finishedAt) {
+        this.finishedAt = finishedAt;
+    }
+
+    public String getShared() {
+        return shared;
+    }
+
+    public void setShared(String shared) {
+        this.shared = shared;
+    }
+
+    public java.util.List<ComparisonRunRecord> getRuns() {
+        return runs;
+    }
+
+    public void setRuns(java.util.List<ComparisonRunRecord> runs) {
+        this.runs = runs;
+    }
+
+    public java.util.List<VariantStatistics> getVariants() {
+        return variants;
+    }
+
+    public void setVariants(java.util.List<VariantStatistics> variants) {
+        this.variants = variants;
+    }
+
+    public java.util.List<ContenderStatistics> getContenders() {
+        return contenders;
+    }
+
+    public void setContenders(java.util.List<ContenderStatistics> contenders) {
+        this.contenders = contenders;
+    }
+
+    public java.util.List<String> getWarnings() {
+        return warnings;
+    }
+
+    public void setWarnings(java.util.List<String> warnings) {
+        this.warnings = warnings;
+    }
+}

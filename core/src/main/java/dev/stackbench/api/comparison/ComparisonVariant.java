@@ -1,0 +1,106 @@
+package dev.stackbench.api.comparison;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.stackbench.api.SpecRules;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import java.util.Map;
+
+/**
+ * One side of a comparison: a catalogue variant and what it changes in the template's target. Two entries may name
+ * the same variant with different settings (e.g. mvc-jdbc with 50 and with 200 Tomcat threads); their names tell
+ * them apart.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ComparisonVariant {
+
+    @Required
+    @Size(min = 1, max = 63)
+    @Pattern(SpecRules.NAME_PATTERN)
+    @JsonPropertyDescription("A variant name from the catalogue, e.g. webflux-r2dbc.")
+    private String variant;
+
+    @Size(min = 1, max = SpecRules.MAX_COMPARISON_LABEL)
+    @Pattern(SpecRules.NAME_PATTERN)
+    @JsonPropertyDescription("How tables, verdicts and run names call this side (default: the variant); must be"
+            + " unique in the comparison, e.g. mvc-200-threads.")
+    private String name;
+
+    @Size(max = 512)
+    @JsonPropertyDescription("Overrides the catalogue image of the variant's app.")
+    private String image;
+
+    @Size(max = 4096)
+    @JsonPropertyDescription("JVM options added after the template's target.jvmOptions.")
+    private String jvmOptions;
+
+    @JsonPropertyDescription("Environment variables for the target; they win over the template's target.env.")
+    private Map<String, String> env;
+
+    public String getVariant() {
+        return variant;
+    }
+
+    public void setVariant(String variant) {
+        this.variant = variant;
+    }
+
+    public ComparisonVariant withVariant(String variant) {
+        this.variant = variant;
+        return this;
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public ComparisonVariant withName(String name) {
+        this.name = name;
+        return this;
+    }
+
+    /** The name, or the variant when no name is given. */
+    public String label() {
+        return name != null ? name : variant;
+    }
+
+    public String getImage() {
+        return image;
+    }
+
+    public void setImage(String image) {
+        this.image = image;
+    }
+
+    public String getJvmOptions() {
+        return jvmOptions;
+    }
+
+    public void setJvmOptions(String jvmOptions) {
+        this.jvmOptions = jvmOptions;
+    }
+
+    public ComparisonVariant withJvmOptions(String jvmOptions) {
+        this.jvmOptions = jvmOptions;
+        return this;
+    }
+
+    public Map<String, String> getEnv() {
+        return env;
+    }
+
+    public void setEnv(Map<String, String> env) {
+        this.env = env;
+    }
+
+    public ComparisonVariant withEnv(Map<String, String> env) {
+        this.env = env;
+        return this;
+    }
+}

@@ -1,0 +1,123 @@
+package dev.stackbench.api.run;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.stackbench.api.SpecRules;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/**
+ * One load experiment: which variant to deploy and how, where its parts run, and the load to drive.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+        value = SpecRules.TIMEOUT_COVERS_RUN,
+        message = SpecRules.TIMEOUT_COVERS_RUN_MESSAGE,
+        fieldPath = ".timeout")
+public class BenchmarkRunSpec {
+
+    @Required
+    @JsonPropertyDescription("The target variant under test and its resources.")
+    private TargetSpec target;
+
+    @JsonPropertyDescription("Dedicated nodes per role (target, backend, loadgen); ignored in local mode.")
+    private PlacementSpec placement;
+
+    @JsonPropertyDescription("The database and the delay service the target talks to.")
+    private BackendSpec backend;
+
+    @Required
+    @JsonPropertyDescription("The scenario and the load to drive against the target.")
+    private WorkloadSpec workload;
+
+    @Default(BenchmarkRunDefaults.CLEANUP)
+    @JsonPropertyDescription(
+            "Delete what the run created: Always, OnSuccess (keep a failed run for inspection) or" + " Never.")
+    private CleanupPolicy cleanup;
+
+    @Default(BenchmarkRunDefaults.TIMEOUT)
+    @ValidationRule(value = SpecRules.DURATION_FORMAT, message = SpecRules.TIMEOUT_FORMAT_MESSAGE)
+    @Size(max = SpecRules.DURATION_MAX_LENGTH)
+    @JsonPropertyDescription("Fail the run when it has not finished after this long, e.g. 15m.")
+    private String timeout;
+
+    public TargetSpec getTarget() {
+        return target;
+    }
+
+    public void setTarget(TargetSpec target) {
+        this.target = target;
+    }
+
+    public BenchmarkRunSpec withTarget(TargetSpec target) {
+        this.target = target;
+        return this;
+    }
+
+    public PlacementSpec getPlacement() {
+        return placement;
+    }
+
+    public void setPlacement(PlacementSpec placement) {
+        this.placement = placement;
+    }
+
+    public BenchmarkRunSpec withPlacement(PlacementSpec placement) {
+        this.placement = placement;
+        return this;
+    }
+
+    public BackendSpec getBackend() {
+        return backend;
+    }
+
+    public void setBackend(BackendSpec backend) {
+        this.backend = backend;
+    }
+
+    public BenchmarkRunSpec withBackend(BackendSpec backend) {
+        this.backend = backend;
+        return this;
+    }
+
+    public WorkloadSpec getWorkload() {
+        return workload;
+    }
+
+    public void setWorkload(WorkloadSpec workload) {
+        this.workload = workload;
+    }
+
+    public BenchmarkRunSpec withWorkload(WorkloadSpec workload) {
+        this.workload = workload;
+        return this;
+    }
+
+    public CleanupPolicy getCleanup() {
+        return cleanup;
+    }
+
+    public void setCleanup(CleanupPolicy cleanup) {
+        this.cleanup = cleanup;
+    }
+
+    public BenchmarkRunSpec withCleanup(CleanupPolicy cleanup) {
+        this.cleanup = cleanup;
+        return this;
+    }
+
+    public String getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(String timeout) {
+        this.timeout = timeout;
+    }
+
+    public BenchmarkRunSpec withTimeout(String timeout) {
+        this.timeout = timeout;
+        return this;
+    }
+}

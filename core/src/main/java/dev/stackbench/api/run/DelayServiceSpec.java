@@ -1,0 +1,50 @@
+package dev.stackbench.api.run;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.stackbench.api.SpecRules;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+
+/**
+ * The non-blocking delay service; sized so it is never the bottleneck.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DelayServiceSpec {
+
+    @Default(BenchmarkRunDefaults.REPLICAS_TEXT)
+    @Min(1)
+    @Max(SpecRules.MAX_REPLICAS)
+    @JsonPropertyDescription("Number of delay service pods.")
+    private Integer replicas;
+
+    @JsonPropertyDescription("CPU and memory of each delay service pod.")
+    private ResourcesSpec resources;
+
+    public Integer getReplicas() {
+        return replicas;
+    }
+
+    public void setReplicas(Integer replicas) {
+        this.replicas = replicas;
+    }
+
+    public DelayServiceSpec withReplicas(Integer replicas) {
+        this.replicas = replicas;
+        return this;
+    }
+
+    public ResourcesSpec getResources() {
+        return resources;
+    }
+
+    public void setResources(ResourcesSpec resources) {
+        this.resources = resources;
+    }
+
+    public DelayServiceSpec withResources(ResourcesSpec resources) {
+        this.resources = resources;
+        return this;
+    }
+}

@@ -1,0 +1,385 @@
+package dev.stackbench.api.status;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The measured results of a run: warmup excluded, all k6 runners combined.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RunSummary {
+
+    @JsonPropertyDescription("HTTP requests sent in the measured window.")
+    private Long requests;
+
+    @JsonPropertyDescription("Measured requests per second: requests completed in the measured window /"
+            + " measuredSeconds; for a burst, completed requests / makespan.")
+    private Double rps;
+
+    @JsonPropertyDescription("Share of failed requests (k6 http_req_failed), 0..1.")
+    private Double errorRate;
+
+    @JsonPropertyDescription("Failed requests in the measured window.")
+    private Long failedRequests;
+
+    @JsonPropertyDescription("Failed checks (status, variant and the scenario's own) among the verified responses."
+            + " The built-in scenarios verify every response with an unexpected status but the body of only one"
+            + " response in 50 per k6 VU (its first included), so a wrong body is counted as a sample; a custom"
+            + " module's context.verify checks every response.")
+    private Long checksFailed;
+
+    @JsonPropertyDescription("Completed iterations in the measured window.")
+    private Long iterations;
+
+    @JsonPropertyDescription("Iterations k6 could not start because it ran out of VUs.")
+    private Long droppedIterations;
+
+    @JsonPropertyDescription("Measured requests per HTTP status, e.g. {\"200\": 5210, \"409\": 3}; \"0\" counts"
+            + " requests that got no response, \"other\" statuses stackbench does not count one by one.")
+    private Map<String, Long> statusCodes;
+
+    @JsonPropertyDescription("The measured burst (executors per-vu-iterations and shared-iterations).")
+    private BurstSummary burst;
+
+    @JsonPropertyDescription("Scenario lock: the groups of concurrent changes and the lock wait.")
+    private LockSummary lock;
+
+    @JsonPropertyDescription("Request duration percentiles in milliseconds.")
+    private LatencySummary latencyMs;
+
+    @JsonPropertyDescription("False when percentiles come from merged histogram buckets.")
+    private Boolean percentilesExact;
+
+    @JsonPropertyDescription("How inexact percentiles are bounded.")
+    private String percentilesNote;
+
+    @JsonPropertyDescription("Whether every threshold passed on the combined result.")
+    private Boolean thresholdsPassed;
+
+    @JsonPropertyDescription("Each threshold and its outcome.")
+    private List<ThresholdResult> thresholdResults;
+
+    @JsonPropertyDescription("What the target process did during the measured window.")
+    private TargetSummary target;
+
+    @JsonPropertyDescription("What the target itself counted in the measured window, compared with what k6 measured.")
+    private ServerSummary server;
+
+    @JsonPropertyDescription("Throughput cap predicted by Little's law where the variant is thread-bound.")
+    private Double littleLawRps;
+
+    @JsonPropertyDescription("Length of the measured window.")
+    private Double measuredSeconds;
+
+    @JsonPropertyDescription("Number of k6 runners combined.")
+    private Integer runners;
+
+    @JsonPropertyDescription("For a sweep or a capacity search: the step these figures are from (see status.steps).")
+    private Integer step;
+
+    @JsonPropertyDescription("For a capacity search: the capacity found (status.capacity.rate, iterations/s), here"
+            + " too so that a comparison of repeated searches can compare it.")
+    private Integer capacity;
+
+    @JsonPropertyDescription("Things that make the figures less trustworthy.")
+    private List<String> warnings;
+
+    @JsonPropertyDescription(
+            "CPU each pod of the run (target, delay service, database, k6 runners) used in the measured window,"
+                    + " from the kubelets (cluster mode).")
+    private List<PodResources> pods;
+
+    public Long getRequests() {
+        return requests;
+    }
+
+    public void setRequests(Long requests) {
+        this.requests = requests;
+    }
+
+    public RunSummary withRequests(Long requests) {
+        this.requests = requests;
+        return this;
+    }
+
+    public Double getRps() {
+        return rps;
+    }
+
+    public void setRps(Double rps) {
+        this.rps = rps;
+    }
+
+    public RunSummary withRps(Double rps) {
+        this.rps = rps;
+        return this;
+    }
+
+    public Double getErrorRate() {
+        return errorRate;
+    }
+
+    public void setErrorRate(Double errorRate) {
+        this.errorRate = errorRate;
+    }
+
+    public RunSummary withErrorRate(Double errorRate) {
+        this.errorRate = errorRate;
+        return this;
+    }
+
+    public Long getFailedRequests() {
+        return failedRequests;
+    }
+
+    public void setFailedRequests(Long failedRequests) {
+        this.failedRequests = failedRequests;
+    }
+
+    public RunSummary withFailedRequests(Long failedRequests) {
+        this.failedRequests = failedRequests;
+        return this;
+    }
+
+    public Long getChecksFailed() {
+        return checksFailed;
+    }
+
+    public void setChecksFailed(Long checksFailed) {
+        this.checksFailed = checksFailed;
+    }
+
+    public RunSummary withChecksFailed(Long checksFailed) {
+        this.checksFailed = checksFailed;
+        return this;
+    }
+
+    public Long getIterations() {
+        return iterations;
+    }
+
+    public void setIterations(Long iterations) {
+        this.iterations = iterations;
+    }
+
+    public RunSummary withIterations(Long iterations) {
+        this.iterations = iterations;
+        return this;
+    }
+
+    public Long getDroppedIterations() {
+        return droppedIterations;
+    }
+
+    public void setDroppedIterations(Long droppedIterations) {
+        this.droppedIterations = droppedIterations;
+    }
+
+    public RunSummary withDroppedIterations(Long droppedIterations) {
+        this.droppedIterations = droppedIterations;
+        return this;
+    }
+
+    public LatencySummary getLatencyMs() {
+        return latencyMs;
+    }
+
+    public void setLatencyMs(LatencySummary latencyMs) {
+        this.latencyMs = latencyMs;
+    }
+
+    public RunSummary withLatencyMs(LatencySummary latencyMs) {
+        this.latencyMs = latencyMs;
+        return this;
+    }
+
+    public Boolean getPercentilesExact() {
+        return percentilesExact;
+    }
+
+    public void setPercentilesExact(Boolean percentilesExact) {
+        this.percentilesExact = percentilesExact;
+    }
+
+    public RunSummary withPercentilesExact(Boolean percentilesExact) {
+        this.percentilesExact = percentilesExact;
+        return this;
+    }
+
+    public String getPercentilesNote() {
+        return percentilesNote;
+    }
+
+    public void setPercentilesNote(String percentilesNote) {
+        this.percentilesNote = percentilesNote;
+    }
+
+    public RunSummary withPercentilesNote(String percentilesNote) {
+        this.percentilesNote = percentilesNote;
+        return this;
+    }
+
+    public Boolean getThresholdsPassed() {
+        return thresholdsPassed;
+    }
+
+    public void setThresholdsPassed(Boolean thresholdsPassed) {
+        this.thresholdsPassed = thresholdsPassed;
+    }
+
+    public RunSummary withThresholdsPassed(Boolean thresholdsPassed) {
+        this.thresholdsPassed = thresholdsPassed;
+        return this;
+    }
+
+    public List<ThresholdResult> getThresholdResults() {
+        return thresholdResults;
+    }
+
+    public void setThresholdResults(List<ThresholdResult> thresholdResults) {
+        this.thresholdResults = thresholdResults;
+    }
+
+    public RunSummary withThresholdResults(List<ThresholdResult> thresholdResults) {
+        this.thresholdResults = thresholdResults;
+        return this;
+    }
+
+    public TargetSummary getTarget() {
+        return target;
+    }
+
+    public void setTarget(TargetSummary target) {
+        this.target = target;
+    }
+
+    public RunSummary withTarget(TargetSummary target) {
+        this.target = target;
+        return this;
+    }
+
+    public ServerSummary getServer() {
+        return server;
+    }
+
+    public void setServer(ServerSummary server) {
+        this.server = server;
+    }
+
+    public RunSummary withServer(ServerSummary server) {
+        this.server = server;
+        return this;
+    }
+
+    public Double getLittleLawRps() {
+        return littleLawRps;
+    }
+
+    public void setLittleLawRps(Double littleLawRps) {
+        this.littleLawRps = littleLawRps;
+    }
+
+    public RunSummary withLittleLawRps(Double littleLawRps) {
+        this.littleLawRps = littleLawRps;
+        return this;
+    }
+
+    public Double getMeasuredSeconds() {
+        return measuredSeconds;
+    }
+
+    public void setMeasuredSeconds(Double measuredSeconds) {
+        this.measuredSeconds = measuredSeconds;
+    }
+
+    public RunSummary withMeasuredSeconds(Double measuredSeconds) {
+        this.measuredSeconds = measuredSeconds;
+        return this;
+    }
+
+    public Integer getRunners() {
+        return runners;
+    }
+
+    public void setRunners(Integer runners) {
+        this.runners = runners;
+    }
+
+    public RunSummary withRunners(Integer runners) {
+        this.runners = runners;
+        return this;
+    }
+
+    public List<String> getWarnings() {
+        return warnings;
+    }
+
+    public List<PodResources> getPods() {
+        return pods;
+    }
+
+    public void setPods(List<PodResources> pods) {
+        this.pods = pods;
+    }
+
+    public void setWarnings(List<String> warnings) {
+        this.warnings = warnings;
+    }
+
+    public RunSummary withWarnings(List<String> warnings) {
+        this.warnings = warnings;
+        return this;
+    }
+
+    /** Adds a warning, creating the list when needed. */
+    public RunSummary addWarning(String warning) {
+        if (warnings == null) {
+            warnings = new ArrayList<>();
+        }
+        warnings.add(warning);
+        return this;
+    }
+
+    public Map<String, Long> getStatusCodes() {
+        return statusCodes;
+    }
+
+    public void setStatusCodes(Map<String, Long> statusCodes) {
+        this.statusCodes = statusCodes;
+    }
+
+    public BurstSummary getBurst() {
+        return burst;
+    }
+
+    public void setBurst(BurstSummary burst) {
+        this.burst = burst;
+    }
+
+    public LockSummary getLock() {
+        return lock;
+    }
+
+    public void setLock(LockSummary lock) {
+        this.lock = lock;
+    }
+
+    public Integer getStep() {
+        return step;
+    }
+
+    public void setStep(Integer step) {
+        this.step = step;
+    }
+
+    public Integer getCapacity() {
+        return capacity;
+    }
+
+    public void setCapacity(Integer capacity) {
+        this.capacity = capacity;
+    }
+}
