@@ -11,6 +11,8 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * A comparison: the run every repetition shares (the template), the variants, how often and in which order they run,
@@ -21,6 +23,8 @@ import java.util.List;
         value = SpecRules.COMPARISON_LABELS_UNIQUE,
         message = SpecRules.COMPARISON_LABELS_UNIQUE_MESSAGE,
         fieldPath = ".variants")
+@Getter
+@Setter
 public class BenchmarkComparisonSpec {
 
     @Required
@@ -67,25 +71,9 @@ public class BenchmarkComparisonSpec {
             + " runner); by default they are left out, with a warning naming them.")
     private Boolean includeFlaggedRuns;
 
-    public BenchmarkRunSpec getTemplate() {
-        return template;
-    }
-
-    public void setTemplate(BenchmarkRunSpec template) {
-        this.template = template;
-    }
-
     public BenchmarkComparisonSpec withTemplate(BenchmarkRunSpec template) {
         this.template = template;
         return this;
-    }
-
-    public List<ComparisonVariant> getVariants() {
-        return variants;
-    }
-
-    public void setVariants(List<ComparisonVariant> variants) {
-        this.variants = variants;
     }
 
     public BenchmarkComparisonSpec withVariants(List<ComparisonVariant> variants) {
@@ -93,25 +81,9 @@ public class BenchmarkComparisonSpec {
         return this;
     }
 
-    public Integer getRepetitions() {
-        return repetitions;
-    }
-
-    public void setRepetitions(Integer repetitions) {
-        this.repetitions = repetitions;
-    }
-
     public BenchmarkComparisonSpec withRepetitions(Integer repetitions) {
         this.repetitions = repetitions;
         return this;
-    }
-
-    public ComparisonOrder getOrder() {
-        return order;
-    }
-
-    public void setOrder(ComparisonOrder order) {
-        this.order = order;
     }
 
     public BenchmarkComparisonSpec withOrder(ComparisonOrder order) {
@@ -119,25 +91,9 @@ public class BenchmarkComparisonSpec {
         return this;
     }
 
-    public Long getSeed() {
-        return seed;
-    }
-
-    public void setSeed(Long seed) {
-        this.seed = seed;
-    }
-
     public BenchmarkComparisonSpec withSeed(Long seed) {
         this.seed = seed;
         return this;
-    }
-
-    public List<String> getMetrics() {
-        return metrics;
-    }
-
-    public void setMetrics(List<String> metrics) {
-        this.metrics = metrics;
     }
 
     public BenchmarkComparisonSpec withMetrics(List<String> metrics) {
@@ -145,25 +101,9 @@ public class BenchmarkComparisonSpec {
         return this;
     }
 
-    public Double getConfidence() {
-        return confidence;
-    }
-
-    public void setConfidence(Double confidence) {
-        this.confidence = confidence;
-    }
-
     public BenchmarkComparisonSpec withConfidence(Double confidence) {
         this.confidence = confidence;
         return this;
-    }
-
-    public Boolean getIncludeFlaggedRuns() {
-        return includeFlaggedRuns;
-    }
-
-    public void setIncludeFlaggedRuns(Boolean includeFlaggedRuns) {
-        this.includeFlaggedRuns = includeFlaggedRuns;
     }
 
     public BenchmarkComparisonSpec withIncludeFlaggedRuns(Boolean includeFlaggedRuns) {

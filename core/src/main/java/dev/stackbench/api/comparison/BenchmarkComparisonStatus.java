@@ -2,12 +2,16 @@ package dev.stackbench.api.comparison;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * Observed state of a comparison: its progress, every repetition's figures (kept here, so deleting a run loses
  * nothing), each variant's medians and each contender's verdicts.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class BenchmarkComparisonStatus {
 
     @JsonPropertyDescription("Pending, Running, Succeeded or Failed.")
@@ -62,140 +66,4 @@ public class BenchmarkComparisonStatus {
 
     @JsonPropertyDescription("Runs left out and why, too few runs for an interval or a significant result.")
     private java.util.List<String> warnings;
-
-    public ComparisonPhase getPhase() {
-        return phase;
-    }
-
-    public void setPhase(ComparisonPhase phase) {
-        this.phase = phase;
-    }
-
-    public Long getObservedGeneration() {
-        return observedGeneration;
-    }
-
-    public void setObservedGeneration(Long observedGeneration) {
-        this.observedGeneration = observedGeneration;
-    }
-
-    public String getMessage() {
-        return message;
-    }
-
-    public void setMessage(String message) {
-        this.message = message;
-    }
-
-    public Long getSeed() {
-        return seed;
-    }
-
-    public void setSeed(Long seed) {
-        this.seed = seed;
-    }
-
-    public String getBaseline() {
-        return baseline;
-    }
-
-    public void setBaseline(String baseline) {
-        this.baseline = baseline;
-    }
-
-    public String getVariantNames() {
-        return variantNames;
-    }
-
-    public void setVariantNames(String variantNames) {
-        this.variantNames = variantNames;
-    }
-
-    public Integer getRunsPlanned() {
-        return runsPlanned;
-    }
-
-    public void setRunsPlanned(Integer runsPlanned) {
-        this.runsPlanned = runsPlanned;
-    }
-
-    public Integer getRunsDone() {
-        return runsDone;
-    }
-
-    public void setRunsDone(Integer runsDone) {
-        this.runsDone = runsDone;
-    }
-
-    public String getProgress() {
-        return progress;
-    }
-
-    public void setProgress(String progress) {
-        this.progress = progress;
-    }
-
-    public String getVerdict() {
-        return verdict;
-    }
-
-    public void setVerdict(String verdict) {
-        this.verdict = verdict;
-    }
-
-    public String getStartedAt() {
-        return startedAt;
-    }
-
-    public void setStartedAt(String startedAt) {
-        this.startedAt = startedAt;
-    }
-
-    public String getFinishedAt() {
-        return finishedAt;
-    }
-
-    public void setFinishedAt(String finishedAt) {
-        this.finishedAt = finishedAt;
-    }
-
-    public String getShared() {
-        return shared;
-    }
-
-    public void setShared(String shared) {
-        this.shared = shared;
-    }
-
-    public java.util.List<ComparisonRunRecord> getRuns() {
-        return runs;
-    }
-
-    public void setRuns(java.util.List<ComparisonRunRecord> runs) {
-        this.runs = runs;
-    }
-
-    public java.util.List<VariantStatistics> getVariants() {
-        return variants;
-    }
-
-    public void setVariants(java.util.List<VariantStatistics> variants) {
-        this.variants = variants;
-    }
-
-    public java.util.List<ContenderStatistics> getContenders() {
-        return contenders;
-    }
-
-    public void setContenders(java.util.List<ContenderStatistics> contenders) {
-        this.contenders = contenders;
-    }
-
-    public java.util.List<String> getWarnings() {
-        return warnings;
-    }
-
-    public void setWarnings(java.util.List<String> warnings) {
-        this.warnings = warnings;
-    }
 }

@@ -4,9 +4,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.stackbench.api.status.CapacityLimit;
 import dev.stackbench.api.status.Phase;
+import lombok.Getter;
+import lombok.Setter;
 
 /** One repetition of a comparison: its run, its outcome and the figures the comparison uses. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class ComparisonRunRecord {
 
     @JsonPropertyDescription("The BenchmarkRun of this repetition.")
@@ -41,84 +45,4 @@ public class ComparisonRunRecord {
 
     @JsonPropertyDescription("Why it failed, when it did.")
     private String message;
-
-    public CapacityLimit getCapacityLimit() {
-        return capacityLimit;
-    }
-
-    public void setCapacityLimit(CapacityLimit capacityLimit) {
-        this.capacityLimit = capacityLimit;
-    }
-
-    public Boolean getCounted() {
-        return counted;
-    }
-
-    public void setCounted(Boolean counted) {
-        this.counted = counted;
-    }
-
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
-    }
-
-    public String getVariant() {
-        return variant;
-    }
-
-    public void setVariant(String variant) {
-        this.variant = variant;
-    }
-
-    public Integer getRound() {
-        return round;
-    }
-
-    public void setRound(Integer round) {
-        this.round = round;
-    }
-
-    public Phase getPhase() {
-        return phase;
-    }
-
-    public void setPhase(Phase phase) {
-        this.phase = phase;
-    }
-
-    public java.util.Map<String, Double> getFigures() {
-        return figures;
-    }
-
-    public void setFigures(java.util.Map<String, Double> figures) {
-        this.figures = figures;
-    }
-
-    public Long getDroppedIterations() {
-        return droppedIterations;
-    }
-
-    public void setDroppedIterations(Long droppedIterations) {
-        this.droppedIterations = droppedIterations;
-    }
-
-    public Boolean getGeneratorSaturated() {
-        return generatorSaturated;
-    }
-
-    public void setGeneratorSaturated(Boolean generatorSaturated) {
-        this.generatorSaturated = generatorSaturated;
-    }
-
-    public String getMessage() {
-        return message;
-    }
-
-    public void setMessage(String message) {
-        this.message = message;
-    }
 }

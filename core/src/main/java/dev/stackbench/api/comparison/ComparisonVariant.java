@@ -7,6 +7,8 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import java.util.Map;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * One side of a comparison: a catalogue variant and what it changes in the template's target. Two entries may name
@@ -14,6 +16,8 @@ import java.util.Map;
  * them apart.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class ComparisonVariant {
 
     @Required
@@ -39,25 +43,9 @@ public class ComparisonVariant {
     @JsonPropertyDescription("Environment variables for the target; they win over the template's target.env.")
     private Map<String, String> env;
 
-    public String getVariant() {
-        return variant;
-    }
-
-    public void setVariant(String variant) {
-        this.variant = variant;
-    }
-
     public ComparisonVariant withVariant(String variant) {
         this.variant = variant;
         return this;
-    }
-
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
     }
 
     public ComparisonVariant withName(String name) {
@@ -70,33 +58,9 @@ public class ComparisonVariant {
         return name != null ? name : variant;
     }
 
-    public String getImage() {
-        return image;
-    }
-
-    public void setImage(String image) {
-        this.image = image;
-    }
-
-    public String getJvmOptions() {
-        return jvmOptions;
-    }
-
-    public void setJvmOptions(String jvmOptions) {
-        this.jvmOptions = jvmOptions;
-    }
-
     public ComparisonVariant withJvmOptions(String jvmOptions) {
         this.jvmOptions = jvmOptions;
         return this;
-    }
-
-    public Map<String, String> getEnv() {
-        return env;
-    }
-
-    public void setEnv(Map<String, String> env) {
-        this.env = env;
     }
 
     public ComparisonVariant withEnv(Map<String, String> env) {

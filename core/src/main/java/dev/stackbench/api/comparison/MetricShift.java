@@ -2,9 +2,13 @@ package dev.stackbench.api.comparison;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /** One metric of a contender against the baseline. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class MetricShift {
 
     private String metric;
@@ -32,68 +36,4 @@ public class MetricShift {
     @JsonPropertyDescription(
             "better, worse or no significant difference (lower latency and errors, higher rps are" + " better).")
     private String verdict;
-
-    public String getMetric() {
-        return metric;
-    }
-
-    public void setMetric(String metric) {
-        this.metric = metric;
-    }
-
-    public Double getRelativeDifference() {
-        return relativeDifference;
-    }
-
-    public void setRelativeDifference(Double relativeDifference) {
-        this.relativeDifference = relativeDifference;
-    }
-
-    public Double getShift() {
-        return shift;
-    }
-
-    public void setShift(Double shift) {
-        this.shift = shift;
-    }
-
-    public Double getLower() {
-        return lower;
-    }
-
-    public void setLower(Double lower) {
-        this.lower = lower;
-    }
-
-    public Double getUpper() {
-        return upper;
-    }
-
-    public void setUpper(Double upper) {
-        this.upper = upper;
-    }
-
-    public Double getPValue() {
-        return pValue;
-    }
-
-    public void setPValue(Double pValue) {
-        this.pValue = pValue;
-    }
-
-    public Boolean getTies() {
-        return ties;
-    }
-
-    public void setTies(Boolean ties) {
-        this.ties = ties;
-    }
-
-    public String getVerdict() {
-        return verdict;
-    }
-
-    public void setVerdict(String verdict) {
-        this.verdict = verdict;
-    }
 }

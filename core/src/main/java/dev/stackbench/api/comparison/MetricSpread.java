@@ -2,9 +2,13 @@ package dev.stackbench.api.comparison;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /** One metric over one variant's valid runs. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class MetricSpread {
 
     private String metric;
@@ -27,60 +31,4 @@ public class MetricSpread {
 
     @JsonPropertyDescription("Coefficient of variation: sample standard deviation / mean.")
     private Double cv;
-
-    public String getMetric() {
-        return metric;
-    }
-
-    public void setMetric(String metric) {
-        this.metric = metric;
-    }
-
-    public Integer getN() {
-        return n;
-    }
-
-    public void setN(Integer n) {
-        this.n = n;
-    }
-
-    public Double getMedian() {
-        return median;
-    }
-
-    public void setMedian(Double median) {
-        this.median = median;
-    }
-
-    public Double getLower() {
-        return lower;
-    }
-
-    public void setLower(Double lower) {
-        this.lower = lower;
-    }
-
-    public Double getUpper() {
-        return upper;
-    }
-
-    public void setUpper(Double upper) {
-        this.upper = upper;
-    }
-
-    public Double getAchievedConfidence() {
-        return achievedConfidence;
-    }
-
-    public void setAchievedConfidence(Double achievedConfidence) {
-        this.achievedConfidence = achievedConfidence;
-    }
-
-    public Double getCv() {
-        return cv;
-    }
-
-    public void setCv(Double cv) {
-        this.cv = cv;
-    }
 }

@@ -2,9 +2,13 @@ package dev.stackbench.api.comparison;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /** One variant's repetitions: how many ran, how many count, and each metric's spread. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class VariantStatistics {
 
     @JsonPropertyDescription("The comparison's name of the variant.")
@@ -20,44 +24,4 @@ public class VariantStatistics {
     private Integer validRuns;
 
     private java.util.List<MetricSpread> metrics;
-
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
-    }
-
-    public String getVariant() {
-        return variant;
-    }
-
-    public void setVariant(String variant) {
-        this.variant = variant;
-    }
-
-    public Integer getRuns() {
-        return runs;
-    }
-
-    public void setRuns(Integer runs) {
-        this.runs = runs;
-    }
-
-    public Integer getValidRuns() {
-        return validRuns;
-    }
-
-    public void setValidRuns(Integer validRuns) {
-        this.validRuns = validRuns;
-    }
-
-    public java.util.List<MetricSpread> getMetrics() {
-        return metrics;
-    }
-
-    public void setMetrics(java.util.List<MetricSpread> metrics) {
-        this.metrics = metrics;
-    }
 }

@@ -2,11 +2,15 @@ package dev.stackbench.api.run;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * The services behind the target.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class BackendSpec {
 
     @JsonPropertyDescription("The PostgreSQL behind the target: by default one deployed for the run alone and removed"
@@ -16,25 +20,9 @@ public class BackendSpec {
     @JsonPropertyDescription("The delay service answering upstream calls.")
     private DelayServiceSpec delayService;
 
-    public DatabaseSpec getDatabase() {
-        return database;
-    }
-
-    public void setDatabase(DatabaseSpec database) {
-        this.database = database;
-    }
-
     public BackendSpec withDatabase(DatabaseSpec database) {
         this.database = database;
         return this;
-    }
-
-    public DelayServiceSpec getDelayService() {
-        return delayService;
-    }
-
-    public void setDelayService(DelayServiceSpec delayService) {
-        this.delayService = delayService;
     }
 
     public BackendSpec withDelayService(DelayServiceSpec delayService) {

@@ -7,6 +7,8 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * One load experiment: which variant to deploy and how, where its parts run, and the load to drive.
@@ -16,6 +18,8 @@ import io.fabric8.generator.annotation.ValidationRule;
         value = SpecRules.TIMEOUT_COVERS_RUN,
         message = SpecRules.TIMEOUT_COVERS_RUN_MESSAGE,
         fieldPath = ".timeout")
+@Getter
+@Setter
 public class BenchmarkRunSpec {
 
     @Required
@@ -43,25 +47,9 @@ public class BenchmarkRunSpec {
     @JsonPropertyDescription("Fail the run when it has not finished after this long, e.g. 15m.")
     private String timeout;
 
-    public TargetSpec getTarget() {
-        return target;
-    }
-
-    public void setTarget(TargetSpec target) {
-        this.target = target;
-    }
-
     public BenchmarkRunSpec withTarget(TargetSpec target) {
         this.target = target;
         return this;
-    }
-
-    public PlacementSpec getPlacement() {
-        return placement;
-    }
-
-    public void setPlacement(PlacementSpec placement) {
-        this.placement = placement;
     }
 
     public BenchmarkRunSpec withPlacement(PlacementSpec placement) {
@@ -69,25 +57,9 @@ public class BenchmarkRunSpec {
         return this;
     }
 
-    public BackendSpec getBackend() {
-        return backend;
-    }
-
-    public void setBackend(BackendSpec backend) {
-        this.backend = backend;
-    }
-
     public BenchmarkRunSpec withBackend(BackendSpec backend) {
         this.backend = backend;
         return this;
-    }
-
-    public WorkloadSpec getWorkload() {
-        return workload;
-    }
-
-    public void setWorkload(WorkloadSpec workload) {
-        this.workload = workload;
     }
 
     public BenchmarkRunSpec withWorkload(WorkloadSpec workload) {
@@ -95,25 +67,9 @@ public class BenchmarkRunSpec {
         return this;
     }
 
-    public CleanupPolicy getCleanup() {
-        return cleanup;
-    }
-
-    public void setCleanup(CleanupPolicy cleanup) {
-        this.cleanup = cleanup;
-    }
-
     public BenchmarkRunSpec withCleanup(CleanupPolicy cleanup) {
         this.cleanup = cleanup;
         return this;
-    }
-
-    public String getTimeout() {
-        return timeout;
-    }
-
-    public void setTimeout(String timeout) {
-        this.timeout = timeout;
     }
 
     public BenchmarkRunSpec withTimeout(String timeout) {

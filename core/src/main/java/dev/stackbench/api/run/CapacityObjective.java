@@ -7,10 +7,14 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Getter;
+import lombok.Setter;
 
 /** What a rate must meet to count as within capacity: a latency percentile, an error rate, or both. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = SpecRules.OBJECTIVE_NOT_EMPTY, message = SpecRules.OBJECTIVE_NOT_EMPTY_MESSAGE)
+@Getter
+@Setter
 public class CapacityObjective {
 
     @Size(max = SpecRules.DURATION_MAX_LENGTH)
@@ -23,25 +27,9 @@ public class CapacityObjective {
     @JsonPropertyDescription("The highest share of failed requests a passing probe may have, e.g. 0.01.")
     private Double errorRate;
 
-    public String getP95() {
-        return p95;
-    }
-
-    public void setP95(String p95) {
-        this.p95 = p95;
-    }
-
     public CapacityObjective withP95(String p95) {
         this.p95 = p95;
         return this;
-    }
-
-    public Double getErrorRate() {
-        return errorRate;
-    }
-
-    public void setErrorRate(Double errorRate) {
-        this.errorRate = errorRate;
     }
 
     public CapacityObjective withErrorRate(Double errorRate) {

@@ -9,6 +9,8 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * A capacity search: the highest arrival rate that meets an objective, found by doubling the rate from {@code from}
@@ -17,6 +19,8 @@ import io.fabric8.generator.annotation.ValidationRule;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = SpecRules.CAPACITY_FROM_BELOW_TO, message = SpecRules.CAPACITY_FROM_BELOW_TO_MESSAGE)
+@Getter
+@Setter
 public class CapacitySpec {
 
     @Required
@@ -42,25 +46,9 @@ public class CapacitySpec {
             + " one, before the search stops, e.g. 5% (0.1% to 100%).")
     private String resolution;
 
-    public CapacityObjective getObjective() {
-        return objective;
-    }
-
-    public void setObjective(CapacityObjective objective) {
-        this.objective = objective;
-    }
-
     public CapacitySpec withObjective(CapacityObjective objective) {
         this.objective = objective;
         return this;
-    }
-
-    public Integer getFrom() {
-        return from;
-    }
-
-    public void setFrom(Integer from) {
-        this.from = from;
     }
 
     public CapacitySpec withFrom(Integer from) {
@@ -68,25 +56,9 @@ public class CapacitySpec {
         return this;
     }
 
-    public Integer getTo() {
-        return to;
-    }
-
-    public void setTo(Integer to) {
-        this.to = to;
-    }
-
     public CapacitySpec withTo(Integer to) {
         this.to = to;
         return this;
-    }
-
-    public String getResolution() {
-        return resolution;
-    }
-
-    public void setResolution(String resolution) {
-        this.resolution = resolution;
     }
 
     public CapacitySpec withResolution(String resolution) {

@@ -4,11 +4,15 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * A key of a ConfigMap in the run's namespace.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class ConfigMapKeyRef {
 
     @Required
@@ -21,25 +25,9 @@ public class ConfigMapKeyRef {
     @JsonPropertyDescription("Key holding the script.")
     private String key;
 
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
-    }
-
     public ConfigMapKeyRef withName(String name) {
         this.name = name;
         return this;
-    }
-
-    public String getKey() {
-        return key;
-    }
-
-    public void setKey(String key) {
-        this.key = key;
     }
 
     public ConfigMapKeyRef withKey(String key) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.stackbench.api.SpecRules;
 import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * The PostgreSQL behind the target: by default one the operator deploys for the run alone (on the backend pool,
@@ -11,6 +13,8 @@ import io.fabric8.generator.annotation.ValidationRule;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = SpecRules.DATABASE_ONE_KIND, message = SpecRules.DATABASE_ONE_KIND_MESSAGE)
+@Getter
+@Setter
 public class DatabaseSpec {
 
     @JsonPropertyDescription("CPU and memory of the run's own PostgreSQL (requests equal limits); default: the"
@@ -20,25 +24,9 @@ public class DatabaseSpec {
     @JsonPropertyDescription("An existing PostgreSQL shared between runs, instead of one deployed for the run.")
     private ExternalDatabaseSpec external;
 
-    public ResourcesSpec getResources() {
-        return resources;
-    }
-
-    public void setResources(ResourcesSpec resources) {
-        this.resources = resources;
-    }
-
     public DatabaseSpec withResources(ResourcesSpec resources) {
         this.resources = resources;
         return this;
-    }
-
-    public ExternalDatabaseSpec getExternal() {
-        return external;
-    }
-
-    public void setExternal(ExternalDatabaseSpec external) {
-        this.external = external;
     }
 
     public DatabaseSpec withExternal(ExternalDatabaseSpec external) {

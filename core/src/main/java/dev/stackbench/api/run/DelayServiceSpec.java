@@ -6,11 +6,15 @@ import dev.stackbench.api.SpecRules;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * The non-blocking delay service; sized so it is never the bottleneck.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class DelayServiceSpec {
 
     @Default(BenchmarkRunDefaults.REPLICAS_TEXT)
@@ -22,25 +26,9 @@ public class DelayServiceSpec {
     @JsonPropertyDescription("CPU and memory of each delay service pod.")
     private ResourcesSpec resources;
 
-    public Integer getReplicas() {
-        return replicas;
-    }
-
-    public void setReplicas(Integer replicas) {
-        this.replicas = replicas;
-    }
-
     public DelayServiceSpec withReplicas(Integer replicas) {
         this.replicas = replicas;
         return this;
-    }
-
-    public ResourcesSpec getResources() {
-        return resources;
-    }
-
-    public void setResources(ResourcesSpec resources) {
-        this.resources = resources;
     }
 
     public DelayServiceSpec withResources(ResourcesSpec resources) {

@@ -7,11 +7,15 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * An existing PostgreSQL shared between runs: its host, port, database and the Secret with the credentials.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class ExternalDatabaseSpec {
 
     @Required
@@ -33,25 +37,9 @@ public class ExternalDatabaseSpec {
     @JsonPropertyDescription("Secret holding the user name and password.")
     private SecretKeysRef secretRef;
 
-    public String getHost() {
-        return host;
-    }
-
-    public void setHost(String host) {
-        this.host = host;
-    }
-
     public ExternalDatabaseSpec withHost(String host) {
         this.host = host;
         return this;
-    }
-
-    public Integer getPort() {
-        return port;
-    }
-
-    public void setPort(Integer port) {
-        this.port = port;
     }
 
     public ExternalDatabaseSpec withPort(Integer port) {
@@ -59,25 +47,9 @@ public class ExternalDatabaseSpec {
         return this;
     }
 
-    public String getDatabase() {
-        return database;
-    }
-
-    public void setDatabase(String database) {
-        this.database = database;
-    }
-
     public ExternalDatabaseSpec withDatabase(String database) {
         this.database = database;
         return this;
-    }
-
-    public SecretKeysRef getSecretRef() {
-        return secretRef;
-    }
-
-    public void setSecretRef(SecretKeysRef secretRef) {
-        this.secretRef = secretRef;
     }
 
     public ExternalDatabaseSpec withSecretRef(SecretKeysRef secretRef) {

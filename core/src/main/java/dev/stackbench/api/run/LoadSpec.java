@@ -9,6 +9,8 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * The k6 executor driving the load. Arrival-rate executors (an open model) are preferred: they keep sending at the
@@ -41,6 +43,8 @@ import java.util.List;
         value = SpecRules.SHARED_ITERATIONS_COVER_VUS,
         message = SpecRules.SHARED_ITERATIONS_COVER_VUS_MESSAGE,
         fieldPath = ".iterations")
+@Getter
+@Setter
 public class LoadSpec {
 
     @Default(BenchmarkRunDefaults.EXECUTOR)
@@ -77,25 +81,9 @@ public class LoadSpec {
             + " shared-iterations (default vus).")
     private Integer iterations;
 
-    public Executor getExecutor() {
-        return executor;
-    }
-
-    public void setExecutor(Executor executor) {
-        this.executor = executor;
-    }
-
     public LoadSpec withExecutor(Executor executor) {
         this.executor = executor;
         return this;
-    }
-
-    public Integer getRate() {
-        return rate;
-    }
-
-    public void setRate(Integer rate) {
-        this.rate = rate;
     }
 
     public LoadSpec withRate(Integer rate) {
@@ -103,25 +91,9 @@ public class LoadSpec {
         return this;
     }
 
-    public Integer getVus() {
-        return vus;
-    }
-
-    public void setVus(Integer vus) {
-        this.vus = vus;
-    }
-
     public LoadSpec withVus(Integer vus) {
         this.vus = vus;
         return this;
-    }
-
-    public Integer getPreAllocatedVUs() {
-        return preAllocatedVUs;
-    }
-
-    public void setPreAllocatedVUs(Integer preAllocatedVUs) {
-        this.preAllocatedVUs = preAllocatedVUs;
     }
 
     public LoadSpec withPreAllocatedVUs(Integer preAllocatedVUs) {
@@ -129,25 +101,9 @@ public class LoadSpec {
         return this;
     }
 
-    public List<Stage> getStages() {
-        return stages;
-    }
-
-    public void setStages(List<Stage> stages) {
-        this.stages = stages;
-    }
-
     public LoadSpec withStages(List<Stage> stages) {
         this.stages = stages;
         return this;
-    }
-
-    public Integer getIterations() {
-        return iterations;
-    }
-
-    public void setIterations(Integer iterations) {
-        this.iterations = iterations;
     }
 
     public LoadSpec withIterations(Integer iterations) {

@@ -8,11 +8,15 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
 import java.util.Map;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * Node selection for one role.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class PoolPlacement {
 
     @JsonPropertyDescription("Node labels the pods of this role require.")
@@ -26,25 +30,9 @@ public class PoolPlacement {
             + " every effect).")
     private List<Toleration> tolerations;
 
-    public Map<String, String> getNodeSelector() {
-        return nodeSelector;
-    }
-
-    public void setNodeSelector(Map<String, String> nodeSelector) {
-        this.nodeSelector = nodeSelector;
-    }
-
     public PoolPlacement withNodeSelector(Map<String, String> nodeSelector) {
         this.nodeSelector = nodeSelector;
         return this;
-    }
-
-    public List<Toleration> getTolerations() {
-        return tolerations;
-    }
-
-    public void setTolerations(List<Toleration> tolerations) {
-        this.tolerations = tolerations;
     }
 
     public PoolPlacement withTolerations(List<Toleration> tolerations) {

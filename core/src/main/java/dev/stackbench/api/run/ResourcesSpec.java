@@ -7,12 +7,16 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * CPU and memory given to one process; requests equal limits so the pod gets the Guaranteed QoS class.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = SpecRules.CPU_POSITIVE, message = SpecRules.CPU_POSITIVE_MESSAGE, fieldPath = ".cpu")
+@Getter
+@Setter
 public class ResourcesSpec {
 
     @Default(BenchmarkRunDefaults.CPU)
@@ -27,25 +31,9 @@ public class ResourcesSpec {
     @JsonPropertyDescription("Memory quantity, e.g. 1Gi or 512Mi.")
     private String memory;
 
-    public String getCpu() {
-        return cpu;
-    }
-
-    public void setCpu(String cpu) {
-        this.cpu = cpu;
-    }
-
     public ResourcesSpec withCpu(String cpu) {
         this.cpu = cpu;
         return this;
-    }
-
-    public String getMemory() {
-        return memory;
-    }
-
-    public void setMemory(String memory) {
-        this.memory = memory;
     }
 
     public ResourcesSpec withMemory(String memory) {

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.stackbench.api.SpecRules;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * A k6 module of your own whose default export is one iteration; stackbench still adds warmup, measurement and the
@@ -12,6 +14,8 @@ import io.fabric8.generator.annotation.ValidationRule;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = SpecRules.SCRIPT_SOURCE_REQUIRED, message = SpecRules.SCRIPT_SOURCE_REQUIRED_MESSAGE)
+@Getter
+@Setter
 public class ScriptSpec {
 
     @JsonPropertyDescription("ConfigMap key holding the module (cluster mode).")
@@ -21,25 +25,9 @@ public class ScriptSpec {
     @JsonPropertyDescription("Path of the module, relative to the spec file (local mode).")
     private String file;
 
-    public ConfigMapKeyRef getConfigMapRef() {
-        return configMapRef;
-    }
-
-    public void setConfigMapRef(ConfigMapKeyRef configMapRef) {
-        this.configMapRef = configMapRef;
-    }
-
     public ScriptSpec withConfigMapRef(ConfigMapKeyRef configMapRef) {
         this.configMapRef = configMapRef;
         return this;
-    }
-
-    public String getFile() {
-        return file;
-    }
-
-    public void setFile(String file) {
-        this.file = file;
     }
 
     public ScriptSpec withFile(String file) {

@@ -5,11 +5,15 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * A Secret in the run's namespace and the keys holding the database credentials.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class SecretKeysRef {
 
     @Required
@@ -25,38 +29,14 @@ public class SecretKeysRef {
     @JsonPropertyDescription("Key of the password.")
     private String passwordKey;
 
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
-    }
-
     public SecretKeysRef withName(String name) {
         this.name = name;
         return this;
     }
 
-    public String getUserKey() {
-        return userKey;
-    }
-
-    public void setUserKey(String userKey) {
-        this.userKey = userKey;
-    }
-
     public SecretKeysRef withUserKey(String userKey) {
         this.userKey = userKey;
         return this;
-    }
-
-    public String getPasswordKey() {
-        return passwordKey;
-    }
-
-    public void setPasswordKey(String passwordKey) {
-        this.passwordKey = passwordKey;
     }
 
     public SecretKeysRef withPasswordKey(String passwordKey) {

@@ -8,11 +8,15 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * One ramp step: reach target (iterations per second or VUs) linearly over duration.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class Stage {
 
     @Required
@@ -28,25 +32,9 @@ public class Stage {
             "Iterations per second (ramping-arrival-rate) or VUs (ramping-vus) at the end of the" + " stage.")
     private Integer target;
 
-    public String getDuration() {
-        return duration;
-    }
-
-    public void setDuration(String duration) {
-        this.duration = duration;
-    }
-
     public Stage withDuration(String duration) {
         this.duration = duration;
         return this;
-    }
-
-    public Integer getTarget() {
-        return target;
-    }
-
-    public void setTarget(Integer target) {
-        this.target = target;
     }
 
     public Stage withTarget(Integer target) {

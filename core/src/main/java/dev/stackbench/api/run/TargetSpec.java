@@ -10,11 +10,15 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import java.util.Map;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * The variant under test, how many replicas and the fixed resources each one gets.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class TargetSpec {
 
     @Required
@@ -43,25 +47,9 @@ public class TargetSpec {
     @JsonPropertyDescription("Extra environment variables for the target, e.g. SERVER_TOMCAT_THREADS_MAX.")
     private Map<String, String> env;
 
-    public String getVariant() {
-        return variant;
-    }
-
-    public void setVariant(String variant) {
-        this.variant = variant;
-    }
-
     public TargetSpec withVariant(String variant) {
         this.variant = variant;
         return this;
-    }
-
-    public String getImage() {
-        return image;
-    }
-
-    public void setImage(String image) {
-        this.image = image;
     }
 
     public TargetSpec withImage(String image) {
@@ -69,25 +57,9 @@ public class TargetSpec {
         return this;
     }
 
-    public Integer getReplicas() {
-        return replicas;
-    }
-
-    public void setReplicas(Integer replicas) {
-        this.replicas = replicas;
-    }
-
     public TargetSpec withReplicas(Integer replicas) {
         this.replicas = replicas;
         return this;
-    }
-
-    public ResourcesSpec getResources() {
-        return resources;
-    }
-
-    public void setResources(ResourcesSpec resources) {
-        this.resources = resources;
     }
 
     public TargetSpec withResources(ResourcesSpec resources) {
@@ -95,25 +67,9 @@ public class TargetSpec {
         return this;
     }
 
-    public String getJvmOptions() {
-        return jvmOptions;
-    }
-
-    public void setJvmOptions(String jvmOptions) {
-        this.jvmOptions = jvmOptions;
-    }
-
     public TargetSpec withJvmOptions(String jvmOptions) {
         this.jvmOptions = jvmOptions;
         return this;
-    }
-
-    public Map<String, String> getEnv() {
-        return env;
-    }
-
-    public void setEnv(Map<String, String> env) {
-        this.env = env;
     }
 
     public TargetSpec withEnv(Map<String, String> env) {

@@ -11,6 +11,8 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
 import java.util.Map;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * The requests to send and the load model.
@@ -101,6 +103,8 @@ import java.util.Map;
         value = SpecRules.CONTINUE_NEEDS_SWEEP,
         message = SpecRules.CONTINUE_NEEDS_SWEEP_MESSAGE,
         fieldPath = ".continueAfterBreak")
+@Getter
+@Setter
 public class WorkloadSpec {
 
     @Required
@@ -213,25 +217,9 @@ public class WorkloadSpec {
             + " starts.")
     private Map<String, List<String>> thresholds;
 
-    public Scenario getScenario() {
-        return scenario;
-    }
-
-    public void setScenario(Scenario scenario) {
-        this.scenario = scenario;
-    }
-
     public WorkloadSpec withScenario(Scenario scenario) {
         this.scenario = scenario;
         return this;
-    }
-
-    public String getUpstreamDelay() {
-        return upstreamDelay;
-    }
-
-    public void setUpstreamDelay(String upstreamDelay) {
-        this.upstreamDelay = upstreamDelay;
     }
 
     public WorkloadSpec withUpstreamDelay(String upstreamDelay) {
@@ -239,25 +227,9 @@ public class WorkloadSpec {
         return this;
     }
 
-    public String getDbSleep() {
-        return dbSleep;
-    }
-
-    public void setDbSleep(String dbSleep) {
-        this.dbSleep = dbSleep;
-    }
-
     public WorkloadSpec withDbSleep(String dbSleep) {
         this.dbSleep = dbSleep;
         return this;
-    }
-
-    public String getSleep() {
-        return sleep;
-    }
-
-    public void setSleep(String sleep) {
-        this.sleep = sleep;
     }
 
     public WorkloadSpec withSleep(String sleep) {
@@ -265,25 +237,9 @@ public class WorkloadSpec {
         return this;
     }
 
-    public Integer getRowCount() {
-        return rowCount;
-    }
-
-    public void setRowCount(Integer rowCount) {
-        this.rowCount = rowCount;
-    }
-
     public WorkloadSpec withRowCount(Integer rowCount) {
         this.rowCount = rowCount;
         return this;
-    }
-
-    public LoadSpec getLoad() {
-        return load;
-    }
-
-    public void setLoad(LoadSpec load) {
-        this.load = load;
     }
 
     public WorkloadSpec withLoad(LoadSpec load) {
@@ -291,25 +247,9 @@ public class WorkloadSpec {
         return this;
     }
 
-    public String getWarmup() {
-        return warmup;
-    }
-
-    public void setWarmup(String warmup) {
-        this.warmup = warmup;
-    }
-
     public WorkloadSpec withWarmup(String warmup) {
         this.warmup = warmup;
         return this;
-    }
-
-    public String getDuration() {
-        return duration;
-    }
-
-    public void setDuration(String duration) {
-        this.duration = duration;
     }
 
     public WorkloadSpec withDuration(String duration) {
@@ -317,33 +257,9 @@ public class WorkloadSpec {
         return this;
     }
 
-    public ResourcesSpec getRunnerResources() {
-        return runnerResources;
-    }
-
-    public void setRunnerResources(ResourcesSpec runnerResources) {
-        this.runnerResources = runnerResources;
-    }
-
-    public Integer getParallelism() {
-        return parallelism;
-    }
-
-    public void setParallelism(Integer parallelism) {
-        this.parallelism = parallelism;
-    }
-
     public WorkloadSpec withParallelism(Integer parallelism) {
         this.parallelism = parallelism;
         return this;
-    }
-
-    public ScriptSpec getScript() {
-        return script;
-    }
-
-    public void setScript(ScriptSpec script) {
-        this.script = script;
     }
 
     public WorkloadSpec withScript(ScriptSpec script) {
@@ -351,25 +267,9 @@ public class WorkloadSpec {
         return this;
     }
 
-    public Map<String, List<String>> getThresholds() {
-        return thresholds;
-    }
-
-    public void setThresholds(Map<String, List<String>> thresholds) {
-        this.thresholds = thresholds;
-    }
-
     public WorkloadSpec withThresholds(Map<String, List<String>> thresholds) {
         this.thresholds = thresholds;
         return this;
-    }
-
-    public Integer getCalls() {
-        return calls;
-    }
-
-    public void setCalls(Integer calls) {
-        this.calls = calls;
     }
 
     public WorkloadSpec withCalls(Integer calls) {
@@ -377,25 +277,9 @@ public class WorkloadSpec {
         return this;
     }
 
-    public FanoutMode getFanoutMode() {
-        return fanoutMode;
-    }
-
-    public void setFanoutMode(FanoutMode fanoutMode) {
-        this.fanoutMode = fanoutMode;
-    }
-
     public WorkloadSpec withFanoutMode(FanoutMode fanoutMode) {
         this.fanoutMode = fanoutMode;
         return this;
-    }
-
-    public Integer getLockGroup() {
-        return lockGroup;
-    }
-
-    public void setLockGroup(Integer lockGroup) {
-        this.lockGroup = lockGroup;
     }
 
     public WorkloadSpec withLockGroup(Integer lockGroup) {
@@ -403,25 +287,9 @@ public class WorkloadSpec {
         return this;
     }
 
-    public UpstreamProtocol getUpstreamProtocol() {
-        return upstreamProtocol;
-    }
-
-    public void setUpstreamProtocol(UpstreamProtocol upstreamProtocol) {
-        this.upstreamProtocol = upstreamProtocol;
-    }
-
     public WorkloadSpec withUpstreamProtocol(UpstreamProtocol upstreamProtocol) {
         this.upstreamProtocol = upstreamProtocol;
         return this;
-    }
-
-    public List<Integer> getSweep() {
-        return sweep;
-    }
-
-    public void setSweep(List<Integer> sweep) {
-        this.sweep = sweep;
     }
 
     public WorkloadSpec withSweep(List<Integer> sweep) {
@@ -429,38 +297,14 @@ public class WorkloadSpec {
         return this;
     }
 
-    public CapacitySpec getCapacity() {
-        return capacity;
-    }
-
-    public void setCapacity(CapacitySpec capacity) {
-        this.capacity = capacity;
-    }
-
     public WorkloadSpec withCapacity(CapacitySpec capacity) {
         this.capacity = capacity;
         return this;
     }
 
-    public Boolean getRestartBetweenSteps() {
-        return restartBetweenSteps;
-    }
-
-    public void setRestartBetweenSteps(Boolean restartBetweenSteps) {
-        this.restartBetweenSteps = restartBetweenSteps;
-    }
-
     public WorkloadSpec withRestartBetweenSteps(Boolean restartBetweenSteps) {
         this.restartBetweenSteps = restartBetweenSteps;
         return this;
-    }
-
-    public Boolean getContinueAfterBreak() {
-        return continueAfterBreak;
-    }
-
-    public void setContinueAfterBreak(Boolean continueAfterBreak) {
-        this.continueAfterBreak = continueAfterBreak;
     }
 
     public WorkloadSpec withContinueAfterBreak(Boolean continueAfterBreak) {

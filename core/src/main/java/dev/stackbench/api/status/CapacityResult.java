@@ -3,12 +3,16 @@ package dev.stackbench.api.status;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * What a capacity search found: the highest arrival rate that met the objective, how precisely, and what stopped
  * the search.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class CapacityResult {
 
     @JsonPropertyDescription(
@@ -32,25 +36,9 @@ public class CapacityResult {
     @JsonPropertyDescription("Every probe made, in order.")
     private List<CapacityProbe> probes;
 
-    public Integer getRate() {
-        return rate;
-    }
-
-    public void setRate(Integer rate) {
-        this.rate = rate;
-    }
-
     public CapacityResult withRate(Integer rate) {
         this.rate = rate;
         return this;
-    }
-
-    public Integer getLowerBound() {
-        return lowerBound;
-    }
-
-    public void setLowerBound(Integer lowerBound) {
-        this.lowerBound = lowerBound;
     }
 
     public CapacityResult withLowerBound(Integer lowerBound) {
@@ -58,25 +46,9 @@ public class CapacityResult {
         return this;
     }
 
-    public Integer getUpperBound() {
-        return upperBound;
-    }
-
-    public void setUpperBound(Integer upperBound) {
-        this.upperBound = upperBound;
-    }
-
     public CapacityResult withUpperBound(Integer upperBound) {
         this.upperBound = upperBound;
         return this;
-    }
-
-    public CapacityLimit getLimitedBy() {
-        return limitedBy;
-    }
-
-    public void setLimitedBy(CapacityLimit limitedBy) {
-        this.limitedBy = limitedBy;
     }
 
     public CapacityResult withLimitedBy(CapacityLimit limitedBy) {
@@ -84,25 +56,9 @@ public class CapacityResult {
         return this;
     }
 
-    public String getMessage() {
-        return message;
-    }
-
-    public void setMessage(String message) {
-        this.message = message;
-    }
-
     public CapacityResult withMessage(String message) {
         this.message = message;
         return this;
-    }
-
-    public List<CapacityProbe> getProbes() {
-        return probes;
-    }
-
-    public void setProbes(List<CapacityProbe> probes) {
-        this.probes = probes;
     }
 
     public CapacityResult withProbes(List<CapacityProbe> probes) {

@@ -2,9 +2,13 @@ package dev.stackbench.api.status;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /** One latency bucket of the target's own request timer, (lower, upper] in milliseconds. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class LatencyBucket {
 
     @JsonPropertyDescription("Exclusive lower bound in milliseconds (0 for the first bucket).")
@@ -13,25 +17,9 @@ public class LatencyBucket {
     @JsonPropertyDescription("Inclusive upper bound in milliseconds; absent for the last bucket, which has none.")
     private Double upper;
 
-    public Double getLower() {
-        return lower;
-    }
-
-    public void setLower(Double lower) {
-        this.lower = lower;
-    }
-
     public LatencyBucket withLower(Double lower) {
         this.lower = lower;
         return this;
-    }
-
-    public Double getUpper() {
-        return upper;
-    }
-
-    public void setUpper(Double upper) {
-        this.upper = upper;
     }
 
     public LatencyBucket withUpper(Double upper) {

@@ -2,12 +2,16 @@ package dev.stackbench.api.status;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * Scenario lock's groups of concurrent changes of one order: each must end with exactly one success and every other
  * change refused with 409; anything else is a correctness error of the target.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class LockSummary {
 
     @JsonPropertyDescription("Concurrent changes per group (spec.workload.lockGroup).")
@@ -35,70 +39,6 @@ public class LockSummary {
     @JsonPropertyDescription("False when the lock wait percentiles of several runners are the largest of the"
             + " runners' own (an upper bound).")
     private Boolean lockWaitExact;
-
-    public Integer getGroupSize() {
-        return groupSize;
-    }
-
-    public void setGroupSize(Integer groupSize) {
-        this.groupSize = groupSize;
-    }
-
-    public Long getGroups() {
-        return groups;
-    }
-
-    public void setGroups(Long groups) {
-        this.groups = groups;
-    }
-
-    public Long getCorrectGroups() {
-        return correctGroups;
-    }
-
-    public void setCorrectGroups(Long correctGroups) {
-        this.correctGroups = correctGroups;
-    }
-
-    public Long getGroupsWithSeveralSuccesses() {
-        return groupsWithSeveralSuccesses;
-    }
-
-    public void setGroupsWithSeveralSuccesses(Long groupsWithSeveralSuccesses) {
-        this.groupsWithSeveralSuccesses = groupsWithSeveralSuccesses;
-    }
-
-    public Long getGroupsWithoutSuccess() {
-        return groupsWithoutSuccess;
-    }
-
-    public void setGroupsWithoutSuccess(Long groupsWithoutSuccess) {
-        this.groupsWithoutSuccess = groupsWithoutSuccess;
-    }
-
-    public Long getGroupsWithErrors() {
-        return groupsWithErrors;
-    }
-
-    public void setGroupsWithErrors(Long groupsWithErrors) {
-        this.groupsWithErrors = groupsWithErrors;
-    }
-
-    public LatencySummary getLockWaitMs() {
-        return lockWaitMs;
-    }
-
-    public void setLockWaitMs(LatencySummary lockWaitMs) {
-        this.lockWaitMs = lockWaitMs;
-    }
-
-    public Boolean getLockWaitExact() {
-        return lockWaitExact;
-    }
-
-    public void setLockWaitExact(Boolean lockWaitExact) {
-        this.lockWaitExact = lockWaitExact;
-    }
 
     /** Groups that did not end with exactly one success. */
     public long correctnessErrors() {

@@ -3,9 +3,13 @@ package dev.stackbench.api.status;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
+import lombok.Getter;
+import lombok.Setter;
 
 /** A node a run's pods ran on, as the node reports itself. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class NodeFacts {
 
     @JsonPropertyDescription("Roles of the run whose pods ran on the node (target, delay-service, runner).")
@@ -30,25 +34,9 @@ public class NodeFacts {
     @JsonPropertyDescription("CPUs the node offers to pods.")
     private String cpuAllocatable;
 
-    public List<String> getRoles() {
-        return roles;
-    }
-
-    public void setRoles(List<String> roles) {
-        this.roles = roles;
-    }
-
     public NodeFacts withRoles(List<String> roles) {
         this.roles = roles;
         return this;
-    }
-
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
     }
 
     public NodeFacts withName(String name) {
@@ -56,25 +44,9 @@ public class NodeFacts {
         return this;
     }
 
-    public String getKernelVersion() {
-        return kernelVersion;
-    }
-
-    public void setKernelVersion(String kernelVersion) {
-        this.kernelVersion = kernelVersion;
-    }
-
     public NodeFacts withKernelVersion(String kernelVersion) {
         this.kernelVersion = kernelVersion;
         return this;
-    }
-
-    public String getOsImage() {
-        return osImage;
-    }
-
-    public void setOsImage(String osImage) {
-        this.osImage = osImage;
     }
 
     public NodeFacts withOsImage(String osImage) {
@@ -82,25 +54,9 @@ public class NodeFacts {
         return this;
     }
 
-    public String getContainerRuntime() {
-        return containerRuntime;
-    }
-
-    public void setContainerRuntime(String containerRuntime) {
-        this.containerRuntime = containerRuntime;
-    }
-
     public NodeFacts withContainerRuntime(String containerRuntime) {
         this.containerRuntime = containerRuntime;
         return this;
-    }
-
-    public String getKubeletVersion() {
-        return kubeletVersion;
-    }
-
-    public void setKubeletVersion(String kubeletVersion) {
-        this.kubeletVersion = kubeletVersion;
     }
 
     public NodeFacts withKubeletVersion(String kubeletVersion) {
@@ -108,38 +64,14 @@ public class NodeFacts {
         return this;
     }
 
-    public String getArchitecture() {
-        return architecture;
-    }
-
-    public void setArchitecture(String architecture) {
-        this.architecture = architecture;
-    }
-
     public NodeFacts withArchitecture(String architecture) {
         this.architecture = architecture;
         return this;
     }
 
-    public String getCpuCapacity() {
-        return cpuCapacity;
-    }
-
-    public void setCpuCapacity(String cpuCapacity) {
-        this.cpuCapacity = cpuCapacity;
-    }
-
     public NodeFacts withCpuCapacity(String cpuCapacity) {
         this.cpuCapacity = cpuCapacity;
         return this;
-    }
-
-    public String getCpuAllocatable() {
-        return cpuAllocatable;
-    }
-
-    public void setCpuAllocatable(String cpuAllocatable) {
-        this.cpuAllocatable = cpuAllocatable;
     }
 
     public NodeFacts withCpuAllocatable(String cpuAllocatable) {

@@ -2,9 +2,13 @@ package dev.stackbench.api.status;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /** What one pod of a run (target, delay service, database, k6 runner) used during the measured window. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class PodResources {
 
     @JsonPropertyDescription("target, delay-service, database or runner.")
@@ -39,25 +43,9 @@ public class PodResources {
     @JsonPropertyDescription("Target pods: time spent in GC pauses during the measured window, in milliseconds.")
     private Double gcPauseMs;
 
-    public String getRole() {
-        return role;
-    }
-
-    public void setRole(String role) {
-        this.role = role;
-    }
-
     public PodResources withRole(String role) {
         this.role = role;
         return this;
-    }
-
-    public String getPod() {
-        return pod;
-    }
-
-    public void setPod(String pod) {
-        this.pod = pod;
     }
 
     public PodResources withPod(String pod) {
@@ -65,25 +53,9 @@ public class PodResources {
         return this;
     }
 
-    public String getNode() {
-        return node;
-    }
-
-    public void setNode(String node) {
-        this.node = node;
-    }
-
     public PodResources withNode(String node) {
         this.node = node;
         return this;
-    }
-
-    public Double getCpuLimitCores() {
-        return cpuLimitCores;
-    }
-
-    public void setCpuLimitCores(Double cpuLimitCores) {
-        this.cpuLimitCores = cpuLimitCores;
     }
 
     public PodResources withCpuLimitCores(Double cpuLimitCores) {
@@ -91,25 +63,9 @@ public class PodResources {
         return this;
     }
 
-    public Double getAvgCpuCores() {
-        return avgCpuCores;
-    }
-
-    public void setAvgCpuCores(Double avgCpuCores) {
-        this.avgCpuCores = avgCpuCores;
-    }
-
     public PodResources withAvgCpuCores(Double avgCpuCores) {
         this.avgCpuCores = avgCpuCores;
         return this;
-    }
-
-    public Double getCpuThrottledRatio() {
-        return cpuThrottledRatio;
-    }
-
-    public void setCpuThrottledRatio(Double cpuThrottledRatio) {
-        this.cpuThrottledRatio = cpuThrottledRatio;
     }
 
     public PodResources withCpuThrottledRatio(Double cpuThrottledRatio) {
@@ -117,53 +73,13 @@ public class PodResources {
         return this;
     }
 
-    public Double getSampledSeconds() {
-        return sampledSeconds;
-    }
-
-    public void setSampledSeconds(Double sampledSeconds) {
-        this.sampledSeconds = sampledSeconds;
-    }
-
     public PodResources withSampledSeconds(Double sampledSeconds) {
         this.sampledSeconds = sampledSeconds;
         return this;
     }
 
-    public Boolean getInsideWindow() {
-        return insideWindow;
-    }
-
-    public void setInsideWindow(Boolean insideWindow) {
-        this.insideWindow = insideWindow;
-    }
-
     public PodResources withInsideWindow(Boolean insideWindow) {
         this.insideWindow = insideWindow;
         return this;
-    }
-
-    public Integer getPeakThreads() {
-        return peakThreads;
-    }
-
-    public void setPeakThreads(Integer peakThreads) {
-        this.peakThreads = peakThreads;
-    }
-
-    public Double getPeakHeapMiB() {
-        return peakHeapMiB;
-    }
-
-    public void setPeakHeapMiB(Double peakHeapMiB) {
-        this.peakHeapMiB = peakHeapMiB;
-    }
-
-    public Double getGcPauseMs() {
-        return gcPauseMs;
-    }
-
-    public void setGcPauseMs(Double gcPauseMs) {
-        this.gcPauseMs = gcPauseMs;
     }
 }

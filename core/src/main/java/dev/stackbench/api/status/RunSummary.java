@@ -5,11 +5,15 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * The measured results of a run: warmup excluded, all k6 runners combined.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class RunSummary {
 
     @JsonPropertyDescription("HTTP requests sent in the measured window.")
@@ -92,25 +96,9 @@ public class RunSummary {
                     + " from the kubelets (cluster mode).")
     private List<PodResources> pods;
 
-    public Long getRequests() {
-        return requests;
-    }
-
-    public void setRequests(Long requests) {
-        this.requests = requests;
-    }
-
     public RunSummary withRequests(Long requests) {
         this.requests = requests;
         return this;
-    }
-
-    public Double getRps() {
-        return rps;
-    }
-
-    public void setRps(Double rps) {
-        this.rps = rps;
     }
 
     public RunSummary withRps(Double rps) {
@@ -118,25 +106,9 @@ public class RunSummary {
         return this;
     }
 
-    public Double getErrorRate() {
-        return errorRate;
-    }
-
-    public void setErrorRate(Double errorRate) {
-        this.errorRate = errorRate;
-    }
-
     public RunSummary withErrorRate(Double errorRate) {
         this.errorRate = errorRate;
         return this;
-    }
-
-    public Long getFailedRequests() {
-        return failedRequests;
-    }
-
-    public void setFailedRequests(Long failedRequests) {
-        this.failedRequests = failedRequests;
     }
 
     public RunSummary withFailedRequests(Long failedRequests) {
@@ -144,25 +116,9 @@ public class RunSummary {
         return this;
     }
 
-    public Long getChecksFailed() {
-        return checksFailed;
-    }
-
-    public void setChecksFailed(Long checksFailed) {
-        this.checksFailed = checksFailed;
-    }
-
     public RunSummary withChecksFailed(Long checksFailed) {
         this.checksFailed = checksFailed;
         return this;
-    }
-
-    public Long getIterations() {
-        return iterations;
-    }
-
-    public void setIterations(Long iterations) {
-        this.iterations = iterations;
     }
 
     public RunSummary withIterations(Long iterations) {
@@ -170,25 +126,9 @@ public class RunSummary {
         return this;
     }
 
-    public Long getDroppedIterations() {
-        return droppedIterations;
-    }
-
-    public void setDroppedIterations(Long droppedIterations) {
-        this.droppedIterations = droppedIterations;
-    }
-
     public RunSummary withDroppedIterations(Long droppedIterations) {
         this.droppedIterations = droppedIterations;
         return this;
-    }
-
-    public LatencySummary getLatencyMs() {
-        return latencyMs;
-    }
-
-    public void setLatencyMs(LatencySummary latencyMs) {
-        this.latencyMs = latencyMs;
     }
 
     public RunSummary withLatencyMs(LatencySummary latencyMs) {
@@ -196,25 +136,9 @@ public class RunSummary {
         return this;
     }
 
-    public Boolean getPercentilesExact() {
-        return percentilesExact;
-    }
-
-    public void setPercentilesExact(Boolean percentilesExact) {
-        this.percentilesExact = percentilesExact;
-    }
-
     public RunSummary withPercentilesExact(Boolean percentilesExact) {
         this.percentilesExact = percentilesExact;
         return this;
-    }
-
-    public String getPercentilesNote() {
-        return percentilesNote;
-    }
-
-    public void setPercentilesNote(String percentilesNote) {
-        this.percentilesNote = percentilesNote;
     }
 
     public RunSummary withPercentilesNote(String percentilesNote) {
@@ -222,25 +146,9 @@ public class RunSummary {
         return this;
     }
 
-    public Boolean getThresholdsPassed() {
-        return thresholdsPassed;
-    }
-
-    public void setThresholdsPassed(Boolean thresholdsPassed) {
-        this.thresholdsPassed = thresholdsPassed;
-    }
-
     public RunSummary withThresholdsPassed(Boolean thresholdsPassed) {
         this.thresholdsPassed = thresholdsPassed;
         return this;
-    }
-
-    public List<ThresholdResult> getThresholdResults() {
-        return thresholdResults;
-    }
-
-    public void setThresholdResults(List<ThresholdResult> thresholdResults) {
-        this.thresholdResults = thresholdResults;
     }
 
     public RunSummary withThresholdResults(List<ThresholdResult> thresholdResults) {
@@ -248,25 +156,9 @@ public class RunSummary {
         return this;
     }
 
-    public TargetSummary getTarget() {
-        return target;
-    }
-
-    public void setTarget(TargetSummary target) {
-        this.target = target;
-    }
-
     public RunSummary withTarget(TargetSummary target) {
         this.target = target;
         return this;
-    }
-
-    public ServerSummary getServer() {
-        return server;
-    }
-
-    public void setServer(ServerSummary server) {
-        this.server = server;
     }
 
     public RunSummary withServer(ServerSummary server) {
@@ -274,25 +166,9 @@ public class RunSummary {
         return this;
     }
 
-    public Double getLittleLawRps() {
-        return littleLawRps;
-    }
-
-    public void setLittleLawRps(Double littleLawRps) {
-        this.littleLawRps = littleLawRps;
-    }
-
     public RunSummary withLittleLawRps(Double littleLawRps) {
         this.littleLawRps = littleLawRps;
         return this;
-    }
-
-    public Double getMeasuredSeconds() {
-        return measuredSeconds;
-    }
-
-    public void setMeasuredSeconds(Double measuredSeconds) {
-        this.measuredSeconds = measuredSeconds;
     }
 
     public RunSummary withMeasuredSeconds(Double measuredSeconds) {
@@ -300,33 +176,9 @@ public class RunSummary {
         return this;
     }
 
-    public Integer getRunners() {
-        return runners;
-    }
-
-    public void setRunners(Integer runners) {
-        this.runners = runners;
-    }
-
     public RunSummary withRunners(Integer runners) {
         this.runners = runners;
         return this;
-    }
-
-    public List<String> getWarnings() {
-        return warnings;
-    }
-
-    public List<PodResources> getPods() {
-        return pods;
-    }
-
-    public void setPods(List<PodResources> pods) {
-        this.pods = pods;
-    }
-
-    public void setWarnings(List<String> warnings) {
-        this.warnings = warnings;
     }
 
     public RunSummary withWarnings(List<String> warnings) {
@@ -341,45 +193,5 @@ public class RunSummary {
         }
         warnings.add(warning);
         return this;
-    }
-
-    public Map<String, Long> getStatusCodes() {
-        return statusCodes;
-    }
-
-    public void setStatusCodes(Map<String, Long> statusCodes) {
-        this.statusCodes = statusCodes;
-    }
-
-    public BurstSummary getBurst() {
-        return burst;
-    }
-
-    public void setBurst(BurstSummary burst) {
-        this.burst = burst;
-    }
-
-    public LockSummary getLock() {
-        return lock;
-    }
-
-    public void setLock(LockSummary lock) {
-        this.lock = lock;
-    }
-
-    public Integer getStep() {
-        return step;
-    }
-
-    public void setStep(Integer step) {
-        this.step = step;
-    }
-
-    public Integer getCapacity() {
-        return capacity;
-    }
-
-    public void setCapacity(Integer capacity) {
-        this.capacity = capacity;
     }
 }

@@ -2,6 +2,8 @@ package dev.stackbench.api.status;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * What the target itself counted and timed during the measured window (Micrometer's http.server.requests, scraped
@@ -10,6 +12,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
  * front of the server, which its own metrics cannot see.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class ServerSummary {
 
     @JsonPropertyDescription("Start of the measured window the server figures cover (RFC 3339).")
@@ -53,25 +57,9 @@ public class ServerSummary {
             "Why some or all server figures are missing (they are never estimated without scrapes around the window).")
     private String unavailableReason;
 
-    public String getWindowStart() {
-        return windowStart;
-    }
-
-    public void setWindowStart(String windowStart) {
-        this.windowStart = windowStart;
-    }
-
     public ServerSummary withWindowStart(String windowStart) {
         this.windowStart = windowStart;
         return this;
-    }
-
-    public String getWindowEnd() {
-        return windowEnd;
-    }
-
-    public void setWindowEnd(String windowEnd) {
-        this.windowEnd = windowEnd;
     }
 
     public ServerSummary withWindowEnd(String windowEnd) {
@@ -79,25 +67,9 @@ public class ServerSummary {
         return this;
     }
 
-    public Long getRequests() {
-        return requests;
-    }
-
-    public void setRequests(Long requests) {
-        this.requests = requests;
-    }
-
     public ServerSummary withRequests(Long requests) {
         this.requests = requests;
         return this;
-    }
-
-    public Double getRps() {
-        return rps;
-    }
-
-    public void setRps(Double rps) {
-        this.rps = rps;
     }
 
     public ServerSummary withRps(Double rps) {
@@ -105,25 +77,9 @@ public class ServerSummary {
         return this;
     }
 
-    public ServerAgreement getRpsCheck() {
-        return rpsCheck;
-    }
-
-    public void setRpsCheck(ServerAgreement rpsCheck) {
-        this.rpsCheck = rpsCheck;
-    }
-
     public ServerSummary withRpsCheck(ServerAgreement rpsCheck) {
         this.rpsCheck = rpsCheck;
         return this;
-    }
-
-    public LatencyBucket getP50BucketMs() {
-        return p50BucketMs;
-    }
-
-    public void setP50BucketMs(LatencyBucket p50BucketMs) {
-        this.p50BucketMs = p50BucketMs;
     }
 
     public ServerSummary withP50BucketMs(LatencyBucket p50BucketMs) {
@@ -131,25 +87,9 @@ public class ServerSummary {
         return this;
     }
 
-    public ServerAgreement getP50Check() {
-        return p50Check;
-    }
-
-    public void setP50Check(ServerAgreement p50Check) {
-        this.p50Check = p50Check;
-    }
-
     public ServerSummary withP50Check(ServerAgreement p50Check) {
         this.p50Check = p50Check;
         return this;
-    }
-
-    public LatencyBucket getP95BucketMs() {
-        return p95BucketMs;
-    }
-
-    public void setP95BucketMs(LatencyBucket p95BucketMs) {
-        this.p95BucketMs = p95BucketMs;
     }
 
     public ServerSummary withP95BucketMs(LatencyBucket p95BucketMs) {
@@ -157,25 +97,9 @@ public class ServerSummary {
         return this;
     }
 
-    public ServerAgreement getP95Check() {
-        return p95Check;
-    }
-
-    public void setP95Check(ServerAgreement p95Check) {
-        this.p95Check = p95Check;
-    }
-
     public ServerSummary withP95Check(ServerAgreement p95Check) {
         this.p95Check = p95Check;
         return this;
-    }
-
-    public Integer getScrapes() {
-        return scrapes;
-    }
-
-    public void setScrapes(Integer scrapes) {
-        this.scrapes = scrapes;
     }
 
     public ServerSummary withScrapes(Integer scrapes) {
@@ -183,25 +107,9 @@ public class ServerSummary {
         return this;
     }
 
-    public Double getEdgeGapSeconds() {
-        return edgeGapSeconds;
-    }
-
-    public void setEdgeGapSeconds(Double edgeGapSeconds) {
-        this.edgeGapSeconds = edgeGapSeconds;
-    }
-
     public ServerSummary withEdgeGapSeconds(Double edgeGapSeconds) {
         this.edgeGapSeconds = edgeGapSeconds;
         return this;
-    }
-
-    public String getUnavailableReason() {
-        return unavailableReason;
-    }
-
-    public void setUnavailableReason(String unavailableReason) {
-        this.unavailableReason = unavailableReason;
     }
 
     public ServerSummary withUnavailableReason(String unavailableReason) {

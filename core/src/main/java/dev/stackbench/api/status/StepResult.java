@@ -2,12 +2,16 @@ package dev.stackbench.api.status;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * One measured step of a sweep or one probe of a capacity search: the load it offered and what the target did with
  * it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class StepResult {
 
     @JsonPropertyDescription("1 for the first step, in the order the steps ran.")
@@ -70,25 +74,9 @@ public class StepResult {
             "The throughput the variant's thread pool allows at this workload's service time, where it has one.")
     private Double littleLawRps;
 
-    public Integer getStep() {
-        return step;
-    }
-
-    public void setStep(Integer step) {
-        this.step = step;
-    }
-
     public StepResult withStep(Integer step) {
         this.step = step;
         return this;
-    }
-
-    public Integer getLevel() {
-        return level;
-    }
-
-    public void setLevel(Integer level) {
-        this.level = level;
     }
 
     public StepResult withLevel(Integer level) {
@@ -96,25 +84,9 @@ public class StepResult {
         return this;
     }
 
-    public String getUnit() {
-        return unit;
-    }
-
-    public void setUnit(String unit) {
-        this.unit = unit;
-    }
-
     public StepResult withUnit(String unit) {
         this.unit = unit;
         return this;
-    }
-
-    public StepOutcome getOutcome() {
-        return outcome;
-    }
-
-    public void setOutcome(StepOutcome outcome) {
-        this.outcome = outcome;
     }
 
     public StepResult withOutcome(StepOutcome outcome) {
@@ -122,25 +94,9 @@ public class StepResult {
         return this;
     }
 
-    public String getReason() {
-        return reason;
-    }
-
-    public void setReason(String reason) {
-        this.reason = reason;
-    }
-
     public StepResult withReason(String reason) {
         this.reason = reason;
         return this;
-    }
-
-    public String getStartedAt() {
-        return startedAt;
-    }
-
-    public void setStartedAt(String startedAt) {
-        this.startedAt = startedAt;
     }
 
     public StepResult withStartedAt(String startedAt) {
@@ -148,25 +104,9 @@ public class StepResult {
         return this;
     }
 
-    public String getFinishedAt() {
-        return finishedAt;
-    }
-
-    public void setFinishedAt(String finishedAt) {
-        this.finishedAt = finishedAt;
-    }
-
     public StepResult withFinishedAt(String finishedAt) {
         this.finishedAt = finishedAt;
         return this;
-    }
-
-    public Long getRequests() {
-        return requests;
-    }
-
-    public void setRequests(Long requests) {
-        this.requests = requests;
     }
 
     public StepResult withRequests(Long requests) {
@@ -174,25 +114,9 @@ public class StepResult {
         return this;
     }
 
-    public Double getRps() {
-        return rps;
-    }
-
-    public void setRps(Double rps) {
-        this.rps = rps;
-    }
-
     public StepResult withRps(Double rps) {
         this.rps = rps;
         return this;
-    }
-
-    public Double getP50Ms() {
-        return p50Ms;
-    }
-
-    public void setP50Ms(Double p50Ms) {
-        this.p50Ms = p50Ms;
     }
 
     public StepResult withP50Ms(Double p50Ms) {
@@ -200,25 +124,9 @@ public class StepResult {
         return this;
     }
 
-    public Double getP95Ms() {
-        return p95Ms;
-    }
-
-    public void setP95Ms(Double p95Ms) {
-        this.p95Ms = p95Ms;
-    }
-
     public StepResult withP95Ms(Double p95Ms) {
         this.p95Ms = p95Ms;
         return this;
-    }
-
-    public Double getP99Ms() {
-        return p99Ms;
-    }
-
-    public void setP99Ms(Double p99Ms) {
-        this.p99Ms = p99Ms;
     }
 
     public StepResult withP99Ms(Double p99Ms) {
@@ -226,25 +134,9 @@ public class StepResult {
         return this;
     }
 
-    public Double getErrorRate() {
-        return errorRate;
-    }
-
-    public void setErrorRate(Double errorRate) {
-        this.errorRate = errorRate;
-    }
-
     public StepResult withErrorRate(Double errorRate) {
         this.errorRate = errorRate;
         return this;
-    }
-
-    public Long getDroppedIterations() {
-        return droppedIterations;
-    }
-
-    public void setDroppedIterations(Long droppedIterations) {
-        this.droppedIterations = droppedIterations;
     }
 
     public StepResult withDroppedIterations(Long droppedIterations) {
@@ -252,25 +144,9 @@ public class StepResult {
         return this;
     }
 
-    public Boolean getThresholdsPassed() {
-        return thresholdsPassed;
-    }
-
-    public void setThresholdsPassed(Boolean thresholdsPassed) {
-        this.thresholdsPassed = thresholdsPassed;
-    }
-
     public StepResult withThresholdsPassed(Boolean thresholdsPassed) {
         this.thresholdsPassed = thresholdsPassed;
         return this;
-    }
-
-    public Integer getPeakThreads() {
-        return peakThreads;
-    }
-
-    public void setPeakThreads(Integer peakThreads) {
-        this.peakThreads = peakThreads;
     }
 
     public StepResult withPeakThreads(Integer peakThreads) {
@@ -278,38 +154,14 @@ public class StepResult {
         return this;
     }
 
-    public Double getTargetCpuCores() {
-        return targetCpuCores;
-    }
-
-    public void setTargetCpuCores(Double targetCpuCores) {
-        this.targetCpuCores = targetCpuCores;
-    }
-
     public StepResult withTargetCpuCores(Double targetCpuCores) {
         this.targetCpuCores = targetCpuCores;
         return this;
     }
 
-    public Double getGeneratorCpuCores() {
-        return generatorCpuCores;
-    }
-
-    public void setGeneratorCpuCores(Double generatorCpuCores) {
-        this.generatorCpuCores = generatorCpuCores;
-    }
-
     public StepResult withGeneratorCpuCores(Double generatorCpuCores) {
         this.generatorCpuCores = generatorCpuCores;
         return this;
-    }
-
-    public Double getLittleLawRps() {
-        return littleLawRps;
-    }
-
-    public void setLittleLawRps(Double littleLawRps) {
-        this.littleLawRps = littleLawRps;
     }
 
     public StepResult withLittleLawRps(Double littleLawRps) {

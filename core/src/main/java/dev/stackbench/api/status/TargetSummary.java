@@ -2,11 +2,15 @@ package dev.stackbench.api.status;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Getter;
+import lombok.Setter;
 
 /**
  * Resource usage of the target during the measured window, from its Prometheus endpoint.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
 public class TargetSummary {
 
     @JsonPropertyDescription("Highest live JVM thread count.")
@@ -41,25 +45,9 @@ public class TargetSummary {
     @JsonPropertyDescription("Number of metric scrapes the figures are based on.")
     private Integer samples;
 
-    public Integer getPeakThreads() {
-        return peakThreads;
-    }
-
-    public void setPeakThreads(Integer peakThreads) {
-        this.peakThreads = peakThreads;
-    }
-
     public TargetSummary withPeakThreads(Integer peakThreads) {
         this.peakThreads = peakThreads;
         return this;
-    }
-
-    public Double getAvgCpuCores() {
-        return avgCpuCores;
-    }
-
-    public void setAvgCpuCores(Double avgCpuCores) {
-        this.avgCpuCores = avgCpuCores;
     }
 
     public TargetSummary withAvgCpuCores(Double avgCpuCores) {
@@ -67,25 +55,9 @@ public class TargetSummary {
         return this;
     }
 
-    public Double getCpuThrottledRatio() {
-        return cpuThrottledRatio;
-    }
-
-    public void setCpuThrottledRatio(Double cpuThrottledRatio) {
-        this.cpuThrottledRatio = cpuThrottledRatio;
-    }
-
     public TargetSummary withCpuThrottledRatio(Double cpuThrottledRatio) {
         this.cpuThrottledRatio = cpuThrottledRatio;
         return this;
-    }
-
-    public Double getPeakHeapMiB() {
-        return peakHeapMiB;
-    }
-
-    public void setPeakHeapMiB(Double peakHeapMiB) {
-        this.peakHeapMiB = peakHeapMiB;
     }
 
     public TargetSummary withPeakHeapMiB(Double peakHeapMiB) {
@@ -93,25 +65,9 @@ public class TargetSummary {
         return this;
     }
 
-    public Double getGcPauseMs() {
-        return gcPauseMs;
-    }
-
-    public void setGcPauseMs(Double gcPauseMs) {
-        this.gcPauseMs = gcPauseMs;
-    }
-
     public TargetSummary withGcPauseMs(Double gcPauseMs) {
         this.gcPauseMs = gcPauseMs;
         return this;
-    }
-
-    public Long getGcPauses() {
-        return gcPauses;
-    }
-
-    public void setGcPauses(Long gcPauses) {
-        this.gcPauses = gcPauses;
     }
 
     public TargetSummary withGcPauses(Long gcPauses) {
@@ -119,25 +75,9 @@ public class TargetSummary {
         return this;
     }
 
-    public Double getPeakDbPoolActive() {
-        return peakDbPoolActive;
-    }
-
-    public void setPeakDbPoolActive(Double peakDbPoolActive) {
-        this.peakDbPoolActive = peakDbPoolActive;
-    }
-
     public TargetSummary withPeakDbPoolActive(Double peakDbPoolActive) {
         this.peakDbPoolActive = peakDbPoolActive;
         return this;
-    }
-
-    public Double getPeakDbPoolPending() {
-        return peakDbPoolPending;
-    }
-
-    public void setPeakDbPoolPending(Double peakDbPoolPending) {
-        this.peakDbPoolPending = peakDbPoolPending;
     }
 
     public TargetSummary withPeakDbPoolPending(Double peakDbPoolPending) {
@@ -145,24 +85,8 @@ public class TargetSummary {
         return this;
     }
 
-    public Integer getSamples() {
-        return samples;
-    }
-
-    public void setSamples(Integer samples) {
-        this.samples = samples;
-    }
-
     public TargetSummary withSamples(Integer samples) {
         this.samples = samples;
         return this;
-    }
-
-    public Integer getPeakPoolThreads() {
-        return peakPoolThreads;
-    }
-
-    public void setPeakPoolThreads(Integer peakPoolThreads) {
-        this.peakPoolThreads = peakPoolThreads;
     }
 }
