@@ -47,9 +47,13 @@ public final class K6Process {
     private final ResultsLayout.RunFiles files;
     private ManagedProcess process;
 
-    /** k6 for the script in {@code files}, on a free port for its REST API; {@link #startPaused} starts it. */
-    K6Process(Path k6Binary, ResultsLayout.RunFiles files) {
-        this.apiPort = new FreePorts().next();
+    /**
+     * k6 for the script in {@code files}, on a free port for its REST API from the run's {@code ports} (one source of
+     * ports per run, so k6 never gets the port of a target JVM that has not bound it yet); {@link #startPaused} starts
+     * it.
+     */
+    K6Process(Path k6Binary, ResultsLayout.RunFiles files, FreePorts ports) {
+        this.apiPort = ports.next();
         List<String> command = new ArrayList<>();
         command.add(k6Binary.toString());
         command.addAll(k6RunArguments(

@@ -86,6 +86,8 @@ final class LocalRun {
     private final Map<Integer, K6Stage> loads = new LinkedHashMap<>();
 
     private final LoadCollector collector;
+    /** Every port of the run's processes comes from here, so no two of them are ever given the same one. */
+    private final FreePorts ports = new FreePorts();
 
     /** Where a load's k6 process is. */
     private sealed interface K6Stage {}
@@ -259,7 +261,7 @@ final class LocalRun {
         LoadStep first = RunDriver.currentLoad(progress, resolved).orElseThrow();
         beginLoad(first);
         K6Script script = writeScript();
-        String baseUrl = stack.start(supervisor, files);
+        String baseUrl = stack.start(supervisor, files, ports);
         startK6Paused(supervisor, baseUrl, script);
         stack.awaitReady();
         provisioned = true;
@@ -287,7 +289,7 @@ final class LocalRun {
     }
 
     private void startK6Paused(ProcessSupervisor supervisor, String baseUrl, K6Script script) throws IOException {
-        k6 = new K6Process(tools.settings().k6Binary(), k6Files);
+        k6 = new K6Process(tools.settings().k6Binary(), k6Files, ports);
         k6.startPaused(supervisor, baseUrl, plan.supportCpus());
         loads.put(load.number(), new Paused(script));
     }

@@ -1,5 +1,6 @@
 package dev.stackbench.local;
 
+import dev.stackbench.results.PrometheusTextParser;
 import dev.stackbench.results.TargetSample;
 import dev.stackbench.results.TimedScrape;
 import java.io.IOException;
@@ -151,6 +152,19 @@ public final class MetricsSampler implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether an answer is Prometheus text: any other 200 (another process on a reused port, a proxy page) counts as a
+     * missed scrape instead of failing the run when its figures are read.
+     */
+    static boolean isPrometheusText(String body) {
+        try {
+            PrometheusTextParser.parse(body);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     private String scrape() {
         try {
             HttpResponse<String> response = http.send(
@@ -159,7 +173,7 @@ public final class MetricsSampler implements AutoCloseable {
                             .GET()
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 200) {
+            if (response.statusCode() == 200 && isPrometheusText(response.body())) {
                 return response.body();
             }
         } catch (IOException e) {

@@ -10,17 +10,25 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /** Waits for a started service to answer, and fetches small documents from it (Actuator health and info). */
 final class ServiceProbe {
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** Spring Boot Actuator's health document of a healthy app. */
+    private static final Pattern UP = Pattern.compile("\"status\"\\s*:\\s*\"UP\"");
 
     private ServiceProbe() {}
 
+    /** Whether a health answer is Spring Boot's own, saying UP. */
+    static boolean healthy(int status, String body) {
+        return status == 200 && body != null && UP.matcher(body).find();
+    }
+
     /**
-     * Polls {@code healthUri} until it answers 200. Fails fast, with the end of the process log, when the process
+     * Polls {@code healthUri} until it answers 200 with status UP. Fails fast, with the end of the process log, when the process
      * exits first; fails with a hint when it does not become healthy in time.
      */
     static void awaitHealthy(ManagedProcess process, URI healthUri, Duration timeout) {
@@ -40,7 +48,9 @@ final class ServiceProbe {
                                 .GET()
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
+                // Spring Boot's own answer, not just any 200: another process on a reused port (k6's REST API answers
+                // "ok" to every path) must not pass for a healthy app.
+                if (healthy(response.statusCode(), response.body())) {
                     return;
                 }
                 lastAnswer = "HTTP " + response.statusCode() + " " + response.body();

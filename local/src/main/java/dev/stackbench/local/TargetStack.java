@@ -59,8 +59,7 @@ final class TargetStack {
      * Starts PostgreSQL, the delay service and the target, without waiting for them to answer: k6 can get ready
      * meanwhile. Returns the target's base URL.
      */
-    String start(ProcessSupervisor supervisor, ResultsLayout.RunFiles files) throws IOException {
-        FreePorts ports = new FreePorts();
+    String start(ProcessSupervisor supervisor, ResultsLayout.RunFiles files, FreePorts ports) throws IOException {
         AppWiring.Endpoint targetEndpoint = new AppWiring.Endpoint(AppWiring.LOOPBACK, ports.next(), ports.next());
         if (backend != null) {
             backend.requireAlive();

@@ -4,7 +4,6 @@ import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
 import dev.stackbench.api.comparison.ComparisonRunRecord;
 import dev.stackbench.api.comparison.MetricSpread;
 import dev.stackbench.api.comparison.VariantStatistics;
-import dev.stackbench.api.status.StepResult;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +58,7 @@ public final class HtmlReport {
         }
         appendAlarms(html, runs);
         appendTable(html, runs);
-        appendSteps(html, runs);
+        StepsSection.append(html, runs);
         appendCharts(html, runs);
         for (ReportRun run : runs) {
             appendRunDetails(html, run);
@@ -226,107 +225,6 @@ public final class HtmlReport {
                 + "variants whose pool threads block on the scenario's work.</p>\n");
     }
 
-    /**
-     * Each sweep's or capacity search's steps as a table, the kept step (whose figures the summary shows) in bold,
-     * what the capacity search found, and the charts against offered load: one pair per unit of load, so that
-     * iterations/s and VUs never share an axis.
-     */
-    private static void appendSteps(StringBuilder html, List<ReportRun> runs) {
-        if (runs.stream()
-                .allMatch(run -> run.row().steps().isEmpty() && run.row().capacity() == null)) {
-            return;
-        }
-        html.append("<h2>Steps</h2>\n<p>One row per load level, in the order the steps ran; the bold row is the step"
-                + " the summary shows.</p>\n");
-        for (ReportRun run : runs) {
-            RunRow row = run.row();
-            if (row.steps().isEmpty() && row.capacity() == null) {
-                continue;
-            }
-            html.append("<h3>").append(escape(row.name())).append("</h3>\n");
-            if (!row.steps().isEmpty()) {
-                appendStepTable(html, row);
-            }
-            if (row.capacity() != null) {
-                html.append("<p><b>")
-                        .append(escape(SummaryTable.capacityLine(row.capacity())))
-                        .append("</b></p>\n");
-            }
-        }
-        List<String> units = Charts.stepUnits(runs);
-        if (units.isEmpty()) {
-            return;
-        }
-        html.append(
-                "<h2>Against offered load</h2>\n<p>One line per run; each step a marker, filled when it"
-                        + " passed, hollow when it failed (circle), broke (square) or k6 could not deliver its load (triangle)."
-                        + " A dashed line is the Little's-law cap of the run in the same colour, where its steps have one.</p>\n");
-        for (String unit : units) {
-            image(html, Charts.toPng(Charts.throughputAgainstLoad(runs, unit)));
-            image(html, Charts.toPng(Charts.latencyAgainstLoad(runs, unit)));
-        }
-    }
-
-    private static void appendStepTable(StringBuilder html, RunRow row) {
-        html.append("<table><tr>");
-        for (String header : List.of(
-                "step",
-                "offered load",
-                "outcome",
-                "RPS",
-                "p50 ms",
-                "p95 ms",
-                "p99 ms",
-                "errors",
-                "requests",
-                "dropped",
-                "thresholds",
-                "peak threads",
-                "target CPU",
-                "k6 CPU",
-                "Little's-law cap",
-                "RPS / cap",
-                "why")) {
-            html.append("<th>").append(escape(header)).append("</th>");
-        }
-        html.append("</tr>\n");
-        for (StepResult step : row.steps()) {
-            boolean kept = row.keptStep() != null && row.keptStep().equals(step.getStep());
-            html.append(kept ? "<tr class=\"kept\">" : "<tr>");
-            List<String> numbers =
-                    List.of(step.getStep() == null ? "-" : step.getStep().toString(), SummaryTable.level(step));
-            for (String number : numbers) {
-                html.append("<td class=\"n\">").append(escape(number)).append("</td>");
-            }
-            html.append("<td>")
-                    .append(escape(
-                            step.getOutcome() == null ? "-" : step.getOutcome().name()))
-                    .append("</td>");
-            for (String number : List.of(
-                    SummaryTable.number(step.getRps(), 1),
-                    SummaryTable.number(step.getP50Ms(), 1),
-                    SummaryTable.number(step.getP95Ms(), 1),
-                    SummaryTable.number(step.getP99Ms(), 1),
-                    SummaryTable.percent(step.getErrorRate()),
-                    step.getRequests() == null ? "-" : step.getRequests().toString(),
-                    step.getDroppedIterations() == null
-                            ? "-"
-                            : step.getDroppedIterations().toString(),
-                    step.getThresholdsPassed() == null ? "-" : step.getThresholdsPassed() ? "passed" : "FAILED",
-                    step.getPeakThreads() == null ? "-" : step.getPeakThreads().toString(),
-                    SummaryTable.number(step.getTargetCpuCores(), 2),
-                    SummaryTable.number(step.getGeneratorCpuCores(), 2),
-                    SummaryTable.number(step.getLittleLawRps(), 1),
-                    step.getLittleLawRps() == null || step.getRps() == null || step.getLittleLawRps() <= 0
-                            ? "-"
-                            : String.format(Locale.ROOT, "%.0f%%", 100 * step.getRps() / step.getLittleLawRps()))) {
-                html.append("<td class=\"n\">").append(escape(number)).append("</td>");
-            }
-            html.append("<td>").append(escape(step.getReason())).append("</td></tr>\n");
-        }
-        html.append("</table>\n");
-    }
-
     private static void appendCharts(StringBuilder html, List<ReportRun> runs) {
         html.append("<h2>Over time</h2>\n");
         image(
@@ -409,7 +307,7 @@ public final class HtmlReport {
                 .append("</pre></details>\n");
     }
 
-    private static void image(StringBuilder html, String dataUri) {
+    static void image(StringBuilder html, String dataUri) {
         if (dataUri != null) {
             html.append("<p><img alt=\"chart\" src=\"").append(dataUri).append("\"></p>\n");
         }

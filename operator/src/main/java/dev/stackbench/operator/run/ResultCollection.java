@@ -44,7 +44,7 @@ public final class ResultCollection {
                         .map(Conditions::format)
                         .orElseGet(() -> Conditions.format(progress.now()))
                 : progress.status().getStartedAt();
-        Optional<RunMeasurement.Measured> measured = measure(pass, view, startedOtherwise);
+        Optional<RunMeasurement.Measured> measured = measure(pass, load, startedOtherwise);
         if (measured.isEmpty()) {
             return;
         }
@@ -74,11 +74,11 @@ public final class ResultCollection {
      * Reads every runner's k6 summary from its pod log and ends the measurement of the load with them; empty when the
      * run failed on them.
      *
-     * @param load the run, or a step's view of it
      * @param startedAtOtherwise when the load started if the runners' summaries do not say
      */
-    private Optional<RunMeasurement.Measured> measure(RunContext pass, BenchmarkRun load, String startedAtOtherwise) {
+    private Optional<RunMeasurement.Measured> measure(RunContext pass, LoadStep step, String startedAtOtherwise) {
         RunProgress progress = pass.progress();
+        BenchmarkRun load = pass.view(step);
         List<RunnerResults.RunnerLog> logs = new ArrayList<>();
         for (Pod pod : RunnerHealth.sorted(pass.runnerPods(load))) {
             String log = pass.client()
@@ -90,7 +90,7 @@ public final class ResultCollection {
         }
         RunMeasurement.Result result =
                 measurement.end(load, logs, pass.pods(RunLabels.ROLE_TARGET), progress.now(), startedAtOtherwise);
-        if (RunLabels.step(load).isEmpty()) {
+        if (!step.isStep()) {
             // The operator saw the runners start at its last poll; their summaries say when they really did.
             progress.status().setStartedAt(result.startedAt());
         }
