@@ -17,8 +17,9 @@ public final class Quantities {
         return text != null && CPU.matcher(text).matches();
     }
 
+    /** True when {@link #memoryBytes} reads the text: the pattern, and at most {@link Long#MAX_VALUE} bytes. */
     public static boolean isValidMemory(String text) {
-        return text != null && MEMORY.matcher(text).matches();
+        return text != null && MEMORY.matcher(text).matches() && fitsInLong(bytes(text));
     }
 
     /** CPU in cores, e.g. "500m" -> 0.5, "2" -> 2. */
@@ -32,11 +33,23 @@ public final class Quantities {
 
     /** Memory in bytes, e.g. "1Gi" -> 1073741824. */
     public static long memoryBytes(String text) {
-        if (!isValidMemory(text)) {
+        if (text == null || !MEMORY.matcher(text).matches()) {
             throw new IllegalArgumentException(
                     "'" + text + "' is not a memory quantity: write e.g. 1Gi, 512Mi or" + " 2G");
         }
-        BigDecimal bytes = Quantity.getAmountInBytes(new Quantity(text));
-        return bytes.setScale(0, RoundingMode.CEILING).longValueExact();
+        BigDecimal bytes = bytes(text);
+        if (!fitsInLong(bytes)) {
+            throw new IllegalArgumentException(
+                    "'" + text + "' is larger than any memory a pod can have: write e.g." + " 1Gi, 512Mi or 2G");
+        }
+        return bytes.longValue();
+    }
+
+    private static BigDecimal bytes(String text) {
+        return Quantity.getAmountInBytes(new Quantity(text)).setScale(0, RoundingMode.CEILING);
+    }
+
+    private static boolean fitsInLong(BigDecimal whole) {
+        return whole.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
     }
 }

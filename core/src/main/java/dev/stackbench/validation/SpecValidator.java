@@ -2,6 +2,7 @@ package dev.stackbench.validation;
 
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Durations;
+import dev.stackbench.api.Quantities;
 import dev.stackbench.api.SpecRules;
 import dev.stackbench.api.run.BackendSpec;
 import dev.stackbench.api.run.BenchmarkRun;
@@ -217,7 +218,13 @@ public final class SpecValidator {
         }
         String memory = resources.getMemory();
         if (memory != null && checks.size(path + ".memory", memory, 0, SpecRules.QUANTITY_MAX_LENGTH)) {
-            checks.pattern(path + ".memory", memory, MEMORY, "write e.g. 1Gi, 512Mi or 2G");
+            if (checks.pattern(path + ".memory", memory, MEMORY, "write e.g. 1Gi, 512Mi or 2G")) {
+                checks.rule(
+                        Quantities.isValidMemory(memory),
+                        path + ".memory",
+                        path + ".memory '" + memory + "' is larger than any memory a pod can have: write e.g. 1Gi,"
+                                + " 512Mi or 2G");
+            }
         }
     }
 
@@ -745,8 +752,15 @@ public final class SpecValidator {
             if (!size(field, value, 0, SpecRules.DURATION_MAX_LENGTH)) {
                 return false;
             }
-            if (!Durations.isValid(value)) {
+            if (!value.matches(SpecRules.DURATION_PATTERN)) {
                 add(field, field + SpecRules.DURATION_FORMAT_HINT + " (not '" + value + "')");
+                return false;
+            }
+            if (!Durations.isValid(value)) {
+                add(
+                        field,
+                        field + " '" + value + "' is longer than the longest duration k6 accepts (" + Durations.LONGEST
+                                + ")");
                 return false;
             }
             return true;

@@ -27,6 +27,31 @@ class DurationsAndQuantitiesTest {
     }
 
     @Test
+    void everyDurationTheSchemaAcceptsParsesOrIsInvalidNeverThrowsElsewhere() {
+        // Go (and k6) drop what is below a nanosecond: "20.5ns" is 20 ns, not an error.
+        assertThat(Durations.isValid("20.5ns")).isTrue();
+        assertThat(Durations.parse("20.5ns")).isEqualTo(Duration.ofNanos(20));
+        assertThat(Durations.parse("1.0000000001s")).isEqualTo(Duration.ofSeconds(1));
+        // Longer than Go's duration (int64 nanoseconds, about 2562047 h) matches the pattern but is no duration.
+        String tooLong = "99999999999999999999999999999h";
+        assertThat(tooLong).matches(SpecRules.DURATION_PATTERN);
+        assertThat(Durations.isValid(tooLong)).isFalse();
+        assertThat(Durations.tryParse(tooLong)).isEmpty();
+        assertThatThrownBy(() -> Durations.parse(tooLong)).hasMessageContaining("longer than");
+        assertThat(Durations.isValid("2562047h")).isTrue();
+        assertThat(Durations.isValid("2562048h")).isFalse();
+    }
+
+    @Test
+    void everyMemoryQuantityThePatternAcceptsReadsOrIsInvalid() {
+        String huge = "99999999999999T";
+        assertThat(huge).matches(SpecRules.MEMORY_PATTERN);
+        assertThat(Quantities.isValidMemory(huge)).isFalse();
+        assertThatThrownBy(() -> Quantities.memoryBytes(huge)).hasMessageContaining("larger than");
+        assertThat(Quantities.memoryBytes("0.5")).isEqualTo(1L);
+    }
+
+    @Test
     void formatsInAFormK6Reads() {
         assertThat(Durations.format(Duration.ofSeconds(90))).isEqualTo("1m30s");
         assertThat(Durations.format(Duration.ofMillis(300))).isEqualTo("300ms");

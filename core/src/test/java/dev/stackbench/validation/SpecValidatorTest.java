@@ -22,6 +22,27 @@ class SpecValidatorTest {
     }
 
     @Test
+    void aDurationTheSchemaAdmitsIsEitherReadOrNamedNeverAnException() {
+        // Each spec must validate without throwing; sub-nanosecond parts are dropped as Go does, a duration longer
+        // than Go's is named.
+        String tooLong = "9999999999999999h";
+        List<Violation> violations = SpecValidator.withShippedCatalogue().validate(run("x", """
+                target: {variant: mvc-jdbc, resources: {cpu: "1", memory: 99999999999999T}}
+                timeout: %s
+                workload: {scenario: rows, warmup: 20.5ns, duration: 20s, load: {rate: 5}}
+                """.formatted(tooLong)));
+        assertThat(violations)
+                .extracting(Violation::toString)
+                .anySatisfy(v -> assertThat(v).contains("spec.timeout '" + tooLong + "' is longer than the longest"))
+                .anySatisfy(v -> assertThat(v).contains("spec.target.resources.memory '99999999999999T' is larger"))
+                .noneSatisfy(v -> assertThat(v).contains("warmup"));
+        assertThat(SpecValidator.withShippedCatalogue().validate(run("x", """
+                target: {variant: mvc-jdbc}
+                workload: {scenario: rows, warmup: 20.5ns, duration: 20.000000000001s, load: {rate: 5}}
+                """))).isEmpty();
+    }
+
+    @Test
     void unknownVariantNamesTheKnownOnes() {
         List<Violation> violations = SpecValidator.withShippedCatalogue().validate(run("x", """
                 target: {variant: mvc-jdbcc}
