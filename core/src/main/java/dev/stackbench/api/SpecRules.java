@@ -275,10 +275,15 @@ public final class SpecRules {
     /** A variant's name appears in its runs' names ({@code <comparison>-<name>-r<round>}), which stay short. */
     public static final long MAX_COMPARISON_LABEL = 30;
     /**
-     * The longest name of a comparison's run: the longest name derived from it, k6-operator's initializer Job
-     * {@code <run>-k6-initializer}, is also the value of its pods' {@code job-name} label, at most 63 characters.
+     * The longest name of a BenchmarkRun. k6-operator names objects after the run's TestRun ({@code <run>-k6}, or
+     * {@code <run>-s<step>} for a sweep or capacity step, up to 99): the initializer Job {@code <testrun>-initializer},
+     * whose name is also its pods' {@code job-name} label, and the runners' Services {@code
+     * <testrun>-service-<n>}, DNS labels; both are at most 63 characters, so 63 - 12 - 4.
      */
-    public static final int MAX_CHILD_RUN_NAME = 48;
+    public static final int MAX_RUN_NAME = 47;
+
+    /** The longest name of a comparison's run: every run's limit. */
+    public static final int MAX_CHILD_RUN_NAME = MAX_RUN_NAME;
     /** The figures a comparison can compare, as a CEL list. */
     public static final String COMPARISON_METRIC_NAMES =
             "['rps', 'p50', 'p90', 'p95', 'p99', 'max', 'errorRate'," + " 'capacity']";

@@ -1,5 +1,6 @@
 package dev.stackbench.operator.run;
 
+import dev.stackbench.api.SpecRules;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.lifecycle.RunProgress;
@@ -7,6 +8,7 @@ import dev.stackbench.operator.RunLabels;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,9 +31,25 @@ public final class Admission {
 
     /** What is wrong with the run's spec, one sentence each; empty when it is valid. */
     List<String> violations(RunContext pass) {
-        return validator.validate(pass.run().getSpec()).stream()
+        List<String> violations = new ArrayList<>();
+        nameTooLong(pass.run().getMetadata().getName()).ifPresent(violations::add);
+        validator.validate(pass.run().getSpec()).stream()
                 .map(Violation::toString)
-                .toList();
+                .forEach(violations::add);
+        return violations;
+    }
+
+    /**
+     * A name longer than {@link SpecRules#MAX_RUN_NAME}: k6-operator could not create the Jobs and Services it names
+     * after the run, and the run would wait for them until its timeout.
+     */
+    static Optional<String> nameTooLong(String name) {
+        if (name == null || name.length() <= SpecRules.MAX_RUN_NAME) {
+            return Optional.empty();
+        }
+        return Optional.of("metadata.name: '" + name + "' is " + name.length() + " characters long, at most "
+                + SpecRules.MAX_RUN_NAME + " are allowed (k6-operator names Jobs and Services after the run, up to 16"
+                + " characters longer, and Kubernetes allows 63): create the run again with a shorter name");
     }
 
     /** Says, in a condition, that a spec changed after the run started is ignored. */
