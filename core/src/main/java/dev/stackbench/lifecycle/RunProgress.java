@@ -382,6 +382,11 @@ public final class RunProgress {
         }
     }
 
+    /** Records a normal event that changes no condition (something done once, e.g. pools released). */
+    public void note(String reason, String message) {
+        events.add(new Event(false, reason, message));
+    }
+
     /** Sets a condition True that marks a problem; records a warning event when it is new or flips. */
     public void problem(String type, String reason, String message) {
         boolean flips = condition(type)

@@ -47,6 +47,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -121,6 +122,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     @Override
     public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun resource, Context<BenchmarkRun> context) {
         RunProgress progress = new RunProgress(resource, clock.instant());
+        if (progress.status().getQueuedAt() == null) {
+            // Orders runs created in the same second (creation times have one-second resolution): PoolQueue.ARRIVAL.
+            progress.status()
+                    .setQueuedAt(clock.instant().truncatedTo(ChronoUnit.MILLIS).toString());
+        }
         try {
             RunContext pass = new RunContext(context, settings, progress, withStartedSpec(resource, context));
             if (!progress.isTerminal()) {
@@ -133,7 +139,21 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             execute(pass, action);
             goOnIfStalled(progress, resource);
         } catch (RuntimeException e) {
-            ApiErrors.Failure failure = ApiErrors.of(e).orElseThrow(() -> e);
+            Optional<ApiErrors.Failure> apiFailure = ApiErrors.of(e);
+            if (apiFailure.isEmpty() && !holdsAnything(progress)) {
+                // A spec the checks let through but the operator cannot process would otherwise be retried forever
+                // without a status, and a run without a phase holds back every later run on its node pools.
+                LOG.error(
+                        "run {}: cannot process the spec",
+                        resource.getMetadata().getName(),
+                        e);
+                progress.fail(
+                        "SpecNotProcessable",
+                        "the operator could not process this run's spec (" + e.getMessage() + "): correct the field"
+                                + " it names, or report the spec with this message if it is valid");
+                return finish(progress, context.getClient());
+            }
+            ApiErrors.Failure failure = apiFailure.orElseThrow(() -> e);
             switch (failure.handling()) {
                 case WAIT_FOR_PERMISSION -> stall(progress, "Forbidden", failure.forbiddenMessage(), PERMISSION_RETRY);
                 case FAIL -> failOnRefusedObject(progress, failure);
@@ -150,6 +170,17 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             progress.checkAgainIn(soon);
         }
         return finish(progress, context.getClient());
+    }
+
+    /** An ended run still holding node pools looks again until its pods are gone (Cleanup releases them). */
+    private static boolean holdsPools(RunProgress progress) {
+        return progress.status().getPools() != null
+                && !progress.status().getPools().isEmpty();
+    }
+
+    /** Before Provisioning a run has created nothing and holds no pool: failing it loses nothing. */
+    private static boolean holdsAnything(RunProgress progress) {
+        return progress.phase() != null && progress.phase().compareTo(Phase.Provisioning) >= 0;
     }
 
     /** Carries out what the run driver decided, with the stage that owns it. */
@@ -300,7 +331,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             }
         }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
-        if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
+        if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty() || holdsPools(progress)) {
             progress.nextCheck()
                     .ifPresent(delay -> control.rescheduleAfter(delay.isNegative() ? Duration.ZERO : delay));
         }

@@ -171,6 +171,85 @@ class BenchmarkRunFailuresIT {
     }
 
     @Test
+    void anEndedRunWhosePodsAreKeptHoldsItsPoolsUntilDeletedWhateverItsPlacementSaysNow() throws Exception {
+        harness.apply(OperatorHarness.example(
+                        "kept", spec -> spec.with("spec").put("timeout", "12s").put("cleanup", "Never")))
+                .requireSuccess();
+        BenchmarkRun started = harness.awaitPhase("kept", Phase.Provisioning);
+        assertThat(started.getStatus().getPools())
+                .anySatisfy(pool -> assertThat(pool).contains("stackbench.dev/pool="));
+        assertThat(started.getStatus().getQueuedAt()).isNotBlank();
+        // Moving a running run to other nodes in its spec moves none of its pods: its pools stay taken.
+        harness.apply(OperatorHarness.example("kept", spec -> {
+                    spec.with("spec").put("timeout", "12s").put("cleanup", "Never");
+                    for (String role : List.of("target", "backend", "loadgen")) {
+                        ((ObjectNode) spec.at("/spec/placement/" + role + "/nodeSelector"))
+                                .put("stackbench.dev/pool", "elsewhere-" + role);
+                    }
+                }))
+                .requireSuccess();
+        harness.apply(OperatorHarness.example("next", spec -> spec.with("spec").put("timeout", "12s")))
+                .requireSuccess();
+        assertThat(harness.awaitPhase("next", Phase.Queued).getStatus().getMessage())
+                .contains("/kept");
+
+        harness.awaitPhase("kept", Phase.Failed);
+        // Ended, but its target, database and delay service still run on the pools (spec.cleanup: Never).
+        await("next still waits for the kept pods")
+                .during(Duration.ofSeconds(5))
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> {
+                    BenchmarkRun next = harness.run("next");
+                    assertThat(next.getStatus().getPhase()).isEqualTo(Phase.Queued);
+                    assertThat(next.getStatus().getMessage()).contains("has ended but whose pods are still on");
+                });
+
+        harness.client()
+                .resources(BenchmarkRun.class)
+                .inNamespace(harness.namespace())
+                .withName("kept")
+                .delete();
+        BenchmarkRun next = awaitStarted("next");
+        assertThat(next.getStatus().getPools()).isNotEmpty();
+    }
+
+    @Test
+    void aNameTooLongForK6OperatorFailsAtOnceAndASubNanosecondDurationDoesNotWedgeTheRun() throws Exception {
+        String longName = "a-run-whose-name-leaves-k6-operator-no-room-xyzw";
+        assertThat(longName).hasSize(48);
+        harness.apply(OperatorHarness.example(longName, spec -> {})).requireSuccess();
+        BenchmarkRun refused = harness.awaitPhase(longName, Phase.Failed);
+        assertThat(refused.getStatus().getMessage())
+                .contains("metadata.name", "48 characters long, at most 47", "shorter name");
+        assertThat(refused.getStatus().getPools()).isNull();
+
+        // The API server accepts "20.5ns" (it matches the duration pattern); Go and k6 drop the half nanosecond.
+        harness.apply(OperatorHarness.example(
+                        "fraction", spec -> ((ObjectNode) spec.at("/spec/workload")).put("warmup", "20.5ns")))
+                .requireSuccess();
+        BenchmarkRun fraction = awaitStarted("fraction");
+        assertThat(fraction.getStatus().getMessage()).doesNotContain("could not process");
+    }
+
+    /** The run took its pools: Provisioning or any later phase but Failed. */
+    private BenchmarkRun awaitStarted(String name) {
+        return await(name + " started")
+                .atMost(OperatorHarness.WAIT)
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> harness.run(name), run -> {
+                    Phase phase =
+                            run.getStatus() == null ? null : run.getStatus().getPhase();
+                    assertThat(phase)
+                            .as(name + ": "
+                                    + (run.getStatus() == null
+                                            ? ""
+                                            : run.getStatus().getMessage()))
+                            .isNotEqualTo(Phase.Failed);
+                    return phase != null && phase.ordinal() >= Phase.Provisioning.ordinal();
+                });
+    }
+
+    @Test
     void aRefusedCreateStallsTheRunAsForbiddenNamingTheRightAndItGoesOnOnceGranted() throws Exception {
         KubernetesClient client = harness.client();
         var role = client.rbac().roles().inNamespace(harness.namespace()).withName(harness.operatorRole());

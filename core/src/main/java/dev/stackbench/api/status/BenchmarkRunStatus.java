@@ -22,6 +22,14 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("The spec generation this status describes.")
     private Long observedGeneration;
 
+    @JsonPropertyDescription("When the operator first saw the run (RFC 3339, in milliseconds): of runs created in the"
+            + " same second, the one seen first takes shared node pools first.")
+    private String queuedAt;
+
+    @JsonPropertyDescription("The node pools and the external database this run holds, fixed when it started: no other"
+            + " run uses them until this list is empty, which happens once the run has ended and its pods are gone.")
+    private List<String> pools;
+
     @JsonPropertyDescription("When load started (RFC 3339).")
     private String startedAt;
 

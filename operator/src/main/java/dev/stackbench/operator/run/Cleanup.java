@@ -10,7 +10,9 @@ import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.operator.objects.RunDatabase;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +21,9 @@ import java.util.List;
  * stay.
  */
 public final class Cleanup {
+
+    /** How often an ended run looks whether its pods are gone, besides the pod informer's events. */
+    private static final Duration POD_GONE_CHECK = Duration.ofSeconds(2);
 
     private final RunMeasurement measurement;
 
@@ -33,7 +38,11 @@ public final class Cleanup {
         boolean stored = run.getStatus() != null
                 && run.getStatus().getPhase() != null
                 && run.getStatus().getPhase().isTerminal();
-        if (!stored || progress.condition(RunProgress.CLEANED_UP).isPresent()) {
+        if (!stored) {
+            return;
+        }
+        if (progress.condition(RunProgress.CLEANED_UP).isPresent()) {
+            releasePoolsOnceThePodsAreGone(pass);
             return;
         }
         measurement.forget(run);
@@ -104,5 +113,33 @@ public final class Cleanup {
                 "deleted the target, delay service, " + (ownDatabase ? "database, " : "") + "k6 script and"
                         + " TestRun (spec.cleanup " + policy.value()
                         + "); the results stay in this status");
+        // The pods go after their owners: the pools are released in a later pass, when the informers see none.
+        progress.checkAgainIn(POD_GONE_CHECK);
+    }
+
+    /**
+     * An ended run holds its node pools (and its external database) until none of its pods runs any more, so the next
+     * run on those nodes is measured alone: kept pods ({@code spec.cleanup}) hold them until the run is deleted.
+     */
+    private static void releasePoolsOnceThePodsAreGone(RunContext pass) {
+        RunProgress progress = pass.progress();
+        List<String> pools = progress.status().getPools();
+        if (pools == null || pools.isEmpty()) {
+            return;
+        }
+        // Pods that ended (a runner that completed) use no CPU; running or terminating ones still do.
+        List<String> left = pass.secondaries(Pod.class).stream()
+                .filter(pod -> pod.getStatus() == null
+                        || !("Succeeded".equals(pod.getStatus().getPhase())
+                                || "Failed".equals(pod.getStatus().getPhase())))
+                .map(pod -> pod.getMetadata().getName())
+                .sorted()
+                .toList();
+        if (!left.isEmpty()) {
+            progress.checkAgainIn(POD_GONE_CHECK);
+            return;
+        }
+        progress.status().setPools(List.of());
+        progress.note("PoolsReleased", "released " + String.join(", ", pools) + ": none of the run's pods is left");
     }
 }

@@ -9,6 +9,7 @@ import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.lifecycle.RunFacts;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.PoolQueue;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.TargetReadiness;
 import dev.stackbench.operator.objects.DelayServiceDeployment;
@@ -112,6 +113,10 @@ public final class Provisioning {
     public void provision(RunContext pass, Optional<String> waitingFor) {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
+        if (progress.status().getPools() == null) {
+            // The claim is fixed with the start: a later edit of the placement frees nothing (PoolQueue).
+            progress.status().setPools(PoolQueue.claims(run));
+        }
         if (pass.secondary(ConfigMap.class, RunLabels.scriptConfigMapName(run)).isEmpty()) {
             Optional<String> customModule = customModule(pass);
             if (run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM && customModule.isEmpty()) {
