@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.comparison.ComparisonPhase;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.Conditions;
 import dev.stackbench.api.status.Phase;
@@ -12,6 +14,8 @@ import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
@@ -19,6 +23,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Order;
@@ -229,6 +234,68 @@ class BenchmarkRunFailuresIT {
                 .requireSuccess();
         BenchmarkRun fraction = awaitStarted("fraction");
         assertThat(fraction.getStatus().getMessage()).doesNotContain("could not process");
+    }
+
+    @Test
+    void aComparisonWhosePreviousRunsPodIsStuckTerminatingGivesUpAfterTheLimitNamingThePod(TestCluster cluster)
+            throws Exception {
+        // A pod that never goes (here a finalizer; on a cluster, a node that stopped answering) would hold the
+        // comparison forever; it gives up after the operator's pod limit (the target readiness limit), here 15 s.
+        String finalizer = "stackbench.dev/test-hold";
+        try (OperatorHarness stuck = new OperatorHarness(
+                cluster, "stuck", settings -> settings.withTargetReadyLimit(Duration.ofSeconds(15)))) {
+            stuck.apply(OperatorHarness.comparison(
+                            "hold",
+                            3,
+                            List.of(Map.of("variant", "webflux-r2dbc"), Map.of("variant", "mvc-jdbc")),
+                            root -> ((ObjectNode) root.at("/spec/template")).put("timeout", "12s")))
+                    .requireSuccess();
+            Pod target = await("the first run's target pod")
+                    .atMost(OperatorHarness.WAIT)
+                    .until(
+                            () -> stuck.client()
+                                    .pods()
+                                    .inNamespace(stuck.namespace())
+                                    .withLabel(RunLabels.ROLE, RunLabels.ROLE_TARGET)
+                                    .list()
+                                    .getItems(),
+                            pods -> pods.size() == 1)
+                    .get(0);
+            String pod = target.getMetadata().getName();
+            try {
+                stuck.client()
+                        .pods()
+                        .inNamespace(stuck.namespace())
+                        .withName(pod)
+                        .edit(p -> new PodBuilder(p)
+                                .editMetadata()
+                                .addToFinalizers(finalizer)
+                                .endMetadata()
+                                .build());
+
+                BenchmarkComparison failed =
+                        stuck.awaitComparison("hold", ComparisonPhase.Failed, Duration.ofMinutes(3));
+                assertThat(failed.getStatus().getMessage())
+                        .contains("gave up waiting for the 1 pod(s) of run", pod, "kubectl delete pod --force");
+                assertThat(stuck.client()
+                                .resources(BenchmarkRun.class)
+                                .inNamespace(stuck.namespace())
+                                .list()
+                                .getItems())
+                        .as("no run after the one whose pod is stuck")
+                        .hasSize(1);
+            } finally {
+                stuck.client()
+                        .pods()
+                        .inNamespace(stuck.namespace())
+                        .withName(pod)
+                        .edit(p -> new PodBuilder(p)
+                                .editMetadata()
+                                .removeFromFinalizers(finalizer)
+                                .endMetadata()
+                                .build());
+            }
+        }
     }
 
     /** The run took its pools: Provisioning or any later phase but Failed. */

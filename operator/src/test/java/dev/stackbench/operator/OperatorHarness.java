@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The operator running in-process against the test cluster, watching one namespace of its own, with short polling
@@ -48,6 +49,11 @@ final class OperatorHarness implements AutoCloseable {
     private StackbenchOperator operator;
 
     OperatorHarness(TestCluster cluster, String namespacePrefix) {
+        this(cluster, namespacePrefix, settings -> settings);
+    }
+
+    /** An operator whose settings are the harness's, changed by {@code adjust}. */
+    OperatorHarness(TestCluster cluster, String namespacePrefix, UnaryOperator<OperatorSettings> adjust) {
         this.cluster = cluster;
         installCrd(cluster);
         this.namespace = cluster.createNamespace(namespacePrefix);
@@ -63,14 +69,14 @@ final class OperatorHarness implements AutoCloseable {
                         .withStringData(Map.of("username", "stackbench", "password", "stackbench"))
                         .build())
                 .create();
-        this.settings = new OperatorSettings(
+        this.settings = adjust.apply(new OperatorSettings(
                 "it",
                 "stackbench/postgres:15",
                 DATABASE_SECRET,
                 null,
                 null,
                 Duration.ofMillis(500),
-                OperatorSettings.defaults().targetReadyLimit());
+                OperatorSettings.defaults().targetReadyLimit()));
         startOperator();
     }
 

@@ -1,6 +1,7 @@
 package dev.stackbench.operator.comparison;
 
 import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Durations;
 import dev.stackbench.api.comparison.BenchmarkComparison;
 import dev.stackbench.api.comparison.ComparisonRunRecord;
 import dev.stackbench.api.run.BenchmarkRun;
@@ -16,10 +17,12 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.net.HttpURLConnection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The comparison's runs, one at a time in the planned order: each run's record in the status follows the run, and the
@@ -85,8 +88,23 @@ public final class ComparisonSequence {
             }
             if (run == null) {
                 Optional<String> busy = previous == null ? Optional.empty() : stillBusy(previous, client);
+                Optional<Instant> ended = previous == null ? Optional.empty() : endedAt(previous);
+                if (busy.isPresent()
+                        && ended.isPresent()
+                        && pass.clock().instant().isAfter(ended.get().plus(podsGoneDeadline()))) {
+                    pass.fail(
+                            "PreviousRunNotGone",
+                            "gave up waiting for " + busy.get() + ", " + Durations.format(podsGoneDeadline())
+                                    + " after it ended: the comparison"
+                                    + " stops with the runs it completed (in this status); remove what is left"
+                                    + " (kubectl get pods -n " + namespace + " -l " + RunLabels.RUN + "="
+                                    + previous.getMetadata().getName() + "; a pod stuck Terminating on a node that"
+                                    + " no longer answers needs kubectl delete pod --force) and create the comparison"
+                                    + " again");
+                    return false;
+                }
                 if (busy.isPresent()) {
-                    pass.message(busy.get());
+                    pass.message("waiting for " + busy.get() + " before the next repetition starts");
                     pass.checkAgainIn(shorter(settings.pollInterval(), PODS_GONE_CHECK));
                     return false;
                 }
@@ -124,8 +142,8 @@ public final class ComparisonSequence {
     }
 
     /**
-     * Why the next run cannot start yet: the run before it has not been cleaned up, or some of its pods (target,
-     * database, delay service, k6 runners) are still there. Empty once its nodes are free.
+     * What the next run waits for, if anything: the run before it to be cleaned up, or some of its pods (target,
+     * database, delay service, k6 runners) to go. Empty once its nodes are free.
      */
     private static Optional<String> stillBusy(BenchmarkRun previous, KubernetesClient client) {
         String name = previous.getMetadata().getName();
@@ -134,26 +152,45 @@ public final class ComparisonSequence {
                 && previous.getStatus().getConditions().stream()
                         .anyMatch(condition -> RunProgress.CLEANED_UP.equals(condition.getType()));
         if (!cleanedUp) {
-            return Optional.of("waiting for run " + name + " to be cleaned up before the next repetition starts");
+            return Optional.of("run " + name + " to be cleaned up");
         }
         String namespace = previous.getMetadata().getNamespace();
-        int left = client.pods()
-                        .inNamespace(namespace)
-                        .withLabel(RunLabels.RUN, name)
-                        .list()
-                        .getItems()
-                        .size()
-                + client.pods()
-                        .inNamespace(namespace)
-                        .withLabel(RunLabels.K6_TEST_RUN, RunLabels.testRunName(previous))
-                        .list()
-                        .getItems()
-                        .size();
-        if (left > 0) {
-            return Optional.of("waiting for the " + left + " pod(s) of run " + name
-                    + " to terminate before the next repetition starts");
+        List<String> left = Stream.concat(
+                        client.pods().inNamespace(namespace).withLabel(RunLabels.RUN, name).list().getItems().stream(),
+                        client
+                                .pods()
+                                .inNamespace(namespace)
+                                .withLabel(RunLabels.K6_TEST_RUN, RunLabels.testRunName(previous))
+                                .list()
+                                .getItems()
+                                .stream())
+                .map(pod -> pod.getMetadata().getName())
+                .distinct()
+                .sorted()
+                .toList();
+        if (!left.isEmpty()) {
+            return Optional.of("the " + left.size() + " pod(s) of run " + name + " ("
+                    + String.join(", ", left.stream().limit(5).toList()) + (left.size() > 5 ? ", ..." : "")
+                    + ") to terminate");
         }
         return Optional.empty();
+    }
+
+    /**
+     * How long after a run ended its cleanup and the end of its pods may take: as long as a pod may take to become
+     * Ready (the target's readiness limit). Pods normally go within seconds (their termination grace is 30 s at most);
+     * past this they are stuck (a node that stopped answering, a finalizer), and waiting longer would hold the
+     * comparison forever.
+     */
+    private Duration podsGoneDeadline() {
+        return settings.targetReadyLimit();
+    }
+
+    /** When the run ended (status.finishedAt), if it says. */
+    private static Optional<Instant> endedAt(BenchmarkRun run) {
+        return Optional.ofNullable(run.getStatus())
+                .map(status -> status.getFinishedAt())
+                .map(Instant::parse);
     }
 
     private static Duration shorter(Duration a, Duration b) {
