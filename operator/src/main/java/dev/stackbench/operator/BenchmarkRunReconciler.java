@@ -172,6 +172,15 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         return finish(progress, context.getClient());
     }
 
+    /** The object is owned by this very run, not by an earlier one of the same name that is being deleted. */
+    private static boolean ownedBy(HasMetadata object, BenchmarkRun run) {
+        return object.getMetadata().getOwnerReferences() == null
+                || object.getMetadata().getOwnerReferences().stream()
+                        .filter(owner -> BenchmarkRun.KIND.equals(owner.getKind()))
+                        .allMatch(
+                                owner -> owner.getUid().equals(run.getMetadata().getUid()));
+    }
+
     /** An ended run still holding node pools looks again until its pods are gone (Cleanup releases them). */
     private static boolean holdsPools(RunProgress progress) {
         return progress.status().getPools() != null
@@ -349,7 +358,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         String scriptConfigMap = RunLabels.scriptConfigMapName(resource);
         BenchmarkRunSpec spec = context.getSecondaryResources(ConfigMap.class).stream()
                 .filter(configMap ->
-                        scriptConfigMap.equals(configMap.getMetadata().getName()))
+                        scriptConfigMap.equals(configMap.getMetadata().getName()) && ownedBy(configMap, resource))
                 .findFirst()
                 .map(configMap ->
                         configMap.getData() == null ? null : configMap.getData().get(K6ScriptConfigMap.SPEC_KEY))

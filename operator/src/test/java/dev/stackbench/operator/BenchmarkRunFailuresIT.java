@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
@@ -296,6 +297,59 @@ class BenchmarkRunFailuresIT {
                                 .build());
             }
         }
+    }
+
+    @Test
+    void aRunCreatedAgainUnderTheSameNameNeverTakesOverTheObjectsOfTheOneBefore() throws Exception {
+        String finalizer = "stackbench.dev/test-hold";
+        harness.apply(OperatorHarness.example("again", spec -> {})).requireSuccess();
+        var deployments = harness.client().apps().deployments().inNamespace(harness.namespace());
+        await("the first run's target")
+                .atMost(OperatorHarness.WAIT)
+                .until(() -> deployments.withName("again-target").get() != null);
+        String firstUid = harness.run("again").getMetadata().getUid();
+        // The garbage collector cannot remove the first run's target until the finalizer goes: it lingers, owned by
+        // a run that no longer exists, as it does for a moment on any cluster.
+        deployments.withName("again-target").edit(d -> new DeploymentBuilder(d)
+                .editMetadata()
+                .addToFinalizers(finalizer)
+                .endMetadata()
+                .build());
+        try {
+            harness.client()
+                    .resources(BenchmarkRun.class)
+                    .inNamespace(harness.namespace())
+                    .withName("again")
+                    .delete();
+            await("the first run gone").atMost(OperatorHarness.WAIT).until(() -> harness.run("again") == null);
+            harness.apply(OperatorHarness.example("again", spec -> {})).requireSuccess();
+
+            BenchmarkRun waiting = await("the second run waits for the first one's objects")
+                    .atMost(OperatorHarness.WAIT)
+                    .until(
+                            () -> harness.run("again"),
+                            run -> run.getStatus() != null
+                                    && run.getStatus().getMessage() != null
+                                    && run.getStatus().getMessage().contains("earlier BenchmarkRun named again"));
+            assertThat(waiting.getMetadata().getUid()).isNotEqualTo(firstUid);
+            assertThat(waiting.getStatus().getMessage()).contains("deployment/again-target");
+            assertThat(deployments.withName("again-target").get().getMetadata().getOwnerReferences())
+                    .extracting(owner -> owner.getUid())
+                    .containsExactly(firstUid);
+        } finally {
+            deployments.withName("again-target").edit(d -> new DeploymentBuilder(d)
+                    .editMetadata()
+                    .removeFromFinalizers(finalizer)
+                    .endMetadata()
+                    .build());
+        }
+        String secondUid = harness.run("again").getMetadata().getUid();
+        await("the second run's own target").atMost(OperatorHarness.WAIT).untilAsserted(() -> assertThat(
+                        deployments.withName("again-target").get())
+                .isNotNull()
+                .satisfies(d -> assertThat(d.getMetadata().getOwnerReferences())
+                        .extracting(owner -> owner.getUid())
+                        .containsExactly(secondUid)));
     }
 
     /** The run took its pools: Provisioning or any later phase but Failed. */

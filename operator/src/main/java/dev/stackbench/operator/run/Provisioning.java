@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -113,6 +114,18 @@ public final class Provisioning {
     public void provision(RunContext pass, Optional<String> waitingFor) {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
+        List<String> earlier = pass.earlierRunsObjects();
+        if (!earlier.isEmpty()) {
+            // Deleted and created again before the garbage collector removed the first one's objects: applying ours
+            // would take them over (and their pods, with their state), so the run waits until they are gone.
+            progress.status()
+                    .setMessage("waits until the objects of an earlier BenchmarkRun named "
+                            + run.getMetadata().getName()
+                            + " are deleted (" + String.join(", ", earlier) + "), then creates its own; if they stay,"
+                            + " delete them");
+            progress.checkAgainIn(settings.pollInterval());
+            return;
+        }
         if (progress.status().getPools() == null) {
             // The claim is fixed with the start: a later edit of the placement frees nothing (PoolQueue).
             progress.status().setPools(PoolQueue.claims(run));

@@ -9,10 +9,13 @@ import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunEvents;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.objects.K6TestRun;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -20,6 +23,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * What every stage works with in one pass over a run: the run with the spec it started with, its progress, the
@@ -92,9 +97,36 @@ public final class RunContext {
         return context.getPrimaryCache().list().toList();
     }
 
-    /** The run's objects of one kind as the informers see them. */
+    /**
+     * The run's objects of one kind as the informers see them, without those an earlier BenchmarkRun of the same
+     * name owns (still being deleted when the run was created again): a run never takes over another's objects.
+     */
     <R extends HasMetadata> Set<R> secondaries(Class<R> type) {
-        return context.getSecondaryResources(type);
+        return context.getSecondaryResources(type).stream()
+                .filter(resource -> !ownedByAnotherRun(resource))
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * The objects of an earlier BenchmarkRun of this name that are not gone yet, as "kind/name"; creating this run's
+     * objects of the same names would take them over.
+     */
+    List<String> earlierRunsObjects() {
+        return Stream.of(Deployment.class, Service.class, ConfigMap.class, GenericKubernetesResource.class)
+                .flatMap(type -> context.getSecondaryResources(type).stream())
+                .filter(this::ownedByAnotherRun)
+                .map(resource -> resource.getKind().toLowerCase(java.util.Locale.ROOT) + "/"
+                        + resource.getMetadata().getName())
+                .sorted()
+                .toList();
+    }
+
+    private boolean ownedByAnotherRun(HasMetadata resource) {
+        String uid = run.getMetadata().getUid();
+        return uid != null
+                && resource.getMetadata().getOwnerReferences() != null
+                && resource.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(owner -> BenchmarkRun.KIND.equals(owner.getKind()) && !uid.equals(owner.getUid()));
     }
 
     /** One of the run's objects by name, as the informers see it. */
