@@ -282,6 +282,12 @@ public final class SpecRules {
      */
     public static final int MAX_RUN_NAME = 47;
 
+    /** CEL on the BenchmarkRun object: the API server refuses a longer name at once (the operator checks it too). */
+    public static final String RUN_NAME_LENGTH = "self.metadata.name.size() <= 47";
+
+    public static final String RUN_NAME_LENGTH_MESSAGE = "metadata.name must be at most 47 characters: k6-operator"
+            + " names Jobs and Services after the run, up to 16 characters longer, and Kubernetes allows 63";
+
     /** The longest name of a comparison's run: every run's limit. */
     public static final int MAX_CHILD_RUN_NAME = MAX_RUN_NAME;
     /** The figures a comparison can compare, as a CEL list. */

@@ -1,7 +1,9 @@
 package dev.stackbench.api.run;
 
+import dev.stackbench.api.SpecRules;
 import dev.stackbench.api.status.BenchmarkRunStatus;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -38,6 +40,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
         name = "AGE",
         jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
+@ValidationRule(value = SpecRules.RUN_NAME_LENGTH, message = SpecRules.RUN_NAME_LENGTH_MESSAGE)
 public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {
 
     public static final String GROUP = "stackbench.dev";

@@ -43,7 +43,7 @@ public final class Admission {
      * A name longer than {@link SpecRules#MAX_RUN_NAME}: k6-operator could not create the Jobs and Services it names
      * after the run, and the run would wait for them until its timeout.
      */
-    static Optional<String> nameTooLong(String name) {
+    public static Optional<String> nameTooLong(String name) {
         if (name == null || name.length() <= SpecRules.MAX_RUN_NAME) {
             return Optional.empty();
         }
