@@ -56,7 +56,7 @@ public class BenchmarkComparisonReconciler implements Reconciler<BenchmarkCompar
     private final Clock clock;
 
     public BenchmarkComparisonReconciler(VariantCatalogue catalogue, OperatorSettings settings, Clock clock) {
-        this.start = new ComparisonStart(catalogue);
+        this.start = new ComparisonStart(catalogue, settings);
         this.sequence = new ComparisonSequence(settings);
         this.clock = clock;
     }

@@ -63,8 +63,9 @@ import org.slf4j.LoggerFactory;
  * execute the one action it names with the stage that owns it, and write the status. The stages are the classes of
  * {@code dev.stackbench.operator.run}:
  * <ol>
- *   <li>{@link Admission} Pending: the spec is valid, its variant in the catalogue; a spec change after the start is
- *       ignored, saying so. The pools (Queued while another run holds one) and spec.timeout the driver judges.
+ *   <li>{@link Admission} Pending: the cluster's policy allows the spec, the spec is valid, its variant in the
+ *       catalogue; a spec change after the start is ignored, saying so. The pools (Queued while another run holds
+ *       one) and spec.timeout the driver judges.
  *   <li>{@link Provisioning} script, delay service, database and target, until they are Ready.
  *   <li>{@link LoadStart} a load's k6-operator TestRun, created exactly once.
  *   <li>{@link LoadFollowing} WarmingUp, then Running, by the TestRun's stage and the time since load started;
@@ -108,7 +109,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.settings = settings;
         this.clock = clock;
         RunMeasurement measurement = new RunMeasurement(scraper, new RunnerResults(catalogue));
-        this.admission = new Admission(catalogue);
+        this.admission = new Admission(catalogue, settings);
         this.provisioning = new Provisioning(catalogue, settings);
         this.steppedLoad = new SteppedLoadStage(measurement);
         this.loadStart = new LoadStart(settings, measurement, steppedLoad);
@@ -134,7 +135,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             }
             RunDriver.Action action = progress.isTerminal()
                     ? new RunDriver.CleanUp()
-                    : RunDriver.next(progress, pass.resolved(), observer.observe(pass));
+                    : admission
+                            .refuse(pass)
+                            .orElseGet(() -> RunDriver.next(progress, pass.resolved(), observer.observe(pass)));
             LOG.debug("run {} in phase {}: {}", resource.getMetadata().getName(), progress.phase(), action);
             execute(pass, action);
             goOnIfStalled(progress, resource);

@@ -1,6 +1,7 @@
 package dev.stackbench.operator;
 
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.operator.run.AdmissionPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
@@ -93,6 +94,40 @@ public final class OperatorCommand implements Runnable {
     String defaultDatabaseSecret;
 
     @Option(
+            names = "--allowed-image-repositories",
+            paramLabel = "REPOS",
+            defaultValue = "${env:STACKBENCH_POLICY_IMAGE_REPOSITORIES}",
+            description = "Repositories (comma-separated; a path ending in / allows all under it) whose images"
+                    + " spec.target.image may name, beside the catalogue's images at the operator's tag (default:"
+                    + " $STACKBENCH_POLICY_IMAGE_REPOSITORIES, else none).")
+    String allowedImageRepositories;
+
+    @Option(
+            names = "--database-secret-label",
+            paramLabel = "KEY[=VALUE]",
+            defaultValue = "${env:STACKBENCH_POLICY_DATABASE_SECRET_LABEL}",
+            description = "Label a Secret must carry for a run to name it in spec.backend.database.external.secretRef,"
+                    + " beside the default database Secret (default: $STACKBENCH_POLICY_DATABASE_SECRET_LABEL, else"
+                    + " none: that Secret only).")
+    String databaseSecretLabel;
+
+    @Option(
+            names = "--denied-env",
+            paramLabel = "NAMES",
+            defaultValue = "${env:STACKBENCH_POLICY_DENIED_ENV}",
+            description = "Environment variables (comma-separated) a run may not set in spec.target.env, beside the"
+                    + " operator's own wiring (default: $STACKBENCH_POLICY_DENIED_ENV, else the JVM option variables).")
+    String deniedEnv;
+
+    @Option(
+            names = "--allowed-database-hosts",
+            paramLabel = "HOSTS",
+            defaultValue = "${env:STACKBENCH_POLICY_DATABASE_HOSTS}",
+            description = "External database hosts (comma-separated) a run may name (default:"
+                    + " $STACKBENCH_POLICY_DATABASE_HOSTS, else none).")
+    String allowedDatabaseHosts;
+
+    @Option(
             names = "--catalogue",
             paramLabel = "FILE",
             description = "Variant catalogue file (default: the one shipped in the jar).")
@@ -108,7 +143,9 @@ public final class OperatorCommand implements Runnable {
                 k6Image == null || k6Image.isBlank() ? null : k6Image,
                 k6StarterImage == null || k6StarterImage.isBlank() ? null : k6StarterImage,
                 defaults.pollInterval(),
-                defaults.targetReadyLimit());
+                defaults.targetReadyLimit(),
+                AdmissionPolicy.fromOptions(
+                        allowedImageRepositories, databaseSecretLabel, deniedEnv, allowedDatabaseHosts));
         VariantCatalogue catalogue =
                 catalogueFile == null ? VariantCatalogue.load() : VariantCatalogue.load(catalogueFile);
         String lease = noLeaderElection ? null : leaseNamespace;

@@ -10,6 +10,9 @@ import dev.stackbench.comparison.ComparisonResults;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.ApiErrors;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.run.Admission;
+import dev.stackbench.operator.run.PolicyCheck;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -34,9 +37,12 @@ public final class ComparisonStart {
             + " delay service, started once the previous run's pods are gone";
 
     private final SpecValidator validator;
+    private final PolicyCheck policy;
 
-    public ComparisonStart(VariantCatalogue catalogue) {
+    public ComparisonStart(VariantCatalogue catalogue, OperatorSettings settings) {
         this.validator = new SpecValidator(catalogue);
+        this.policy =
+                new PolicyCheck(settings.policy(), catalogue, settings.imageTag(), settings.defaultDatabaseSecret());
     }
 
     /** The comparison with the spec it started with; empty when it is invalid and has failed. */
@@ -99,6 +105,16 @@ public final class ComparisonStart {
                     "invalid: "
                             + violations.stream().map(Violation::toString).collect(Collectors.joining("; "))
                             + ". Fix the field(s) and create the comparison again");
+            return Optional.empty();
+        }
+        List<Violation> refusals = policy.check(
+                checked.getSpec(),
+                PolicyCheck.secretsIn(client, resource.getMetadata().getNamespace()));
+        if (!refusals.isEmpty()) {
+            pass.fail(
+                    Admission.REFUSED_BY_POLICY,
+                    refusals.stream().map(Violation::toString).collect(Collectors.joining("; "))
+                            + ". None of its runs was created");
             return Optional.empty();
         }
         long seed = checked.getSpec().getSeed() != null

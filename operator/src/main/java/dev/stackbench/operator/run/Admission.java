@@ -2,8 +2,11 @@ package dev.stackbench.operator.run;
 
 import dev.stackbench.api.SpecRules;
 import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.validation.SpecValidator;
 import dev.stackbench.validation.Violation;
@@ -12,21 +15,49 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Pending: what the operator alone can say about a spec. The API server checked the schema and CEL rules; the
  * catalogue (the variant) and k6's thresholds only the operator knows, so a spec breaking them fails before the run
- * takes its pools or creates anything. A spec changed after the start is ignored, saying so.
+ * takes its pools or creates anything. So does a spec the cluster's {@link AdmissionPolicy} refuses, with a reason of
+ * its own: the spec is valid, the cluster does not run it. A spec changed after the start is ignored, saying so.
  */
 public final class Admission {
+
+    /** The reason of a run the cluster's policy refuses. */
+    public static final String REFUSED_BY_POLICY = "RefusedByPolicy";
 
     /** On the run's script ConfigMap: the generation of the spec the run started with. */
     static final String SPEC_GENERATION_ANNOTATION = "stackbench.dev/spec-generation";
 
     private final SpecValidator validator;
+    private final PolicyCheck policy;
 
-    public Admission(VariantCatalogue catalogue) {
+    public Admission(VariantCatalogue catalogue, OperatorSettings settings) {
         this.validator = new SpecValidator(catalogue);
+        this.policy =
+                new PolicyCheck(settings.policy(), catalogue, settings.imageTag(), settings.defaultDatabaseSecret());
+    }
+
+    /**
+     * Fails a run the cluster's policy refuses, before it takes its pools or creates anything; empty for a run the
+     * policy allows, and for one that started already (it was allowed then).
+     */
+    public Optional<RunDriver.Action> refuse(RunContext pass) {
+        RunProgress progress = pass.progress();
+        if (progress.isTerminal() || progress.reached(Phase.Provisioning)) {
+            return Optional.empty();
+        }
+        List<Violation> refusals = policy.check(
+                pass.run().getSpec(),
+                PolicyCheck.secretsIn(pass.client(), pass.run().getMetadata().getNamespace()));
+        if (refusals.isEmpty()) {
+            return Optional.empty();
+        }
+        String message = refusals.stream().map(Violation::toString).collect(Collectors.joining("; "));
+        progress.fail(REFUSED_BY_POLICY, message);
+        return Optional.of(new RunDriver.Fail(REFUSED_BY_POLICY, message));
     }
 
     /** What is wrong with the run's spec, one sentence each; empty when it is valid. */
