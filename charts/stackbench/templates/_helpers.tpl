@@ -73,6 +73,32 @@ capabilities:
     - ALL
 {{- end }}
 
+{{/*
+The namespaces the operator watches, comma-separated: the release namespace unless watch.namespaces lists others;
+empty with watch.allNamespaces (every namespace).
+*/}}
+{{- define "stackbench.watchedNamespaces" -}}
+{{- if .Values.watch.allNamespaces }}
+{{- if .Values.watch.namespaces }}
+{{- fail "watch.allNamespaces is true and watch.namespaces lists namespaces: set one of them (allNamespaces: false to watch the listed namespaces only, or namespaces: [] to watch all)" }}
+{{- end }}
+{{- else if .Values.watch.namespaces }}
+{{- join "," .Values.watch.namespaces }}
+{{- else }}
+{{- .Release.Namespace }}
+{{- end }}
+{{- end }}
+
+{{/* The external database hosts runs may name: the policy's, and the chart's PostgreSQL when it is installed. */}}
+{{- define "stackbench.allowedDatabaseHosts" -}}
+{{- $hosts := .Values.policy.externalDatabases.allowedHosts }}
+{{- if .Values.postgresql.enabled }}
+{{- $host := printf "%s-postgresql" .Release.Name }}
+{{- $hosts = concat $hosts (list $host (printf "%s.%s" $host .Release.Namespace) (printf "%s.%s.svc" $host .Release.Namespace) (printf "%s.%s.svc.cluster.local" $host .Release.Namespace)) }}
+{{- end }}
+{{- join "," (uniq $hosts) }}
+{{- end }}
+
 {{/* What the operator does in a watched namespace; each rule says what for. */}}
 {{- define "stackbench.operatorRules" -}}
 # The BenchmarkRuns it reconciles, their status and their finalizer; it creates the runs of a comparison.
@@ -104,6 +130,16 @@ capabilities:
 - apiGroups: [""]
   resources: ["secrets"]
   verbs: ["create", "delete"]
+{{- if .Values.policy.databaseSecrets.label }}
+# The label policy.databaseSecrets.label asks for, on the Secret a run names for its external database.
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get"]
+{{- end }}
+# Per-run NetworkPolicies around a run's pods, removed with the run.
+- apiGroups: ["networking.k8s.io"]
+  resources: ["networkpolicies"]
+  verbs: ["create", "get", "list", "watch", "delete"]
 # The k6-operator TestRun that drives the load.
 - apiGroups: ["k6.io"]
   resources: ["testruns"]

@@ -123,11 +123,18 @@ class ChartInstallIT {
                 "get pods --subresource=proxy",
                 "watch jobs.batch",
                 "create events",
+                "create networkpolicies.networking.k8s.io",
+                "delete networkpolicies.networking.k8s.io",
                 // The password Secret of a run's own database: created and deleted by name, never read.
                 "create secrets",
                 "delete secrets")) {
-            assertAllowed(operatorAccount, elsewhere, allowed);
+            // By default the operator watches its own namespace only, and has its rights there alone.
+            assertAllowed(operatorAccount, namespace, allowed);
+            assertDenied(operatorAccount, elsewhere, allowed);
         }
+        // Nodes belong to no namespace: their kubelets' metrics, and none of the kubelets' other endpoints.
+        assertAllowed(operatorAccount, namespace, "get nodes --subresource=metrics");
+        assertDenied(operatorAccount, namespace, "get nodes --subresource=proxy");
         for (String denied : List.of(
                 "get secrets",
                 "list secrets",
@@ -142,9 +149,10 @@ class ChartInstallIT {
                 "list nodes",
                 "create clusterroles.rbac.authorization.k8s.io",
                 "create leases.coordination.k8s.io")) {
-            assertThat(canI(operatorAccount, elsewhere, denied))
-                    .as("operator may not %s in %s", denied, elsewhere)
-                    .isFalse();
+            assertDenied(operatorAccount, elsewhere, denied);
+            if (!denied.equals("create leases.coordination.k8s.io")) {
+                assertDenied(operatorAccount, namespace, denied);
+            }
         }
         assertAllowed(operatorAccount, namespace, "update leases.coordination.k8s.io/stackbench-operator");
         assertThat(canI(operatorAccount, namespace, "update leases.coordination.k8s.io/someone-elses"))
@@ -275,6 +283,12 @@ class ChartInstallIT {
                 .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> canI(user, namespace, action));
+    }
+
+    private void assertDenied(String user, String namespace, String action) {
+        assertThat(canI(user, namespace, action))
+                .as("%s may not %s in %s", user, action, namespace)
+                .isFalse();
     }
 
     /** Asks the API server's authorizer whether the user may do {@code action} ("verb resource [flags]"). */

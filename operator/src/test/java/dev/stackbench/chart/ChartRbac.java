@@ -32,7 +32,7 @@ public final class ChartRbac {
 
     /**
      * Renders the chart's ServiceAccount and RBAC for an operator in {@code operatorNamespace} watching
-     * {@code watchNamespaces} (empty: all) and applies them as administrator. Extra helm arguments (e.g.
+     * {@code watchNamespaces} (empty: all, the chart's {@code watch.allNamespaces}) and applies them as administrator. Extra helm arguments (e.g.
      * {@code --set database.secretName=...}) go to `helm template`.
      */
     public static Grant apply(
@@ -46,7 +46,9 @@ public final class ChartRbac {
                 "templates/rbac.yaml",
                 "--set",
                 "crds.enabled=false"));
-        if (!watchNamespaces.isEmpty()) {
+        if (watchNamespaces.isEmpty()) {
+            arguments.addAll(List.of("--set", "watch.allNamespaces=true"));
+        } else {
             arguments.addAll(List.of("--set", "watch.namespaces={" + String.join(",", watchNamespaces) + "}"));
         }
         arguments.addAll(List.of(extraHelmArguments));

@@ -68,6 +68,18 @@ class ChartRenderIT {
                 Arguments.of("crds off", List.of("--set", "crds.enabled=false")),
                 Arguments.of("crds not kept", List.of("--set", "crds.keep=false")),
                 Arguments.of("namespaced watch", List.of("--set", "watch.namespaces={team-a,team-b}")),
+                Arguments.of("every namespace watched", List.of("--set", "watch.allNamespaces=true")),
+                Arguments.of(
+                        "policy widened",
+                        List.of(
+                                "--set",
+                                "policy.targetImages.allowedRepositories={registry.example.com/bench/}",
+                                "--set",
+                                "policy.databaseSecrets.label=stackbench.dev/database=true",
+                                "--set",
+                                "policy.externalDatabases.allowedHosts={db.example.com}",
+                                "--set",
+                                "policy.targetEnv.denied={JAVA_OPTS}")),
                 Arguments.of("postgresql on", List.of("--set", "postgresql.enabled=true")),
                 Arguments.of("prometheus on", List.of("--set", "kube-prometheus-stack.enabled=true")),
                 Arguments.of(
@@ -255,11 +267,144 @@ class ChartRenderIT {
         assertThat(validation.stdout() + validation.stderr()).contains("surge");
     }
 
+    static Stream<Arguments> watchVariants() {
+        return Stream.of(
+                Arguments.of("defaults", List.of(), "Role", false, List.of(NAMESPACE)),
+                Arguments.of(
+                        "listed namespaces",
+                        List.of("--set", "watch.namespaces={team-a,team-b}"),
+                        "Role",
+                        false,
+                        List.of("team-a", "team-b")),
+                Arguments.of(
+                        "database Secret label",
+                        List.of("--set", "policy.databaseSecrets.label=stackbench.dev/database=true"),
+                        "Role",
+                        true,
+                        List.of(NAMESPACE)),
+                Arguments.of(
+                        "every namespace",
+                        List.of("--set", "watch.allNamespaces=true"),
+                        "ClusterRole",
+                        false,
+                        List.of()));
+    }
+
+    /**
+     * No rule of the chart is broader than {@link RbacAllowList}: the resources, verbs and kind of role written there,
+     * no wildcard. The operator's rules sit in Roles of the watched namespaces, and in a ClusterRole only when every
+     * namespace is watched on purpose; cluster-wide otherwise only the nodes and their metrics.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("watchVariants")
+    void noRbacRuleIsBroaderThanTheAllowList(
+            String name, List<String> values, String operatorKind, boolean readsSecrets, List<String> watched) {
+        Manifests manifests = chart.template(RELEASE, NAMESPACE, values);
+        List<JsonNode> roles = new ArrayList<>(manifests.ofKind("Role"));
+        roles.addAll(manifests.ofKind("ClusterRole"));
+        List<RbacAllowList.Grant> allowed = new ArrayList<>(RbacAllowList.operatorRules(operatorKind, readsSecrets));
+        allowed.addAll(RbacAllowList.NODE_METRICS);
+        allowed.addAll(RbacAllowList.LEADER_ELECTION);
+
+        assertThat(RbacAllowList.excess(roles, allowed))
+                .as("grants beyond the allow-list (%s)", name)
+                .isEmpty();
+        List<JsonNode> bindings = new ArrayList<>(manifests.ofKind("RoleBinding"));
+        bindings.addAll(manifests.ofKind("ClusterRoleBinding"));
+        Map<String, String> bound = RbacAllowList.bindings(bindings);
+        if (watched.isEmpty()) {
+            assertThat(bound)
+                    .containsEntry("ClusterRole " + FULLNAME, "ClusterRoleBinding@")
+                    .doesNotContainKey("Role " + FULLNAME);
+        } else {
+            assertThat(bound)
+                    .containsEntry(
+                            "Role " + FULLNAME,
+                            watched.stream()
+                                    .map(namespace -> "RoleBinding@" + namespace)
+                                    .collect(Collectors.joining(",")))
+                    .doesNotContainKey("ClusterRole " + FULLNAME);
+        }
+        assertThat(bound)
+                .containsEntry("ClusterRole " + FULLNAME + "-node-metrics", "ClusterRoleBinding@")
+                .containsEntry("Role " + FULLNAME + "-leader-election", "RoleBinding@" + NAMESPACE)
+                .hasSize(3);
+        String namespaces = args(operatorDeployment(manifests)).stream()
+                .filter(argument -> argument.startsWith("--namespace="))
+                .findFirst()
+                .orElse("(every namespace)");
+        assertThat(namespaces)
+                .isEqualTo(watched.isEmpty() ? "(every namespace)" : "--namespace=" + String.join(",", watched));
+    }
+
+    /** The allow-list check catches what it is there for: a wildcard, an extra verb, a rule moved cluster-wide. */
     @Test
-    void defaultsWatchEveryNamespaceWithExactlyTheOperatorsRules() {
+    void theAllowListNamesAWildcardAnExtraVerbAndAClusterWideRule() throws IOException {
+        JsonNode widened = new ObjectMapper().readTree("""
+                {"kind": "ClusterRole", "metadata": {"name": "x"}, "rules": [
+                  {"apiGroups": [""], "resources": ["nodes/proxy"], "verbs": ["get"]},
+                  {"apiGroups": [""], "resources": ["nodes"], "verbs": ["*"]},
+                  {"apiGroups": ["apps"], "resources": ["deployments"], "verbs": ["create"]},
+                  {"nonResourceURLs": ["/metrics"], "verbs": ["get"]}]}""");
+        List<RbacAllowList.Grant> allowed = new ArrayList<>(RbacAllowList.operatorRules("Role", false));
+        allowed.addAll(RbacAllowList.NODE_METRICS);
+
+        assertThat(RbacAllowList.excess(List.of(widened), allowed))
+                .containsExactly(
+                        "ClusterRole x: /nodes/proxy [get]",
+                        "ClusterRole x: /nodes [*]",
+                        "ClusterRole x: apps/deployments [create]",
+                        "ClusterRole x: nonResourceURLs [\"/metrics\"]");
+    }
+
+    /**
+     * The policy: values reach the operator as its STACKBENCH_POLICY_* variables; by default nothing beyond the chart's
+     * own, and the chart's PostgreSQL host is allowed once it is installed.
+     */
+    @Test
+    void thePolicyValuesReachTheOperator() {
+        assertThat(env(operatorDeployment(chart.template(RELEASE, NAMESPACE, List.of()))))
+                .containsEntry("STACKBENCH_POLICY_IMAGE_REPOSITORIES", "")
+                .containsEntry("STACKBENCH_POLICY_DATABASE_SECRET_LABEL", "")
+                .containsEntry("STACKBENCH_POLICY_DATABASE_HOSTS", "")
+                .containsEntry(
+                        "STACKBENCH_POLICY_DENIED_ENV", "JAVA_TOOL_OPTIONS,JDK_JAVA_OPTIONS,_JAVA_OPTIONS,JAVA_OPTS");
+
+        Map<String, String> widened = env(operatorDeployment(chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of(
+                        "--set", "policy.targetImages.allowedRepositories={registry.example.com/bench/,stackbench/x}",
+                        "--set", "policy.databaseSecrets.label=stackbench.dev/database=true",
+                        "--set", "policy.externalDatabases.allowedHosts={db.example.com}",
+                        "--set", "policy.targetEnv.denied={JAVA_OPTS,HTTP_PROXY}",
+                        "--set", "postgresql.enabled=true"))));
+        assertThat(widened)
+                .containsEntry("STACKBENCH_POLICY_IMAGE_REPOSITORIES", "registry.example.com/bench/,stackbench/x")
+                .containsEntry("STACKBENCH_POLICY_DATABASE_SECRET_LABEL", "stackbench.dev/database=true")
+                .containsEntry(
+                        "STACKBENCH_POLICY_DATABASE_HOSTS",
+                        "db.example.com,sb-postgresql,sb-postgresql.stackbench,sb-postgresql.stackbench.svc,"
+                                + "sb-postgresql.stackbench.svc.cluster.local")
+                .containsEntry("STACKBENCH_POLICY_DENIED_ENV", "JAVA_OPTS,HTTP_PROXY");
+
+        CommandResult badLabel =
+                chart.helm("template", RELEASE, "chart", "--set", "policy.databaseSecrets.label=not a label");
+        assertThat(badLabel.succeeded()).isFalse();
+        assertThat(badLabel.stderr()).contains("/policy/databaseSecrets/label");
+        CommandResult both = chart.helm(
+                "template", RELEASE, "chart", "--set", "watch.allNamespaces=true", "--set", "watch.namespaces={a}");
+        assertThat(both.succeeded()).isFalse();
+        assertThat(both.stderr()).contains("watch.allNamespaces is true and watch.namespaces lists namespaces");
+    }
+
+    @Test
+    void defaultsWatchTheReleaseNamespaceOnlyWithExactlyTheOperatorsRules() {
         Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of());
 
-        JsonNode clusterRole = manifests.get("ClusterRole", FULLNAME);
+        JsonNode clusterRole = manifests.get("Role", FULLNAME);
+        assertThat(clusterRole.path("metadata").path("namespace").asText()).isEqualTo(NAMESPACE);
+        assertThat(manifests.find("ClusterRole", FULLNAME)).isEmpty();
         assertThat(rules(clusterRole))
                 .containsExactlyInAnyOrder(
                         "stackbench.dev/benchmarkruns: create,get,list,watch,patch,update",
@@ -276,9 +421,10 @@ class ChartRenderIT {
                         "/pods/log: get",
                         "batch/jobs: get,list,watch",
                         "/pods/proxy: get",
+                        "networking.k8s.io/networkpolicies: create,get,list,watch,delete",
                         "/events: create,patch");
         assertThat(clusterRole.path("rules").findValues("resourceNames")).isEmpty();
-        JsonNode binding = manifests.get("ClusterRoleBinding", FULLNAME);
+        JsonNode binding = manifests.get("RoleBinding", FULLNAME);
         assertThat(binding.path("subjects").get(0).path("name").asText()).isEqualTo(FULLNAME);
         assertThat(binding.path("subjects").get(0).path("namespace").asText()).isEqualTo(NAMESPACE);
 
@@ -303,6 +449,7 @@ class ChartRenderIT {
         assertThat(operator.getArgs())
                 .containsExactly(
                         "--health-port=8080",
+                        "--namespace=" + NAMESPACE,
                         "--database-image=postgres:17",
                         "--default-database-secret=stackbench-database");
         assertThat(env(deployment))
@@ -326,7 +473,7 @@ class ChartRenderIT {
             assertThat(role.path("metadata").path("name").asText()).isEqualTo(FULLNAME + "-node-metrics");
             assertThat(role.path("rules").toString())
                     .isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"nodes\"],\"verbs\":[\"get\"]},"
-                            + "{\"apiGroups\":[\"\"],\"resources\":[\"nodes/proxy\"],\"verbs\":[\"get\"]}]");
+                            + "{\"apiGroups\":[\"\"],\"resources\":[\"nodes/metrics\"],\"verbs\":[\"get\"]}]");
         });
         assertThat(manifests.ofKind("ClusterRoleBinding"))
                 .extracting(b -> b.path("roleRef").path("name").asText())
@@ -464,8 +611,10 @@ class ChartRenderIT {
 
     @Test
     void prometheusAddsTargetServiceMonitorAndLiveDashboard() throws IOException {
-        Manifests manifests =
-                chart.template(RELEASE, NAMESPACE, List.of("--set", "kube-prometheus-stack.enabled=true"));
+        Manifests manifests = chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of("--set", "kube-prometheus-stack.enabled=true", "--set", "watch.allNamespaces=true"));
 
         JsonNode monitor = manifests.get("ServiceMonitor", FULLNAME + "-targets");
         assertThat(monitor.path("spec")

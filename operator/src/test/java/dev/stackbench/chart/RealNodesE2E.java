@@ -152,6 +152,9 @@ class RealNodesE2E {
                         // Each run's own PostgreSQL: the image hack/cluster.sh built from Debian's packages.
                         "--set",
                         "database.image=" + RUN_DATABASE_IMAGE,
+                        // The shared database one run names as external: allowed by the cluster's policy.
+                        "--set",
+                        "policy.externalDatabases.allowedHosts={" + SHARED_DATABASE + "}",
                         "--set",
                         "test.image.repository=" + repository(busybox),
                         "--set",
