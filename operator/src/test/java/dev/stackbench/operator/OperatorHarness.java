@@ -8,10 +8,12 @@ import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.comparison.BenchmarkComparison;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.chart.ChartRbac;
+import dev.stackbench.operator.run.AdmissionPolicy;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,16 +51,33 @@ final class OperatorHarness implements AutoCloseable {
     private StackbenchOperator operator;
 
     OperatorHarness(TestCluster cluster, String namespacePrefix) {
-        this(cluster, namespacePrefix, settings -> settings);
+        this(cluster, namespacePrefix, AdmissionPolicy.strict(), settings -> settings);
     }
 
     /** An operator whose settings are the harness's, changed by {@code adjust}. */
     OperatorHarness(TestCluster cluster, String namespacePrefix, UnaryOperator<OperatorSettings> adjust) {
+        this(cluster, namespacePrefix, AdmissionPolicy.strict(), adjust);
+    }
+
+    /**
+     * An operator under an admission policy of its own, with the RBAC the chart renders for it ({@code chartValues},
+     * e.g. {@code --set policy.databaseSecrets.label=...}, go to `helm template` as the policy's values would).
+     */
+    OperatorHarness(TestCluster cluster, String namespacePrefix, AdmissionPolicy policy, String... chartValues) {
+        this(cluster, namespacePrefix, policy, settings -> settings, chartValues);
+    }
+
+    private OperatorHarness(
+            TestCluster cluster,
+            String namespacePrefix,
+            AdmissionPolicy policy,
+            UnaryOperator<OperatorSettings> adjust,
+            String... chartValues) {
         this.cluster = cluster;
         installCrd(cluster);
         this.namespace = cluster.createNamespace(namespacePrefix);
         this.operatorNamespace = cluster.createNamespace(namespacePrefix + "-operator");
-        this.grant = ChartRbac.apply(cluster, operatorNamespace, List.of(namespace));
+        this.grant = ChartRbac.apply(cluster, operatorNamespace, List.of(namespace), chartValues);
         this.operatorClient = cluster.clientForServiceAccount(operatorNamespace, grant.serviceAccount());
         client().secrets()
                 .inNamespace(namespace)
@@ -76,7 +95,8 @@ final class OperatorHarness implements AutoCloseable {
                 null,
                 null,
                 Duration.ofMillis(500),
-                OperatorSettings.defaults().targetReadyLimit()));
+                OperatorSettings.defaults().targetReadyLimit(),
+                policy));
         startOperator();
     }
 
@@ -241,6 +261,11 @@ final class OperatorHarness implements AutoCloseable {
                     e);
         }
         return comparison(name);
+    }
+
+    /** The Deployments in {@link #namespace()}: the runs' databases, delay services and targets. */
+    List<Deployment> deployments() {
+        return client().apps().deployments().inNamespace(namespace).list().getItems();
     }
 
     CommandResult apply(String yaml) {
