@@ -133,10 +133,10 @@ public final class OperatorCommand implements Runnable {
             description = "Variant catalogue file (default: the one shipped in the jar).")
     Path catalogueFile;
 
-    @Override
-    public void run() {
+    /** The settings the options (and the variables behind them, as the chart sets them) give. */
+    OperatorSettings settings() {
         OperatorSettings defaults = OperatorSettings.defaults();
-        OperatorSettings settings = new OperatorSettings(
+        return new OperatorSettings(
                 imageTag == null || imageTag.isBlank() ? defaults.imageTag() : imageTag,
                 databaseImage,
                 defaultDatabaseSecret,
@@ -146,6 +146,11 @@ public final class OperatorCommand implements Runnable {
                 defaults.targetReadyLimit(),
                 AdmissionPolicy.fromOptions(
                         allowedImageRepositories, databaseSecretLabel, deniedEnv, allowedDatabaseHosts));
+    }
+
+    @Override
+    public void run() {
+        OperatorSettings settings = settings();
         VariantCatalogue catalogue =
                 catalogueFile == null ? VariantCatalogue.load() : VariantCatalogue.load(catalogueFile);
         String lease = noLeaderElection ? null : leaseNamespace;
