@@ -10,6 +10,8 @@ final class ExitCodes {
     static final int INVALID_INPUT = 2;
     /** Every run completed but at least one threshold failed. */
     static final int THRESHOLDS_FAILED = 3;
+    /** Another local run holds this machine's lock ({@link dev.stackbench.local.RunLock}); nothing was started. */
+    static final int ANOTHER_RUN = 4;
 
     private ExitCodes() {}
 }

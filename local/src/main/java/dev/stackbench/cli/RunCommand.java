@@ -18,6 +18,7 @@ import dev.stackbench.local.ProgressPrinter;
 import dev.stackbench.local.RepetitionPlan;
 import dev.stackbench.local.RepositoryCatalogue;
 import dev.stackbench.local.ResultsLayout;
+import dev.stackbench.local.RunLock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -49,7 +50,9 @@ import picocli.CommandLine.Parameters;
             "0:every run succeeded and its thresholds passed",
             "1:a run failed (see its message and the logs in the results directory)",
             "2:a file is not a valid BenchmarkRun or the command line is wrong; nothing was started",
-            "3:every run completed but a threshold failed"
+            "3:every run completed but a threshold failed",
+            "4:another local run is under way on this machine (its pid and results directory are named); nothing was"
+                    + " started"
         })
 public final class RunCommand implements Callable<Integer> {
 
@@ -186,11 +189,39 @@ public final class RunCommand implements Callable<Integer> {
             err.println("stackbench: " + e.getMessage());
             return ExitCodes.INVALID_INPUT;
         }
-        ResultsLayout layout = resultsDir != null
-                ? new ResultsLayout(resultsDir.toAbsolutePath())
-                : ResultsLayout.underDefaultDirectory(repoRoot, ZonedDateTime.now());
-        Files.createDirectories(layout.root());
+        RunLock lock;
+        try {
+            lock = RunLock.acquire(RunLock.path());
+        } catch (RunLock.Busy busy) {
+            err.println("stackbench: " + busy.getMessage());
+            err.flush();
+            return ExitCodes.ANOTHER_RUN;
+        }
         ProgressPrinter progress = ProgressPrinter.forStderr();
+        try (lock) {
+            ResultsLayout layout;
+            if (resultsDir != null) {
+                layout = new ResultsLayout(resultsDir.toAbsolutePath());
+                Files.createDirectories(layout.root());
+            } else {
+                layout = ResultsLayout.createUnderDefaultDirectory(repoRoot, ZonedDateTime.now());
+            }
+            lock.describe(layout.root());
+            return runAll(settings, catalogue, plainRuns, repetitionPlan, layout, progress, out, err);
+        }
+    }
+
+    /** Runs every planned run under the lock, then prints and writes what they gave; returns the exit code. */
+    private int runAll(
+            LocalRunner.Settings settings,
+            VariantCatalogue catalogue,
+            List<PlannedRun> plainRuns,
+            RepetitionPlan repetitionPlan,
+            ResultsLayout layout,
+            ProgressPrinter progress,
+            PrintWriter out,
+            PrintWriter err)
+            throws IOException {
         LocalComparison comparison =
                 new LocalComparison(new LocalRunner(settings, progress, catalogue), layout, progress);
         LocalComparison.Outcome outcome =

@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * </ul>
  *
  * <p>Archives are per unpacked jar, JVM and JVM options (the options decide heap layout and CPU count the archive
- * was made for). Anything that fails here leaves the JVM starting from the jar as it is, never fails a run.
+ * was made for). Anything that fails here leaves the JVM starting from the jar as it is, never fails a run. An
+ * unpacked copy is never removed while a CLI uses it ({@link UnpackedInUse}).
  */
 final class JvmStartCache {
 
@@ -127,11 +128,15 @@ final class JvmStartCache {
                     + Files.getLastModifiedTime(jar).toMillis());
             Path home = dir.resolve(name.replaceAll("\\.jar$", "") + "-" + identity);
             Path app = home.resolve("app").resolve(name);
+            Files.createDirectories(home);
+            UnpackedInUse.hold(home);
+            Files.writeString(
+                    home.resolve(UnpackedInUse.SOURCE_FILE),
+                    jar.toAbsolutePath().toString());
             if (Files.isRegularFile(app)) {
                 return app;
             }
-            Files.createDirectories(home);
-            removeOlderVersions(name.replaceAll("\\.jar$", ""), home);
+            removeOlderVersions(name.replaceAll("\\.jar$", ""), home, jar.toAbsolutePath());
             Path staging = Files.createTempDirectory(home, "unpacking-");
             try {
                 Process process = new ProcessBuilder(
@@ -170,21 +175,25 @@ final class JvmStartCache {
         }
     }
 
-    /** Unpacked copies of earlier builds of the same jar are never used again. */
-    private void removeOlderVersions(String base, Path keep) throws IOException {
+    /**
+     * Unpacked copies of earlier builds of the same jar are never used again. A copy made from a jar at another
+     * path (another checkout sharing the tools directory) is left alone, and so is one that a running CLI uses.
+     */
+    private void removeOlderVersions(String base, Path keep, Path jar) throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {
             for (Path other : entries.toList()) {
                 String otherName = other.getFileName().toString();
                 if (!other.equals(keep)
                         && otherName.startsWith(base + "-")
-                        && otherName.substring(base.length() + 1).matches("[0-9a-f]{16}")) {
-                    deleteTree(other);
+                        && otherName.substring(base.length() + 1).matches("[0-9a-f]{16}")
+                        && UnpackedInUse.madeFrom(other, jar)) {
+                    UnpackedInUse.deleteUnlessInUse(other, JvmStartCache::deleteTree);
                 }
             }
         }
     }
 
-    private static void deleteTree(Path root) {
+    static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

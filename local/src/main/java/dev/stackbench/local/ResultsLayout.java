@@ -1,5 +1,8 @@
 package dev.stackbench.local;
 
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -14,9 +17,28 @@ public record ResultsLayout(Path root) {
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
-    public static ResultsLayout underDefaultDirectory(Path repoRoot, ZonedDateTime now) {
-        return new ResultsLayout(
-                repoRoot.resolve("results").resolve(STAMP.format(now.withZoneSameInstant(ZoneOffset.UTC))));
+    /** Attempts at a free name for one timestamp: more runs than this starting in one second is not plausible. */
+    private static final int NAME_ATTEMPTS = 1000;
+
+    /**
+     * Creates a new directory results/&lt;timestamp&gt; for this invocation, or &lt;timestamp&gt;-2, -3, ... when
+     * another invocation (a run refused meanwhile, a run of another checkout's CLI) took that second's name first: the
+     * directory is created atomically, so two invocations never share one.
+     */
+    public static ResultsLayout createUnderDefaultDirectory(Path repoRoot, ZonedDateTime now) throws IOException {
+        Path parent = Files.createDirectories(repoRoot.resolve("results"));
+        String stamp = STAMP.format(now.withZoneSameInstant(ZoneOffset.UTC));
+        for (int attempt = 1; attempt <= NAME_ATTEMPTS; attempt++) {
+            Path candidate = parent.resolve(attempt == 1 ? stamp : stamp + "-" + attempt);
+            try {
+                return new ResultsLayout(Files.createDirectory(candidate));
+            } catch (FileAlreadyExistsException taken) {
+                // Someone else's: try the next name.
+            }
+        }
+        throw new IOException("could not create a results directory under " + parent + ": " + stamp + " and "
+                + (NAME_ATTEMPTS - 1) + " numbered names after it all exist; remove old results or pass"
+                + " --results-dir");
     }
 
     /** The directory of the n-th run (1-based) of this invocation, named so a listing keeps the order. */
