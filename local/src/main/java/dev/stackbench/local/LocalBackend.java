@@ -52,7 +52,7 @@ public final class LocalBackend implements AutoCloseable {
                 settings.machineCpus(),
                 BigDecimal.valueOf(Quantities.cpuCores(
                         first.getSpec().getTarget().getResources().getCpu())));
-        ProcessSupervisor supervisor = new ProcessSupervisor();
+        ProcessSupervisor supervisor = new ProcessSupervisor(plan.supportCpus());
         try {
             LocalPostgres postgres = startPostgres(plan, settings.keep());
             supervisor.register(postgres);

@@ -134,7 +134,7 @@ final class LocalRun {
                                     + " take a little CPU time from the target");
         }
         notes.forEach(note -> say(note));
-        try (ProcessSupervisor supervisor = new ProcessSupervisor()) {
+        try (ProcessSupervisor supervisor = new ProcessSupervisor(plan.supportCpus())) {
             try {
                 Files.createDirectories(files.dir());
                 Files.writeString(files.spec(), BenchmarkRuns.toYaml(LocalEnvironment.withoutStatus(run)));

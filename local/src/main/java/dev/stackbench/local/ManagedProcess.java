@@ -10,12 +10,15 @@ public final class ManagedProcess {
 
     private final String name;
     private final Process process;
+    private final Process watchdog;
     private final Path logFile;
     private final List<String> command;
 
-    ManagedProcess(String name, Process process, Path logFile, List<String> command) {
+    /** @param watchdog the process's {@link ChildWatchdog}, ended with it; null when it has none */
+    ManagedProcess(String name, Process process, Process watchdog, Path logFile, List<String> command) {
         this.name = name;
         this.process = process;
+        this.watchdog = watchdog;
         this.logFile = logFile;
         this.command = List.copyOf(command);
     }
@@ -74,6 +77,9 @@ public final class ManagedProcess {
             } catch (Exception unkillable) {
                 // Nothing more a user-space process can do; the caller reports live pids.
             }
+        }
+        if (watchdog != null) {
+            watchdog.destroy();
         }
     }
 

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts the processes of a local run and guarantees they are gone afterwards: on success, on failure and on
- * Ctrl-C (a JVM shutdown hook), in reverse start order so the target stops before the database it uses.
+ * Ctrl-C (a JVM shutdown hook), in reverse start order so the target stops before the database it uses. When the
+ * JVM dies without running its hooks (SIGKILL, the OOM killer), each process's {@link ChildWatchdog} ends it.
  */
 public final class ProcessSupervisor implements AutoCloseable {
 
@@ -25,8 +26,11 @@ public final class ProcessSupervisor implements AutoCloseable {
 
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
+    private final CpuSet watchdogCpus;
 
-    public ProcessSupervisor() {
+    /** @param watchdogCpus where the processes' watchdogs run (never the target's CPUs), or null for anywhere */
+    public ProcessSupervisor(CpuSet watchdogCpus) {
+        this.watchdogCpus = watchdogCpus;
         shutdownHook = new Thread(
                 () -> {
                     interrupted = true;
@@ -53,7 +57,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         }
         fullCommand.addAll(command);
         Files.createDirectories(logFile.toAbsolutePath().getParent());
-        ProcessBuilder builder = new ProcessBuilder(fullCommand)
+        ProcessBuilder builder = new ProcessBuilder(ChildWatchdog.inOwnGroup(fullCommand))
                 .redirectErrorStream(true)
                 .redirectOutput(logFile.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -64,10 +68,20 @@ public final class ProcessSupervisor implements AutoCloseable {
         } catch (IOException e) {
             throw new IOException(
                     "could not start " + name + " (" + String.join(" ", fullCommand) + "): " + e.getMessage()
-                            + (cpus != null ? "; is taskset (util-linux) installed?" : ""),
+                            + "; are setsid and taskset (util-linux) installed?",
                     e);
         }
-        ManagedProcess managed = new ManagedProcess(name, process, logFile, fullCommand);
+        Process watchdog;
+        try {
+            watchdog = ChildWatchdog.watch(process.pid(), watchdogCpus);
+        } catch (IOException e) {
+            new ManagedProcess(name, process, null, logFile, fullCommand).stop(STOP_GRACE);
+            throw new IOException(
+                    "could not start the watchdog that stops " + name + " if this CLI is killed (setsid sh -c ...): "
+                            + e.getMessage() + "; check that sh, setsid and taskset (util-linux) are installed",
+                    e);
+        }
+        ManagedProcess managed = new ManagedProcess(name, process, watchdog, logFile, fullCommand);
         started.add(managed);
         everStarted.add(process.pid());
         return managed;
