@@ -14,9 +14,11 @@ import dev.stackbench.local.InvalidInputException;
 import dev.stackbench.local.LocalComparison;
 import dev.stackbench.local.LocalRunner;
 import dev.stackbench.local.PlannedRun;
+import dev.stackbench.local.ProcessSupervisor;
 import dev.stackbench.local.ProgressPrinter;
 import dev.stackbench.local.RepetitionPlan;
 import dev.stackbench.local.RepositoryCatalogue;
+import dev.stackbench.local.ResultsBeforeExit;
 import dev.stackbench.local.ResultsLayout;
 import dev.stackbench.local.RunLock;
 import java.io.IOException;
@@ -52,7 +54,9 @@ import picocli.CommandLine.Parameters;
             "2:a file is not a valid BenchmarkRun or the command line is wrong; nothing was started",
             "3:every run completed but a threshold failed",
             "4:another local run is under way on this machine (its pid and results directory are named); nothing was"
-                    + " started"
+                    + " started",
+            "130/143:stopped by Ctrl-C (SIGINT) / SIGTERM: every process was stopped, the runs that finished are in"
+                    + " the table, summary.txt and report.html, the one under way is marked Interrupted"
         })
 public final class RunCommand implements Callable<Integer> {
 
@@ -198,7 +202,8 @@ public final class RunCommand implements Callable<Integer> {
             return ExitCodes.ANOTHER_RUN;
         }
         ProgressPrinter progress = ProgressPrinter.forStderr();
-        try (lock) {
+        try (lock;
+                ResultsBeforeExit resultsBeforeExit = new ResultsBeforeExit(progress::message)) {
             ResultsLayout layout;
             if (resultsDir != null) {
                 layout = new ResultsLayout(resultsDir.toAbsolutePath());
@@ -228,6 +233,11 @@ public final class RunCommand implements Callable<Integer> {
                 repetitionPlan != null ? comparison.repeat(repetitionPlan) : comparison.runEach(plainRuns);
         print(outcome, out, err);
         err.println("results: " + layout.root() + "  (report: " + layout.report() + ")");
+        if (ProcessSupervisor.interrupted()) {
+            err.println("stackbench: stopped by a signal: the runs that finished are in the table and the results"
+                    + " directory, the one under way is marked Interrupted, later ones did not start; exit code 143"
+                    + " after SIGTERM, 130 after Ctrl-C (SIGINT)");
+        }
         err.flush();
         int exit = exitCode(outcome.statuses());
         if (outcome.comparison() != null && outcome.comparison().getPhase() == ComparisonPhase.Failed) {

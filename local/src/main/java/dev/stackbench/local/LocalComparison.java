@@ -78,7 +78,7 @@ public final class LocalComparison {
                 repetitions = repetitions.sharing(backend.describe());
                 progress.message("shared between repetitions: " + repetitions.shared());
             }
-            for (int i = 0; i < planned.size(); i++) {
+            for (int i = 0; i < planned.size() && !ProcessSupervisor.interrupted(); i++) {
                 BenchmarkRun run = planned.get(i).run();
                 progress.message("== run " + (i + 1) + "/" + planned.size() + ": "
                         + run.getMetadata().getName() + " ("

@@ -140,6 +140,10 @@ final class LocalRun {
                 Files.writeString(files.spec(), BenchmarkRuns.toYaml(LocalEnvironment.withoutStatus(run)));
                 RunDriver.Action action;
                 do {
+                    if (ProcessSupervisor.interrupted()) {
+                        // A load cut short by the signal must not be collected as if it had run its course.
+                        throw new LocalRunException(RunProgress.INTERRUPTED, INTERRUPTED);
+                    }
                     action = RunDriver.next(progress, resolved, observe());
                     publishEvents();
                     execute(supervisor, action);

@@ -34,10 +34,18 @@ public final class ProcessSupervisor implements AutoCloseable {
         shutdownHook = new Thread(
                 () -> {
                     interrupted = true;
+                    // Nothing may start after this: the JVM is about to exit.
+                    closed.set(true);
                     stopAll();
                 },
                 "stackbench-stop-processes");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        try {
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // A signal came first: this supervisor starts nothing, so the run ends as interrupted.
+            interrupted = true;
+            closed.set(true);
+        }
     }
 
     /**
@@ -92,9 +100,14 @@ public final class ProcessSupervisor implements AutoCloseable {
         otherResources.add(resource);
     }
 
-    /** True once the JVM is shutting down (Ctrl-C, SIGTERM) while processes were running. */
+    /** True once the JVM is shutting down (Ctrl-C, SIGTERM) while a command or its processes were running. */
     public static boolean interrupted() {
         return interrupted;
+    }
+
+    /** Records that the JVM is shutting down: the run under way ends as interrupted and no other one starts. */
+    static void markInterrupted() {
+        interrupted = true;
     }
 
     /** Every pid this supervisor started, including ones already stopped: lets tests check none survives. */

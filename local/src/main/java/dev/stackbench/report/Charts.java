@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import javax.imageio.ImageIO;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -37,6 +38,13 @@ final class Charts {
 
     private static final int WIDTH = 900;
     private static final int HEIGHT = 380;
+
+    static {
+        // PNGs are encoded in memory. ImageIO's default file cache registers a JVM shutdown hook with the first
+        // encoding, which fails while a SIGTERM's shutdown is under way: the very moment the report of the runs
+        // that finished must still be written.
+        ImageIO.setUseCache(false);
+    }
 
     private Charts() {}
 
