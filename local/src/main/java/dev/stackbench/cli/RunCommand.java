@@ -55,7 +55,7 @@ import picocli.CommandLine.Parameters;
             "3:every run completed but a threshold failed",
             "4:another local run is under way on this machine (its pid and results directory are named); nothing was"
                     + " started",
-            "130/143:stopped by Ctrl-C (SIGINT) / SIGTERM: every process was stopped, the runs that finished are in"
+            "130/143:stopped by SIGINT / SIGTERM (./stackbench passes Ctrl-C on as SIGTERM): every process was stopped, the runs that finished are in"
                     + " the table, summary.txt and report.html, the one under way is marked Interrupted"
         })
 public final class RunCommand implements Callable<Integer> {
@@ -236,7 +236,7 @@ public final class RunCommand implements Callable<Integer> {
         if (ProcessSupervisor.interrupted()) {
             err.println("stackbench: stopped by a signal: the runs that finished are in the table and the results"
                     + " directory, the one under way is marked Interrupted, later ones did not start; exit code 143"
-                    + " after SIGTERM, 130 after Ctrl-C (SIGINT)");
+                    + " after SIGTERM, 130 after SIGINT");
         }
         err.flush();
         int exit = exitCode(outcome.statuses());
