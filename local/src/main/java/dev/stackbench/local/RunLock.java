@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -58,8 +59,7 @@ public final class RunLock implements AutoCloseable {
     public static RunLock acquire(Path file) throws Busy, IOException {
         FileChannel channel;
         try {
-            channel = FileChannel.open(
-                    file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = open(file);
         } catch (IOException e) {
             throw new IOException(
                     "could not open the lock file " + file + " that keeps two local runs from sharing this machine ("
@@ -84,6 +84,23 @@ public final class RunLock implements AutoCloseable {
         RunLock runLock = new RunLock(channel, lock);
         runLock.describe(null);
         return runLock;
+    }
+
+    /**
+     * Opens the lock file, creating it if needed. An existing file is opened without O_CREAT: in a sticky directory
+     * like /tmp, Linux's fs.protected_regular refuses O_CREAT on a file another user made, even one everyone may
+     * write.
+     */
+    private static FileChannel open(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            try {
+                return FileChannel.open(
+                        file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            } catch (FileAlreadyExistsException madeMeanwhile) {
+                // Another CLI made it first: open it as it is.
+            }
+        }
+        return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
     /** Records who holds the lock and where its results go, for a run refused meanwhile. */
