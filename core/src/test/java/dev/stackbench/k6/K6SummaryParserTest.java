@@ -113,6 +113,31 @@ class K6SummaryParserTest {
     }
 
     @Test
+    void aStrayMarkerDoesNotHideTheValidSummary() throws IOException {
+        String block = capturedStdout();
+        long expected = K6SummaryParser.parse(block).requests();
+        // A script's console.log of the marker: k6 prints it inside a log line of its own.
+        String consoleLog =
+                "time=\"2026-01-01T00:00:00Z\" level=info msg=\"" + K6Env.SUMMARY_BEGIN + "\" source=console\n";
+        // A block cut off before its end marker (an earlier, interrupted handleSummary), then the complete one.
+        String cutOff = "\n" + K6Env.SUMMARY_BEGIN + "\n{\"format\":\"stackb\n";
+        // A complete summary, then a block that was cut off by the end of the log.
+        String cutAtTheEnd = block + "\n" + K6Env.SUMMARY_BEGIN + "\n{\"format\":";
+
+        assertThat(K6SummaryParser.parse(consoleLog + block).requests()).isEqualTo(expected);
+        assertThat(K6SummaryParser.parse(cutOff + block).requests()).isEqualTo(expected);
+        assertThat(K6SummaryParser.parse(cutAtTheEnd).requests()).isEqualTo(expected);
+        assertThat(K6SummaryParser.parseAll(consoleLog + cutOff + cutAtTheEnd)).hasSize(1);
+    }
+
+    @Test
+    void aBrokenBlockAloneStillSaysWhatWasWrong() {
+        String broken = "\n" + K6Env.SUMMARY_BEGIN + "\n{\"format\":\"other\"}\n" + K6Env.SUMMARY_END + "\n";
+
+        assertThatThrownBy(() -> K6SummaryParser.parse(broken)).hasMessageContaining("not a stackbench k6 summary");
+    }
+
+    @Test
     void missingOrCutOffBlocksSayWhatHappened() throws IOException {
         String stdout = capturedStdout();
 
