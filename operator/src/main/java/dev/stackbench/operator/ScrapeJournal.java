@@ -30,6 +30,15 @@ public final class ScrapeJournal {
     static final String TARGET_KEY = "target.tsv.gz";
     static final String CPU_KEY = "cpu.txt.gz";
 
+    /** The most a journal's stored (compressed, base64) value may hold: a whole ConfigMap holds at most 1 MiB. */
+    static final int STORED_LIMIT = 2 * 1024 * 1024;
+
+    /**
+     * The most a journal's text may inflate to: the scrapes of a run are decimated ({@code TargetMetrics}) far below
+     * this, whatever its length.
+     */
+    static final int INFLATED_LIMIT = 32 * 1024 * 1024;
+
     /** What a journal holds: the target's scrapes and the pods' CPU readings, as text. */
     record Saved(String target, String cpu) {}
 
@@ -115,15 +124,31 @@ public final class ScrapeJournal {
         return Base64.getEncoder().encodeToString(bytes.toByteArray());
     }
 
+    /**
+     * The journal's text, refused as damaged when its stored form is larger than a ConfigMap can hold or when it
+     * inflates beyond {@link #INFLATED_LIMIT}: a ConfigMap of that name is writable by whoever may edit the namespace,
+     * and a small gzip bomb in it would otherwise fill the operator's heap at its next start.
+     */
     static String gunzip(String base64) {
         if (base64 == null || base64.isEmpty()) {
             return "";
         }
+        if (base64.length() > STORED_LIMIT) {
+            throw damaged("it holds " + BoundedReads.size(base64.length()) + ", more than a ConfigMap can ("
+                    + BoundedReads.size(STORED_LIMIT) + ")");
+        }
         try (GZIPInputStream in =
                 new GZIPInputStream(new ByteArrayInputStream(Base64.getDecoder().decode(base64)))) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException | IllegalArgumentException e) {
-            throw new UncheckedIOException(new IOException("the scrape journal is damaged: " + e.getMessage(), e));
+            return BoundedReads.whole(in, INFLATED_LIMIT, "its uncompressed text");
+        } catch (IOException | IllegalArgumentException | BoundedReads.TooLarge e) {
+            throw damaged(e.getMessage());
+        } catch (UncheckedIOException e) {
+            throw damaged(e.getCause().getMessage());
         }
+    }
+
+    private static UncheckedIOException damaged(String why) {
+        return new UncheckedIOException(new IOException("the scrape journal is damaged: " + why
+                + "; delete the ConfigMap (the run keeps the scrapes taken from now on)"));
     }
 }
