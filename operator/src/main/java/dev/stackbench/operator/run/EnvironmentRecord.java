@@ -4,6 +4,7 @@ import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.RunEnvironment;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.model.RunApps;
+import dev.stackbench.operator.BoundedReads;
 import dev.stackbench.operator.OperatorIdentity;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.PodCpuScraper;
@@ -34,6 +35,12 @@ import org.slf4j.LoggerFactory;
 public final class EnvironmentRecord {
 
     private static final Logger LOG = LoggerFactory.getLogger(EnvironmentRecord.class);
+
+    /**
+     * The most of a container's log read for the version it announced: the version is in its first lines, and the
+     * log of a long-running database can be megabytes.
+     */
+    static final int HEAD_BYTES = 64 * 1024;
 
     private final VariantCatalogue catalogue;
     private final OperatorSettings settings;
@@ -135,7 +142,10 @@ public final class EnvironmentRecord {
                 pass, load, withVersionContainer, K6TestRun.VERSION_CONTAINER, K6TestRun::printedVersion);
     }
 
-    /** The first figure {@code parse} finds in the log of {@code container} of one of the pods, in their order. */
+    /**
+     * The first figure {@code parse} finds in the first {@link #HEAD_BYTES} of the log of {@code container} of one of
+     * the pods, in their order.
+     */
     private static Optional<String> fromContainerLog(
             RunContext pass,
             BenchmarkRun load,
@@ -144,12 +154,15 @@ public final class EnvironmentRecord {
             Function<String, Optional<String>> parse) {
         for (Pod pod : pods) {
             try {
-                Optional<String> found = parse.apply(pass.client()
-                        .pods()
-                        .inNamespace(load.getMetadata().getNamespace())
-                        .withName(pod.getMetadata().getName())
-                        .inContainer(container)
-                        .getLog());
+                Optional<String> found = parse.apply(BoundedReads.head(
+                        pass.client()
+                                .pods()
+                                .inNamespace(load.getMetadata().getNamespace())
+                                .withName(pod.getMetadata().getName())
+                                .inContainer(container)
+                                .limitBytes(HEAD_BYTES)
+                                .getLogInputStream(),
+                        HEAD_BYTES));
                 if (found.isPresent()) {
                     return found;
                 }

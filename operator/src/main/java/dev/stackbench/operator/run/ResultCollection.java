@@ -6,10 +6,7 @@ import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.RunLabels;
-import dev.stackbench.operator.RunnerHealth;
 import dev.stackbench.operator.objects.TargetService;
-import io.fabric8.kubernetes.api.model.Pod;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -79,15 +76,13 @@ public final class ResultCollection {
     private Optional<RunMeasurement.Measured> measure(RunContext pass, LoadStep step, String startedAtOtherwise) {
         RunProgress progress = pass.progress();
         BenchmarkRun load = pass.view(step);
-        List<RunnerResults.RunnerLog> logs = new ArrayList<>();
-        for (Pod pod : RunnerHealth.sorted(pass.runnerPods(load))) {
-            String log = pass.client()
-                    .pods()
-                    .inNamespace(load.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName())
-                    .getLog();
-            logs.add(new RunnerResults.RunnerLog(pod.getMetadata().getName(), log == null ? "" : log));
+        RunnerLogs.Read read = RunnerLogs.read(pass, load);
+        if (read.problem().isPresent()) {
+            measurement.stop(load);
+            progress.resultsUnreadable(read.problem().get());
+            return Optional.empty();
         }
+        List<RunnerResults.RunnerLog> logs = read.logs();
         RunMeasurement.Result result =
                 measurement.end(load, logs, pass.pods(RunLabels.ROLE_TARGET), progress.now(), startedAtOtherwise);
         if (!step.isStep()) {

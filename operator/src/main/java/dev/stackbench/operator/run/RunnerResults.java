@@ -7,6 +7,7 @@ import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6SummaryException;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.operator.BoundedReads;
 import dev.stackbench.results.ResultAggregator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,8 +21,24 @@ import java.util.stream.Stream;
  */
 public final class RunnerResults {
 
-    /** One runner's log: the pod it came from and its full text. */
-    public record RunnerLog(String podName, String text) {}
+    /**
+     * One runner's log: the pod it came from, its runner id (0 when unknown), and the end of its text the operator
+     * read.
+     *
+     * @param cutToBytes the limit the log was cut to, keeping its end; 0 when it is whole
+     */
+    public record RunnerLog(String podName, int runner, String text, int cutToBytes) {
+
+        /** A whole log of a runner whose id is unknown. */
+        public RunnerLog(String podName, String text) {
+            this(podName, 0, text, 0);
+        }
+
+        /** The pod, and its runner id when known, as messages name them. */
+        String describe() {
+            return "k6 runner pod " + podName + (runner > 0 ? " (runner " + runner + ")" : "");
+        }
+    }
 
     private final VariantCatalogue catalogue;
 
@@ -41,9 +58,18 @@ public final class RunnerResults {
             try {
                 runners.add(K6SummaryParser.parse(log.text()));
             } catch (K6SummaryException e) {
+                if (log.cutToBytes() > 0) {
+                    throw new IllegalArgumentException(
+                            "the last " + BoundedReads.size(log.cutToBytes()) + " of the log of " + log.describe()
+                                    + " hold no complete k6 summary (" + e.getMessage() + "): the summary, which k6"
+                                    + " prints last, does not fit the operator's limit of "
+                                    + BoundedReads.size(log.cutToBytes()) + " for a runner's log, or the script"
+                                    + " printed that much after it; see kubectl logs " + log.podName(),
+                            e);
+                }
                 throw new IllegalArgumentException(
-                        "the log of k6 runner pod " + log.podName() + " holds no readable" + " k6 summary ("
-                                + e.getMessage() + "); see kubectl logs " + log.podName(),
+                        "the log of " + log.describe() + " holds no readable k6 summary (" + e.getMessage()
+                                + "); see kubectl logs " + log.podName(),
                         e);
             }
         }

@@ -76,4 +76,20 @@ class RunnerResultsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no k6 runner pod");
     }
+
+    @Test
+    void aSummaryCutByTheLogLimitSaysWhichRunnerAndWhatLimit() throws Exception {
+        String k6Output = Files.readString(RESOURCES.resolve("k6/tiny-run.stdout"));
+        // What the end of a log keeps when the summary is longer than the limit: its end marker without its start.
+        String end = k6Output.substring(k6Output.length() - 1000);
+        RunnerResults results = new RunnerResults(ExampleRuns.catalogue());
+
+        assertThatThrownBy(() -> results.summarize(
+                        ExampleRuns.webfluxR2dbc(),
+                        List.of(new RunnerResults.RunnerLog("run-k6-7-abcde", 7, end, 2 * 1024 * 1024)),
+                        null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the last 2 MiB of the log of k6 runner pod run-k6-7-abcde (runner 7)")
+                .hasMessageContaining("does not fit the operator's limit of 2 MiB");
+    }
 }
