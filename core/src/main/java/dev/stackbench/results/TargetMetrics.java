@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -34,6 +36,9 @@ public final class TargetMetrics {
     private final List<ServerRequests> serverRequests = new ArrayList<>();
     private final List<Throttling> throttling = new ArrayList<>();
 
+    /** How many scrapes of each instance {@link #samples} holds, so {@link #thin} costs nothing under its bound. */
+    private final Map<String, Integer> scrapesPerInstance = new java.util.HashMap<>();
+
     /** Adds one scrape of the single target instance, taken at {@code at}; returns its figures for plotting. */
     public TargetSample add(Instant at, PrometheusScrape scrape) {
         return add(at, SINGLE_INSTANCE, scrape);
@@ -48,6 +53,7 @@ public final class TargetMetrics {
         TargetSample sample = TargetSample.of(at, scrape);
         ServerRequests requests = ServerRequests.of(at, instance, scrape);
         samples.add(new InstanceSample(instance, sample, requests));
+        scrapesPerInstance.merge(instance, 1, Integer::sum);
         serverRequests.add(requests);
         return sample;
     }
@@ -138,6 +144,7 @@ public final class TargetMetrics {
                     serverRequests.add(requests);
                 }
                 samples.add(new InstanceSample(f[1], sample, requests));
+                scrapesPerInstance.merge(f[1], 1, Integer::sum);
                 loaded++;
             } catch (RuntimeException e) {
                 // a damaged line: the others still count
@@ -146,6 +153,75 @@ public final class TargetMetrics {
         samples.sort(java.util.Comparator.comparing(entry -> entry.sample().at()));
         serverRequests.sort(java.util.Comparator.comparing(ServerRequests::at));
         return loaded;
+    }
+
+    /**
+     * Keeps at most about {@code maxPerInstance} scrapes of each instance, so that a long run's scrapes take bounded
+     * memory: an instance with more loses every second scrape, evenly over the run, except its first and last and
+     * those {@code keep} accepts (the scrapes around the measured window's edges, whose counters and request
+     * histograms the figures are differences of). A scrape left out hands its gauges' peaks (threads, heap, pool
+     * connections) to the next scrape kept of its instance, so the peaks survive. Returns how many were left out.
+     */
+    public synchronized int thin(int maxPerInstance, Predicate<Instant> keep) {
+        if (scrapesPerInstance.values().stream().allMatch(count -> count <= maxPerInstance)) {
+            return 0;
+        }
+        Map<String, List<Integer>> positions = new LinkedHashMap<>();
+        for (int i = 0; i < samples.size(); i++) {
+            positions
+                    .computeIfAbsent(samples.get(i).instance(), k -> new ArrayList<>())
+                    .add(i);
+        }
+        Set<InstanceSample> left = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (List<Integer> instance : positions.values()) {
+            if (instance.size() <= maxPerInstance) {
+                continue;
+            }
+            TargetSample peaks = null;
+            boolean leaveOut = true;
+            for (int n = 1; n < instance.size(); n++) {
+                int at = instance.get(n);
+                InstanceSample entry = samples.get(at);
+                boolean last = n == instance.size() - 1;
+                if (!last && !keep.test(entry.sample().at()) && leaveOut) {
+                    left.add(entry);
+                    peaks = peaks == null ? entry.sample() : withPeaks(entry.sample(), peaks);
+                } else if (peaks != null) {
+                    samples.set(
+                            at,
+                            new InstanceSample(entry.instance(), withPeaks(entry.sample(), peaks), entry.requests()));
+                    peaks = null;
+                }
+                leaveOut = last || keep.test(entry.sample().at()) || !leaveOut;
+            }
+        }
+        samples.removeIf(left::contains);
+        Set<ServerRequests> leftRequests = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        left.forEach(entry -> leftRequests.add(entry.requests()));
+        serverRequests.removeIf(leftRequests::contains);
+        scrapesPerInstance.clear();
+        samples.forEach(entry -> scrapesPerInstance.merge(entry.instance(), 1, Integer::sum));
+        return left.size();
+    }
+
+    /** The scrape with each gauge at the higher of its own value and {@code other}'s; its counters stay its own. */
+    private static TargetSample withPeaks(TargetSample sample, TargetSample other) {
+        return new TargetSample(
+                sample.at(),
+                higher(sample.liveThreads(), other.liveThreads()),
+                higher(sample.heapUsedMiB(), other.heapUsedMiB()),
+                sample.cpuSecondsTotal(),
+                sample.cpuUsage(),
+                sample.availableCpus(),
+                sample.gcPauseSecondsTotal(),
+                sample.gcPauses(),
+                higher(sample.dbPoolActive(), other.dbPoolActive()),
+                higher(sample.dbPoolPending(), other.dbPoolPending()),
+                higher(sample.poolThreads(), other.poolThreads()));
+    }
+
+    private static double higher(double a, double b) {
+        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
     }
 
     /**

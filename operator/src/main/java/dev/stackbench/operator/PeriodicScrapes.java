@@ -3,17 +3,22 @@ package dev.stackbench.operator;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The clock the target is scraped on while load runs, one thread for every run. Scrapes that only came with
- * reconciles could miss the whole measured window when the operator was slow (a busy node, a fresh JVM): then the run
- * had no target figures at all.
+ * The clock the target is scraped on while load runs. Scrapes that only came with reconciles could miss the whole
+ * measured window when the operator was slow (a busy node, a fresh JVM): then the run had no target figures at all.
+ * The clock has {@link #THREADS} threads, and each run's next scrape waits for its last one only: a target that is slow
+ * to answer (up to {@link ProxyPages#TIMEOUT} a page) delays its own run's scrapes, not those of the other runs.
  */
 final class PeriodicScrapes {
+
+    /** Runs scraped at the same moment; more wait for a thread, a moment late, never skipped. */
+    static final int THREADS = 8;
 
     /** The scrapes on the clock, by run uid. */
     private final Map<String, ScheduledFuture<?>> scheduled = new ConcurrentHashMap<>();
@@ -35,11 +40,15 @@ final class PeriodicScrapes {
 
     private synchronized ScheduledExecutorService clock() {
         if (clock == null) {
-            clock = Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread thread = new Thread(task, "stackbench-target-scraper");
+            AtomicInteger threads = new AtomicInteger();
+            ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(THREADS, task -> {
+                Thread thread = new Thread(task, "stackbench-target-scraper-" + threads.incrementAndGet());
                 thread.setDaemon(true);
                 return thread;
             });
+            // A stopped run's scrapes leave the queue at once rather than at their next time.
+            pool.setRemoveOnCancelPolicy(true);
+            clock = pool;
         }
         return clock;
     }

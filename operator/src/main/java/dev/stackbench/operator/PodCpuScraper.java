@@ -68,10 +68,13 @@ public class PodCpuScraper {
     }
 
     private final KubernetesClient client;
+    private final ProxyPages pages;
     private final Map<String, RunCpu> runs = new ConcurrentHashMap<>();
 
-    public PodCpuScraper(KubernetesClient client) {
+    /** @param pages how the kubelets' pages are read: with a byte and a time limit */
+    public PodCpuScraper(KubernetesClient client, ProxyPages pages) {
         this.client = client;
+        this.pages = pages;
     }
 
     /**
@@ -114,7 +117,7 @@ public class PodCpuScraper {
                 }
                 String path = "/api/v1/nodes/" + node + "/proxy/metrics/cadvisor";
                 try {
-                    String text = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + path);
+                    String text = pages.get(path, ProxyPages.CADVISOR_LIMIT, "/metrics/cadvisor of node " + node);
                     if (text == null) {
                         cpu.lastError = "the API server's node proxy returned nothing for " + path;
                         cpu.errorByNode.put(node, cpu.lastError);

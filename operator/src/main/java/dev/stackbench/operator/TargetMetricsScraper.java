@@ -44,6 +44,7 @@ public class TargetMetricsScraper {
     }
 
     private final KubernetesClient client;
+    private final ProxyPages pages;
     private final Map<String, TargetScrapes> runs = new ConcurrentHashMap<>();
     private final PeriodicScrapes periodic = new PeriodicScrapes();
 
@@ -58,7 +59,8 @@ public class TargetMetricsScraper {
 
     public TargetMetricsScraper(KubernetesClient client) {
         this.client = client;
-        this.podCpu = client == null ? null : new PodCpuScraper(client);
+        this.pages = client == null ? null : new ProxyPages(client);
+        this.podCpu = client == null ? null : new PodCpuScraper(client, pages);
         this.journal = client == null ? null : new ScrapeJournal(client);
     }
 
@@ -97,7 +99,13 @@ public class TargetMetricsScraper {
                     .withLabels(RunLabels.selector(run, RunLabels.ROLE_TARGET))
                     .list()
                     .getItems();
-            scrape(run, pods, Instant.now());
+            // The run's spec with its status as it is now, which says where the measured window lies (thinning keeps
+            // the scrapes at its edges).
+            BenchmarkRun asNow = new BenchmarkRun();
+            asNow.setMetadata(run.getMetadata());
+            asNow.setSpec(run.getSpec());
+            asNow.setStatus(current.getStatus());
+            scrape(asNow, pods, Instant.now());
             if (podCpu != null) {
                 podCpu.scrape(run, Instant.now(), false);
             }
@@ -177,26 +185,38 @@ public class TargetMetricsScraper {
     }
 
     private void scrapeLocked(BenchmarkRun run, TargetScrapes scrapes, List<Pod> targetPods, Instant now) {
+        Optional<MeasuredWindow> window = windowSoFar(run);
         if (targetPods.isEmpty()) {
             failed(run, scrapes, "the operator saw no target pod to scrape at " + now);
         }
         for (Pod pod : targetPods) {
-            String path = proxyPath(pod, "prometheus");
+            String name = pod.getMetadata().getName();
             try {
-                String text = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + path);
-                if (text == null) {
-                    failed(run, scrapes, "the API server's pod proxy returned nothing for " + path);
-                    continue;
-                }
-                scrapes.add(pod.getMetadata().getName(), text, now);
+                String text = pages.get(
+                        proxyPath(pod, "prometheus"),
+                        ProxyPages.PROMETHEUS_LIMIT,
+                        "/actuator/prometheus of target pod " + name);
+                scrapes.add(name, text, now, window);
                 if (!scrapes.hasVersions()) {
-                    String info =
-                            client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + proxyPath(pod, "info"));
-                    scrapes.setVersions(info == null ? null : ActuatorInfo.parse(info));
+                    String info = pages.get(
+                            proxyPath(pod, "info"), ProxyPages.INFO_LIMIT, "/actuator/info of target pod " + name);
+                    scrapes.setVersions(ActuatorInfo.parse(info));
                 }
+            } catch (ProxyPages.Unreadable e) {
+                failed(run, scrapes, e.getMessage() + " (the run's target figures from it are missing)");
             } catch (RuntimeException e) {
-                failed(run, scrapes, "GET " + path + " failed: " + e.getMessage());
+                failed(run, scrapes, "scraping target pod " + name + " failed: " + e.getMessage());
             }
+        }
+    }
+
+    /** The measured window as the run's status places it so far; empty while it does not, or cannot. */
+    private static Optional<MeasuredWindow> windowSoFar(BenchmarkRun run) {
+        try {
+            return MeasuredWindow.of(run, MeasuredWindow.loadStartedAt(run));
+        } catch (RuntimeException e) {
+            // a spec without the durations (not resolved yet): no window to keep whole
+            return Optional.empty();
         }
     }
 

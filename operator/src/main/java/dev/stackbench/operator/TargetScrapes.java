@@ -5,6 +5,7 @@ import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
 import dev.stackbench.results.TargetMetrics;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -22,9 +23,32 @@ final class TargetScrapes {
     private String lastError;
     private ActuatorInfo info;
 
+    /**
+     * The most scrapes kept of one target pod: an hour of scrapes every 2 s. A longer run is thinned evenly
+     * ({@link TargetMetrics#thin}), so its scrapes take bounded memory however long it runs.
+     */
+    static final int MAX_SCRAPES_PER_POD = 1800;
+
+    /** Around each edge of the measured window every scrape is kept: the figures are differences across the edges. */
+    static final Duration EDGE = Duration.ofSeconds(30);
+
     synchronized void add(String pod, String prometheusText, Instant at) {
+        add(pod, prometheusText, at, Optional.empty());
+    }
+
+    /**
+     * Adds a scrape, and thins the scrapes kept when a pod has more than {@link #MAX_SCRAPES_PER_POD}, keeping those
+     * within {@link #EDGE} of the edges of {@code window} (the load's, as far as the status says yet).
+     */
+    synchronized void add(String pod, String prometheusText, Instant at, Optional<MeasuredWindow> window) {
         metrics.add(at, pod, prometheusText);
         succeeded++;
+        metrics.thin(MAX_SCRAPES_PER_POD, scraped -> window.map(w -> near(scraped, w.start()) || near(scraped, w.end()))
+                .orElse(false));
+    }
+
+    private static boolean near(Instant at, Instant edge) {
+        return Duration.between(edge, at).abs().compareTo(EDGE) <= 0;
     }
 
     /** A scrape that failed: the reason the figures give if no scrape succeeds. */

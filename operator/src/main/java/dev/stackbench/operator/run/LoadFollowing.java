@@ -121,7 +121,7 @@ public final class LoadFollowing {
         }
         RunDriver.loadStarted(progress, load, running.runners(), TargetService.url(view));
         // From the start of load: the server-side check needs a scrape before the measured window too.
-        measurement.tick(view, pass.pods(RunLabels.ROLE_TARGET), progress.now());
+        measurement.tick(view);
         Duration elapsed = Duration.between(Instant.parse(progress.status().getStartedAt()), progress.now());
         RunDriver.loadElapsed(progress, load, elapsed);
         Duration warmup = Durations.parse(load.spec().getWorkload().getWarmup());

@@ -90,11 +90,11 @@ public final class RunMeasurement {
     }
 
     /**
-     * The load runs: a scrape of the target now, and from the first tick on a scrape every {@link #SCRAPE_INTERVAL}
-     * between reconciles, until {@link #end}.
+     * The load runs: from the first tick on, a scrape of the target every {@link #SCRAPE_INTERVAL} (the first at
+     * once), on the scrapers' threads until {@link #end}. The reconciler does not wait for a scrape: a slow or huge
+     * target page holds only its own run's scrapes.
      */
-    void tick(BenchmarkRun load, List<Pod> targetPods, Instant now) {
-        scraper.scrape(load, targetPods, now);
+    void tick(BenchmarkRun load) {
         scraper.scrapeEvery(load, SCRAPE_INTERVAL);
     }
 
