@@ -44,7 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * life cycle (one run at a time, each after the previous one's cleanup, records, restart, conclusion).
  * RealNodesE2E runs a comparison on real pods.
  */
-@Order(12)
+@Order(13)
 @ExtendWith(TestClusterExtension.class)
 @MeasuresOnAQuietMachine
 class BenchmarkComparisonIT {

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link K6OperatorStandIn} (k6-operator cannot be built here) whose runners are real k6 processes sending load to a
  * real webflux-r2dbc target on 127.0.0.1, their output read back through the real pod log API.
  */
-@Order(11)
+@Order(12)
 @ExtendWith(TestClusterExtension.class)
 @TestMethodOrder(QuietMethodsLast.class)
 class BenchmarkRunLoadIT {

@@ -6,10 +6,7 @@ import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -139,16 +136,9 @@ final class K6OperatorStandIn implements AutoCloseable {
     }
 
     private void reconcileAll() {
-        try {
-            for (GenericKubernetesResource testRun : client.genericKubernetesResources(K6TestRun.CONTEXT)
-                    .inNamespace(namespace)
-                    .list()
-                    .getItems()) {
-                reconcile(testRun);
-            }
-        } catch (Throwable e) {
-            failure = e;
-            System.err.println("k6-operator stand-in: " + e);
+        Throwable failed = TestRunJobs.reconcileAll(client, namespace, "k6-operator stand-in", this::reconcile);
+        if (failed != null) {
+            failure = failed;
         }
     }
 
@@ -202,16 +192,7 @@ final class K6OperatorStandIn implements AutoCloseable {
     }
 
     private void setStage(String testRun, String stage) {
-        client.genericKubernetesResources(K6TestRun.CONTEXT)
-                .inNamespace(namespace)
-                .withName(testRun)
-                .editStatus(resource -> {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> status = (Map<String, Object>) resource.getAdditionalProperties()
-                            .computeIfAbsent("status", key -> new LinkedHashMap<String, Object>());
-                    status.put("stage", stage);
-                    return resource;
-                });
+        TestRunJobs.setStage(client, namespace, testRun, stage);
     }
 
     /**
@@ -245,7 +226,7 @@ final class K6OperatorStandIn implements AutoCloseable {
                 .withName(name + "-" + role)
                 .withNamespace(namespace)
                 .withLabels(labels)
-                .withOwnerReferences(controlledBy(testRun))
+                .withOwnerReferences(TestRunJobs.controlledBy(testRun))
                 .endMetadata()
                 .withNewSpec()
                 .withBackoffLimit(0)
@@ -277,17 +258,6 @@ final class K6OperatorStandIn implements AutoCloseable {
                 .endSpec()
                 .build();
         client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
-    }
-
-    /** The TestRun as controller of a Job k6-operator creates for it, so deleting the TestRun deletes the Job. */
-    private static OwnerReference controlledBy(GenericKubernetesResource testRun) {
-        return new OwnerReferenceBuilder()
-                .withApiVersion(testRun.getApiVersion())
-                .withKind(testRun.getKind())
-                .withName(testRun.getMetadata().getName())
-                .withUid(testRun.getMetadata().getUid())
-                .withController(true)
-                .build();
     }
 
     /** True once the Job completed, false once it failed, null while it runs. */
@@ -330,21 +300,8 @@ final class K6OperatorStandIn implements AutoCloseable {
 
     private void createRunnerJobs(GenericKubernetesResource testRun) {
         Map<String, Object> spec = map(testRun.getAdditionalProperties().get("spec"));
-        Map<String, Object> runner = map(spec.getOrDefault("runner", Map.of()));
         int parallelism = ((Number) spec.get("parallelism")).intValue();
         String name = testRun.getMetadata().getName();
-        Map<String, String> labels = new LinkedHashMap<>();
-        Map<String, Object> runnerMetadata = map(runner.getOrDefault("metadata", Map.of()));
-        map(runnerMetadata.getOrDefault("labels", Map.of())).forEach((key, value) -> labels.put(key, (String) value));
-        labels.putAll(RunLabels.runnerPods(name));
-        List<Toleration> tolerations =
-                List.of(JSON.convertValue(runner.getOrDefault("tolerations", List.of()), Toleration[].class));
-        List<EnvVar> env = List.of(JSON.convertValue(runner.getOrDefault("env", List.of()), EnvVar[].class));
-        Map<String, String> nodeSelector = new HashMap<>();
-        map(runner.getOrDefault("nodeSelector", Map.of()))
-                .forEach((key, value) -> nodeSelector.put(key, (String) value));
-        ResourceRequirements resources =
-                JSON.convertValue(runner.getOrDefault("resources", Map.of()), ResourceRequirements.class);
         String scriptFile =
                 (String) map(map(spec.get("script")).get("configMap")).get("file");
         for (int n = 1; n <= parallelism; n++) {
@@ -363,36 +320,8 @@ final class K6OperatorStandIn implements AutoCloseable {
                     "instance_id=" + n,
                     "--tag",
                     "testrun_name=" + name));
-            Job job = new JobBuilder()
-                    .withNewMetadata()
-                    .withName(name + "-" + n)
-                    .withNamespace(namespace)
-                    .withLabels(RunLabels.runnerPods(name))
-                    .withOwnerReferences(controlledBy(testRun))
-                    .endMetadata()
-                    .withNewSpec()
-                    .withBackoffLimit(0)
-                    .withNewTemplate()
-                    // On kwok a Job's pod finishes at once; this one runs until its k6 has finished.
-                    .withNewMetadata()
-                    .withLabels(labels)
-                    .withAnnotations(Map.of(TestCluster.RUN_DURATION_ANNOTATION, "1h"))
-                    .endMetadata()
-                    .withNewSpec()
-                    .withRestartPolicy("Never")
-                    .withNodeSelector(nodeSelector)
-                    .withTolerations(tolerations)
-                    .addNewContainer()
-                    .withName("k6")
-                    .withImage((String) runner.getOrDefault("image", "grafana/k6:latest"))
-                    .withCommand(command)
-                    .withEnv(env)
-                    .withResources(resources)
-                    .endContainer()
-                    .endSpec()
-                    .endTemplate()
-                    .endSpec()
-                    .build();
+            // On kwok a Job's pod finishes at once; this one runs until its k6 has finished.
+            Job job = TestRunJobs.runnerJob(testRun, n, command, Map.of(TestCluster.RUN_DURATION_ANNOTATION, "1h"));
             client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
         }
     }

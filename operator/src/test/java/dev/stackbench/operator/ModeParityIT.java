@@ -37,7 +37,7 @@ import picocli.CommandLine;
  * carry the same conditions with the same reasons, and summaries with the same fields: a difference between the modes
  * may only come from the environment, never from a second copy of the life cycle or of the results code.
  */
-@Order(13)
+@Order(14)
 @ExtendWith(TestClusterExtension.class)
 @MeasuresOnAQuietMachine
 class ModeParityIT {

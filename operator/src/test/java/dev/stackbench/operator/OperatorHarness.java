@@ -129,6 +129,11 @@ final class OperatorHarness implements AutoCloseable {
         return cluster.client();
     }
 
+    /** The client the operator uses: the chart's ServiceAccount, for an operator run in a process of its own. */
+    KubernetesClient operatorClient() {
+        return operatorClient;
+    }
+
     String namespace() {
         return namespace;
     }

@@ -24,6 +24,7 @@ import org.junit.platform.suite.api.SuiteDisplayName;
             "dev.stackbench.chart.ImageTarsIT",
             "dev.stackbench.chart.ChartInstallIT",
             "dev.stackbench.chart.OperatorUnderChartRbacIT",
+            "dev.stackbench.operator.BoundedCollectionIT",
             "dev.stackbench.operator.BenchmarkRunLoadIT",
             "dev.stackbench.operator.BenchmarkComparisonIT",
             "dev.stackbench.operator.ModeParityIT"
