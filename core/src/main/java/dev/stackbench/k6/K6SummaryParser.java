@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the summary the generated script's handleSummary emits: from a runner's stdout or pod log (between
@@ -72,6 +73,26 @@ public final class K6SummaryParser {
             }
         }
         return summaries;
+    }
+
+    /**
+     * The text of the last complete, valid summary block (its marker lines included), which {@link #parse} reads as
+     * it would the whole output: what a reader of many runners' logs keeps of each, instead of the whole log.
+     */
+    public static Optional<String> lastValidBlock(String output) {
+        List<Block> blocks = blocks(output);
+        for (int i = blocks.size() - 1; i >= 0; i--) {
+            Block block = blocks.get(i);
+            if (block.json() != null) {
+                try {
+                    parseJson(block.json());
+                    return Optional.of(K6Env.SUMMARY_BEGIN + "\n" + block.json() + "\n" + K6Env.SUMMARY_END + "\n");
+                } catch (K6SummaryException e) {
+                    // an earlier block may be valid
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -128,6 +128,11 @@ class K6SummaryParserTest {
         assertThat(K6SummaryParser.parse(cutOff + block).requests()).isEqualTo(expected);
         assertThat(K6SummaryParser.parse(cutAtTheEnd).requests()).isEqualTo(expected);
         assertThat(K6SummaryParser.parseAll(consoleLog + cutOff + cutAtTheEnd)).hasSize(1);
+        assertThat(K6SummaryParser.lastValidBlock(consoleLog + cutOff + cutAtTheEnd))
+                .hasValueSatisfying(kept ->
+                        assertThat(K6SummaryParser.parse(kept).requests()).isEqualTo(expected))
+                .hasValueSatisfying(kept -> assertThat(kept).hasSizeLessThan(block.length()));
+        assertThat(K6SummaryParser.lastValidBlock(consoleLog + cutOff)).isEmpty();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.stackbench.operator.run;
 
 import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.operator.BoundedReads;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.RunnerPods;
@@ -27,6 +28,9 @@ final class RunnerLogs {
 
     /** The lines asked of the kubelet: the summary is a handful of lines at the end, its JSON one of them. */
     static final int TAIL_LINES = 2_000;
+
+    /** What is kept of the end of a log without a valid summary, for the message that says what it holds instead. */
+    static final int KEPT_WITHOUT_SUMMARY = 8 * 1024;
 
     /** The runners' logs, or why the runners whose logs make the results could not all be found. */
     record Read(List<RunnerResults.RunnerLog> logs, Optional<String> problem) {}
@@ -77,7 +81,11 @@ final class RunnerLogs {
                             .tailingLines(TAIL_LINES)
                             .getLogInputStream(),
                     TAIL_BYTES);
-            logs.add(new RunnerResults.RunnerLog(pod, runner.getKey(), tail.text(), tail.cut() ? TAIL_BYTES : 0));
+            // Only the summary is kept of each log (or, without one, the end that says why): 100 tails of 2 MiB of
+            // long lines would otherwise all be held at once.
+            String kept = K6SummaryParser.lastValidBlock(tail.text()).orElseGet(() -> tail.text()
+                    .substring(Math.max(0, tail.text().length() - KEPT_WITHOUT_SUMMARY)));
+            logs.add(new RunnerResults.RunnerLog(pod, runner.getKey(), kept, tail.cut() ? TAIL_BYTES : 0));
         }
         return new Read(logs, Optional.empty());
     }

@@ -22,8 +22,8 @@ import java.util.stream.Stream;
 public final class RunnerResults {
 
     /**
-     * One runner's log: the pod it came from, its runner id (0 when unknown), and the end of its text the operator
-     * read.
+     * One runner's log: the pod it came from, its runner id (0 when unknown), and what the operator kept of it (the
+     * last valid summary block, or the end of the log when it holds none).
      *
      * @param cutToBytes the limit the log was cut to, keeping its end; 0 when it is whole
      */
