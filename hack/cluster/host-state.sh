@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints, in a stable order, everything on this machine that a test cluster with real nodes changes while it runs
 # (hack/cluster/real-nodes.sh): network links and addresses, routes, network namespaces, mounts, iptables and
-# nftables rules, the node cgroups, the kernel settings kubelet and kube-proxy touch, the directories containerd
+# nftables rules, ip sets, the node cgroups, the kernel settings kubelet and kube-proxy touch, the directories containerd
 # and kubelet use outside the cluster's own directory, and node processes. Run it before `up` and after `down`:
 # the two outputs must be equal. Counters and other figures that change on their own are left out.
 set -uo pipefail
@@ -25,6 +25,8 @@ for cmd in iptables-save ip6tables-save; do
 done
 section nftables
 command -v nft >/dev/null 2>&1 && nft list tables 2>/dev/null | sort
+section "ip sets"
+command -v ipset >/dev/null 2>&1 && ipset list -n 2>/dev/null | sort
 section cgroups
 for controller in "${REAL_CGROUP_CONTROLLERS[@]}"; do
   [[ -d "/sys/fs/cgroup/$controller" ]] && find "/sys/fs/cgroup/$controller" -maxdepth 1 -type d -name 'stackbench-*'
@@ -33,6 +35,8 @@ section sysctls
 for s in "${REAL_SYSCTLS[@]}"; do
   printf '%s=%s\n' "$s" "$(sysctl -n "$s" 2>/dev/null || echo '?')"
 done
+# kube-proxy grows the conntrack hash table with nf_conntrack_max (a module parameter, not a sysctl).
+printf 'nf_conntrack hashsize=%s\n' "$(cat /sys/module/nf_conntrack/parameters/hashsize 2>/dev/null || echo '?')"
 section directories
 for d in /var/run/netns /var/log/containers /var/log/pods /run/containerd /var/lib/cni /etc/cni /var/lib/kubelet "$REAL_LOCK"; do
   [[ -e "$d" ]] && printf '%s %s\n' "$d" "$(find "$d" 2>/dev/null | wc -l)"

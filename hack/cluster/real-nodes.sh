@@ -35,13 +35,22 @@ REAL_NODES=(
   "stackbench-backend-0 backend 3"
   "stackbench-loadgen-0 loadgen 4"
 )
-# Kernel settings kubelet and kube-proxy change, and the forwarding the pod network needs: saved at start, restored
-# at teardown.
+# Kernel settings kubelet, kube-proxy and the NetworkPolicy enforcer change (or may change, with other settings),
+# and the forwarding the pod network needs: saved at start, restored at teardown, compared by host-state.sh.
+# kube-proxy sets the nf_conntrack ones at start whatever `conntrack: {maxPerCore: 0, min: 0}` says (its TCP
+# timeouts default to 24 h and 1 h, the kernel's to 5 days and 60 s); real_kube_proxy_config tells it to leave
+# them, and they are restored anyway should a kube-proxy version think otherwise.
 REAL_SYSCTLS=(
   net.ipv4.ip_forward
   net.bridge.bridge-nf-call-iptables
   net.bridge.bridge-nf-call-ip6tables
   net.ipv4.conf.all.route_localnet
+  net.netfilter.nf_conntrack_max
+  net.netfilter.nf_conntrack_tcp_timeout_established
+  net.netfilter.nf_conntrack_tcp_timeout_close_wait
+  net.netfilter.nf_conntrack_tcp_be_liberal
+  net.netfilter.nf_conntrack_udp_timeout
+  net.netfilter.nf_conntrack_udp_timeout_stream
   vm.overcommit_memory
   vm.panic_on_oom
   kernel.panic
@@ -140,6 +149,15 @@ real_host_begin() {
   # iptables-nft creates the nftables tables kube-proxy and kubelet write into; those that are new go at teardown.
   if command -v nft >/dev/null 2>&1; then
     nft list tables 2>/dev/null | sort > "$DIR/host/nft-tables-before" || true
+  fi
+  # The iptables chains and ip sets of the machine (another Kubernetes node's KUBE-* chains, say): teardown removes
+  # only chains and sets that were not there, and rules of existing chains only when they jump to such a chain.
+  local cmd
+  for cmd in iptables ip6tables; do
+    real_chains "$cmd" > "$DIR/host/chains-before-$cmd"
+  done
+  if command -v ipset >/dev/null 2>&1; then
+    ipset list -n 2>/dev/null | sort > "$DIR/host/ipsets-before" || true
   fi
   [[ -d /var/run/netns ]] || real_record "dir /var/run/netns"
   [[ -d /var/log/containers ]] || real_record "dir /var/log/containers"
@@ -375,8 +393,8 @@ bindAddress: $REAL_HOST_IP
 healthzBindAddress: 127.0.0.1:$KUBE_PROXY_HEALTH_PORT
 metricsBindAddress: 127.0.0.1:$KUBE_PROXY_METRICS_PORT
 nodePortAddresses: ["$REAL_POD_RANGE"]
-# Leave the machine's conntrack limits and localhost routing alone.
-conntrack: {maxPerCore: 0, min: 0}
+# Leave the machine's conntrack limits, timeouts and localhost routing alone (0: keep the kernel's value).
+conntrack: {maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}
 iptables: {localhostNodePorts: false}
 EOF
 }
@@ -611,12 +629,16 @@ real_nodes_teardown() {
   for link in $(real_new_links); do
     ip link delete "$link" 2>/dev/null || true
   done
-  # 5. iptables chains of kube-proxy, kubelet and the CNI plugins.
-  if [[ -x "${STACKBENCH_KUBE_BIN:-}/kube-proxy" ]]; then
-    "$STACKBENCH_KUBE_BIN/kube-proxy" --cleanup > "$DIR/logs/kube-proxy-cleanup.log" 2>&1 || true
-  fi
+  # 5. iptables chains of kube-proxy, kubelet, the CNI plugins and the NetworkPolicy enforcer, then its ip sets.
+  # Not `kube-proxy --cleanup`: it removes its chains by name, those of another kube-proxy on this machine too.
   real_remove_chains iptables
   real_remove_chains ip6tables
+  if command -v ipset >/dev/null 2>&1 && [[ -f "$DIR/host/ipsets-before" ]]; then
+    local set
+    for set in $(ipset list -n 2>/dev/null | sort | comm -13 "$DIR/host/ipsets-before" -); do
+      ipset destroy "$set" 2>/dev/null || log "could not remove ip set $set (still referenced by a rule?)"
+    done
+  fi
   if command -v nft >/dev/null 2>&1 && [[ -f "$DIR/host/nft-tables-before" ]]; then
     local table
     while read -r table; do
@@ -661,22 +683,40 @@ real_new_links() {
   real_links | sort | comm -13 "$DIR/host/links-before" - | grep '^veth' || true
 }
 
-# real_remove_chains iptables|ip6tables: removes every rule that jumps to a KUBE-* or CNI-* chain, then the chains.
-real_remove_chains() {
-  local cmd="$1" table rule chain
+# real_chains iptables|ip6tables: the chains of every table, one "TABLE CHAIN" a line, sorted.
+real_chains() {
+  local cmd="$1" table
   command -v "$cmd" >/dev/null 2>&1 || return 0
   for table in filter nat mangle raw; do
-    "$cmd" -t "$table" -S >/dev/null 2>&1 || continue
     # (2>/dev/null: iptables-nft warns on every call once any legacy table exists.)
+    "$cmd" -t "$table" -S 2>/dev/null | awk -v t="$table" '$1 == "-N" { print t, $2 }'
+  done | sort
+}
+
+# real_remove_chains iptables|ip6tables: removes the chains that were not there before the cluster started
+# (DIR/host/chains-before-CMD) with every rule that jumps to one of them. Chains that were there, and their rules
+# that jump elsewhere, stay; without the list of chains from before, nothing is removed.
+real_remove_chains() {
+  local cmd="$1" table rule chain ours
+  command -v "$cmd" >/dev/null 2>&1 || return 0
+  [[ -f "$DIR/host/chains-before-$cmd" ]] || { log "no record of the $cmd chains from before the cluster: left alone"; return 0; }
+  for table in filter nat mangle raw; do
+    "$cmd" -t "$table" -S >/dev/null 2>&1 || continue
+    mapfile -t ours < <(real_chains "$cmd" | comm -13 "$DIR/host/chains-before-$cmd" - | awk -v t="$table" '$1 == t { print $2 }')
+    (( ${#ours[@]} > 0 )) || continue
+    local jump_to_ours
+    jump_to_ours="-j ($(IFS='|'; printf '%s' "${ours[*]}"))( |$)"
+    # Rules of chains that stay and jump to ours: "-A CHAIN ... -j OURS" becomes "-D CHAIN ... -j OURS".
     while read -r rule; do
-      # "-A CHAIN ... -j KUBE-X" becomes "-D CHAIN ... -j KUBE-X"
+      chain="$(awk '{ print $2 }' <<< "$rule")"
+      [[ " ${ours[*]} " == *" $chain "* ]] && continue
       eval "$cmd -t $table -D ${rule#-A }" 2>/dev/null || true
-    done < <("$cmd" -t "$table" -S 2>/dev/null | grep -E '^-A ' | grep -E -- '-j (KUBE|CNI)-' | grep -Ev '^-A (KUBE|CNI)-')
-    while read -r chain; do
+    done < <("$cmd" -t "$table" -S 2>/dev/null | grep -E '^-A ' | grep -E -- "$jump_to_ours")
+    for chain in "${ours[@]}"; do
       "$cmd" -t "$table" -F "$chain" 2>/dev/null || true
-    done < <("$cmd" -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^(KUBE|CNI)-/ { print $2 }')
-    while read -r chain; do
-      "$cmd" -t "$table" -X "$chain" 2>/dev/null || true
-    done < <("$cmd" -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^(KUBE|CNI)-/ { print $2 }')
+    done
+    for chain in "${ours[@]}"; do
+      "$cmd" -t "$table" -X "$chain" 2>/dev/null || log "could not remove the $cmd chain $chain of table $table"
+    done
   done
 }
