@@ -40,7 +40,7 @@ else
   # Everything, in jobs that run two at a time (most of the work is Go builds and links, one core each on a warm
   # cache). The components of a job run one after another: those that use apt, and helm with k6-operator, which
   # installs helm itself. The longest builds start first; a component not named here gets a job of its own.
-  jobs_planned=("kube" "k6" "containerd node-host image-base postgres" "helm k6-operator kubeconform" "coredns etcd"
+  jobs_planned=("kube" "k6" "containerd node-host image-base postgres" "helm k6-operator kubeconform" "coredns etcd kube-router"
     "cni-plugins kwok")
   for f in "$STACKBENCH_ROOT"/hack/install/*.sh; do
     c="$(basename "$f" .sh)"

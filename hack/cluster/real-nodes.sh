@@ -1,6 +1,7 @@
 # Real worker nodes for the test cluster (hack/cluster.sh up --real-nodes): one kubelet and one containerd per
-# node, pods in network namespaces on one bridge, one kube-proxy and a cluster DNS. Sourced by hack/cluster.sh
-# after lib.sh; uses its DIR, start, wait_until, new_cert, write_kubeconfig and kubectl_admin.
+# node, pods in network namespaces on one bridge, one kube-proxy, one NetworkPolicy enforcer and a cluster DNS.
+# Sourced by hack/cluster.sh after lib.sh; uses its DIR, start, wait_until, new_cert, write_kubeconfig and
+# kubectl_admin.
 #
 # Layout on this machine (nothing is routed anywhere else: pods have no default route, nothing masquerades and
 # the DNS server has no upstream):
@@ -8,6 +9,10 @@
 #   bridge stackbench0       198.18.0.1/16   the control plane's address (API server, cluster DNS)
 #   node NAME (index i)      198.18.0.1i     kubelet, its own containerd, pods in 198.18.i.0/24 (gateway 198.18.i.1)
 #   Services                 198.19.0.0/16   kube-proxy (iptables mode), DNS at 198.19.0.10
+#   NetworkPolicy                            kube-router's network policy controller (iptables, ip sets), one for
+#                                            the four nodes (hack/cluster/kube-router/main.go); traffic from this
+#                                            machine's own addresses to a pod (kubelet probes, the API server's pod
+#                                            proxy) is always allowed, as kube-router does for a pod's own node
 #
 # CPUs: the target node's pods get the last CPU to themselves (a cpuset cgroup parent) and it advertises one CPU;
 # every other node's pods share CPU 0, and those nodes advertise the machine's CPUs (as kind's nodes do), so a run's
@@ -85,12 +90,13 @@ real_nodes_load_tools() {
     [[ -x "${STACKBENCH_CNI_BIN:-}/$c" ]] || { missing+=(cni-plugins); break; }
   done
   [[ -x "${STACKBENCH_COREDNS:-}" ]] || missing+=(coredns)
+  [[ -x "${STACKBENCH_KUBE_ROUTER:-}" ]] || missing+=(kube-router)
   if (( ${#missing[@]} > 0 )); then
-    die "missing real-node tools (${missing[*]}): run hack/setup.sh (or hack/setup.sh kube containerd cni-plugins coredns) first"
+    die "missing real-node tools (${missing[*]}): run hack/setup.sh (or hack/setup.sh kube containerd cni-plugins coredns kube-router) first"
   fi
-  for c in ip iptables iptables-save ip6tables conntrack taskset mountpoint; do
+  for c in ip iptables iptables-save ip6tables conntrack ipset taskset mountpoint; do
     command -v "$c" >/dev/null 2>&1 \
-      || die "$c is needed for real nodes: run hack/setup.sh as root (it installs iptables and conntrack), or apt-get install iproute2 iptables conntrack util-linux"
+      || die "$c is needed for real nodes: run hack/setup.sh as root (it installs iptables, conntrack and ipset), or apt-get install iproute2 iptables conntrack ipset util-linux"
   done
   [[ -d /sys/fs/cgroup/cpuset ]] \
     || die "real nodes need the cgroup v1 cpuset hierarchy at /sys/fs/cgroup/cpuset (this machine has hybrid cgroup v1)"
@@ -279,6 +285,8 @@ subjectAltName=IP:$(real_node_ip "$index"),DNS:$name" &
   pids+=($!)
   new_cert coredns "/CN=stackbench:coredns" "extendedKeyUsage=clientAuth" &
   pids+=($!)
+  new_cert kube-router "/CN=stackbench:kube-router" "extendedKeyUsage=clientAuth" &
+  pids+=($!)
   for pid in "${pids[@]}"; do
     wait "$pid" || die "creating the nodes' certificates with openssl failed"
   done
@@ -289,6 +297,7 @@ subjectAltName=IP:$(real_node_ip "$index"),DNS:$name" &
   done
   write_kubeconfig "$DIR/kubeconfigs/kube-proxy.kubeconfig" kube-proxy
   write_kubeconfig "$DIR/kubeconfigs/coredns.kubeconfig" coredns
+  write_kubeconfig "$DIR/kubeconfigs/kube-router.kubeconfig" kube-router
 }
 
 real_containerd_config() {
@@ -418,8 +427,8 @@ $REAL_CLUSTER_DOMAIN:53 in-addr.arpa:53 {
 EOF
 }
 
-# Objects the real nodes need in the API: RBAC for the DNS server and the kube-dns Service, whose one endpoint is
-# the DNS server on the bridge.
+# Objects the real nodes need in the API: RBAC for the DNS server and the NetworkPolicy enforcer, and the kube-dns
+# Service, whose one endpoint is the DNS server on the bridge.
 real_api_objects() {
   cat <<EOF
 ---
@@ -442,6 +451,29 @@ metadata:
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "stackbench:coredns"}
 subjects:
 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: "stackbench:coredns"}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: stackbench:kube-router
+rules:
+- apiGroups: [""]
+  resources: [pods, namespaces]
+  verbs: [list, watch]
+- apiGroups: [""]
+  resources: [nodes]
+  verbs: [get]
+- apiGroups: [networking.k8s.io]
+  resources: [networkpolicies]
+  verbs: [list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: stackbench:kube-router
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "stackbench:kube-router"}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: "stackbench:kube-router"}
 ---
 apiVersion: v1
 kind: Service
@@ -587,6 +619,21 @@ real_nodes_wait() {
   done
   wait_until coredns 30 "the cluster DNS on $REAL_HOST_IP:53" \
     bash -c "exec 3<>/dev/tcp/$REAL_HOST_IP/53"
+  real_network_policy_start
+}
+
+# The NetworkPolicy enforcer (kube-router's network policy controller), once the node it runs as exists. Its chains
+# (KUBE-ROUTER-*, KUBE-POD-FW-*, KUBE-NWPLCY-*...) and ip sets are removed at teardown with the cluster's others.
+real_network_policy_start() {
+  local system="${REAL_NODES[0]%% *}"
+  start kube-router "$STACKBENCH_KUBE_ROUTER" \
+    --kubeconfig "$DIR/kubeconfigs/kube-router.kubeconfig" \
+    --hostname-override "$system" \
+    --service-cluster-ip-range "$REAL_SERVICE_RANGE" \
+    --metrics-port 0 \
+    --iptables-sync-period 1m
+  wait_until kube-router 60 "the NetworkPolicy enforcer (kube-router) to program its chains" \
+    bash -c "iptables -t filter -S FORWARD 2>/dev/null | grep -q -- '-j KUBE-ROUTER-FORWARD'"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -3,13 +3,14 @@
 # the CNI bridge and portmap plugins run iptables for masquerading and host ports. They must match
 # the host's kernel and netfilter setup, so they come from the host's packages, not the tools
 # directory. nft (nftables) lets teardown remove the nftables tables iptables-nft created, and shows them in the
-# host-state check (hack/cluster/host-state.sh).
+# host-state check (hack/cluster/host-state.sh). kube-router's network policy controller keeps the pods a
+# NetworkPolicy selects in ip sets (ipset).
 #
 # Unlike the other install scripts this one changes the host (apt-get install), so it only does so
 # as root, which real nodes need anyway. Without root it never fails setup: the kwok-only cluster
 # needs none of this, and a note says what real nodes would need.
-NODE_HOST_COMMANDS=(iptables iptables-save iptables-restore conntrack nft)
-NODE_HOST_PACKAGES=(iptables conntrack nftables)
+NODE_HOST_COMMANDS=(iptables iptables-save iptables-restore conntrack nft ipset)
+NODE_HOST_PACKAGES=(iptables conntrack nftables ipset)
 
 # Prints the commands from NODE_HOST_COMMANDS that are not installed. A non-root PATH often lacks the
 # sbin directories where Debian puts them, and kube-proxy (root) will find them there.
