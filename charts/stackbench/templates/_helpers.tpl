@@ -136,10 +136,11 @@ empty with watch.allNamespaces (every namespace).
   resources: ["secrets"]
   verbs: ["get"]
 {{- end }}
-# Per-run NetworkPolicies around a run's pods, removed with the run.
+# A run's NetworkPolicies: each of its pods reaches, and is reached by, only the run's pods it must; created with
+# server-side apply (patch) and removed with the run.
 - apiGroups: ["networking.k8s.io"]
   resources: ["networkpolicies"]
-  verbs: ["create", "get", "list", "watch", "delete"]
+  verbs: ["create", "get", "list", "watch", "update", "patch", "delete"]
 # The k6-operator TestRun that drives the load.
 - apiGroups: ["k6.io"]
   resources: ["testruns"]

@@ -30,6 +30,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -392,6 +393,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 informer(context, Service.class),
                 informer(context, ConfigMap.class),
                 informer(context, Pod.class),
+                informer(context, NetworkPolicy.class),
                 new InformerEventSource<>(
                         InformerEventSourceConfiguration.from(
                                         new GroupVersionKind("k6.io", "v1alpha1", K6TestRun.KIND), BenchmarkRun.class)

@@ -421,7 +421,7 @@ class ChartRenderIT {
                         "/pods/log: get",
                         "batch/jobs: get,list,watch",
                         "/pods/proxy: get",
-                        "networking.k8s.io/networkpolicies: create,get,list,watch,delete",
+                        "networking.k8s.io/networkpolicies: create,get,list,watch,update,patch,delete",
                         "/events: create,patch");
         assertThat(clusterRole.path("rules").findValues("resourceNames")).isEmpty();
         JsonNode binding = manifests.get("RoleBinding", FULLNAME);

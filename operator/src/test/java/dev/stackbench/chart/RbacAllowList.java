@@ -49,7 +49,7 @@ final class RbacAllowList {
                         kind,
                         "networking.k8s.io",
                         "networkpolicies",
-                        Set.of("create", "get", "list", "watch", "delete")),
+                        OWN),
                 new Grant(kind, "k6.io", "testruns", OWN),
                 new Grant(kind, "", "pods", READ),
                 new Grant(kind, "", "pods/log", Set.of("get")),

@@ -120,6 +120,12 @@ public final class K6TestRun {
             starter.put("image", settings.k6StarterImage());
         }
         restricted(starter);
+        // The runners admit the starter's REST calls by this label (RunNetworkPolicies).
+        starter.put(
+                "metadata",
+                Map.of(
+                        "labels",
+                        Map.of(RunNetworkPolicies.STARTER_OF, run.getMetadata().getName())));
         spec.put("starter", starter);
 
         return new GenericKubernetesResourceBuilder()

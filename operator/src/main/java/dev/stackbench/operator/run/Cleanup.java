@@ -56,7 +56,8 @@ public final class Cleanup {
             progress.cleanedUp(
                     false,
                     "kept the target, delay service, " + (ownDatabase ? "database, " : "")
-                            + "k6 script and TestRun (spec.cleanup " + policy.value() + "); deleting the BenchmarkRun"
+                            + "k6 script, TestRun and network policies (spec.cleanup " + policy.value()
+                            + "); deleting the BenchmarkRun"
                             + " deletes them");
             return;
         }
@@ -86,6 +87,13 @@ public final class Cleanup {
                 .withLabelSelector(selector)
                 .list()
                 .getItems());
+        // Last, after the pods they fence.
+        owned.addAll(client.network()
+                .networkPolicies()
+                .inNamespace(namespace)
+                .withLabelSelector(selector)
+                .list()
+                .getItems());
         // The scrape journal is not labelled for the informers (its writes must not wake the reconciler): by name.
         client.configMaps()
                 .inNamespace(namespace)
@@ -110,8 +118,8 @@ public final class Cleanup {
         }
         progress.cleanedUp(
                 true,
-                "deleted the target, delay service, " + (ownDatabase ? "database, " : "") + "k6 script and"
-                        + " TestRun (spec.cleanup " + policy.value()
+                "deleted the target, delay service, " + (ownDatabase ? "database, " : "") + "k6 script,"
+                        + " TestRun and network policies (spec.cleanup " + policy.value()
                         + "); the results stay in this status");
         // The pods go after their owners: the pools are released in a later pass, when the informers see none.
         progress.checkAgainIn(POD_GONE_CHECK);

@@ -16,6 +16,7 @@ import dev.stackbench.operator.objects.DelayServiceDeployment;
 import dev.stackbench.operator.objects.DelayServiceService;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.RunDatabase;
+import dev.stackbench.operator.objects.RunNetworkPolicies;
 import dev.stackbench.operator.objects.TargetDeployment;
 import dev.stackbench.operator.objects.TargetService;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -40,12 +41,14 @@ public final class Provisioning {
     private final DelayServiceService delayServiceService = new DelayServiceService();
     private final TargetDeployment target;
     private final TargetService targetService = new TargetService();
+    private final RunNetworkPolicies networkPolicies;
 
     public Provisioning(VariantCatalogue catalogue, OperatorSettings settings) {
         this.settings = settings;
         this.database = new RunDatabase(settings);
         this.delayService = new DelayServiceDeployment(catalogue, settings);
         this.target = new TargetDeployment(catalogue, settings);
+        this.networkPolicies = new RunNetworkPolicies(settings);
     }
 
     /**
@@ -142,6 +145,8 @@ public final class Provisioning {
                             String.valueOf(run.getMetadata().getGeneration())));
             pass.apply(desired);
         }
+        // Before any pod of the run exists, so that none of them ever runs unfenced.
+        networkPolicies.desired(run).forEach(pass::applyIfMissing);
         if (RunDatabase.ownDatabase(run)) {
             if (pass.secondary(Deployment.class, RunDatabase.name(run)).isEmpty()) {
                 pass.createSecretOnce(database.secret(run));
