@@ -74,6 +74,8 @@ public final class K6TestRun {
         runner.put("nodeSelector", placement.getNodeSelector());
         runner.put("tolerations", placement.getTolerations());
         restricted(runner);
+        // k6 reads its script from a ConfigMap volume and talks to no API: no service-account token in its pods.
+        runner.put("automountServiceAccountToken", "false");
         // k6-operator probes each runner's REST API with Kubernetes' default 1 s timeout; a k6 busy sending load can
         // take longer to answer, and a failed liveness probe kills the load generator in the middle of the run.
         runner.put("livenessProbe", statusProbe(10, 6));
@@ -102,6 +104,7 @@ public final class K6TestRun {
         initializer.put("nodeSelector", placement.getNodeSelector());
         initializer.put("tolerations", placement.getTolerations());
         restricted(initializer);
+        initializer.put("automountServiceAccountToken", "false");
 
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("parallelism", run.getSpec().getWorkload().getParallelism());
@@ -120,6 +123,7 @@ public final class K6TestRun {
             starter.put("image", settings.k6StarterImage());
         }
         restricted(starter);
+        starter.put("automountServiceAccountToken", "false");
         // The runners admit the starter's REST calls by this label (RunNetworkPolicies).
         starter.put(
                 "metadata",

@@ -49,6 +49,12 @@ public final class RunDatabase {
 
     private final OperatorSettings settings;
 
+    /**
+     * The most a run's database files may take on the node: a bound, not a size to fill; a database that grows past
+     * it is evicted (and the run says so) instead of filling the node's disk.
+     */
+    static final String DATA_SIZE = "1Gi";
+
     public RunDatabase(OperatorSettings settings) {
         this.settings = settings;
     }
@@ -203,18 +209,13 @@ public final class RunDatabase {
                 .withName("run")
                 .withMountPath("/var/run/postgresql")
                 .endVolumeMount()
+                .addToVolumeMounts(RestrictedPods.mount("tmp", RestrictedPods.TMP))
                 .endContainer()
-                .addNewVolume()
-                .withName("data")
-                .withNewEmptyDir()
-                .endEmptyDir()
-                .endVolume()
-                .addNewVolume()
-                .withName("run")
-                .withNewEmptyDir()
-                .withMedium("Memory")
-                .endEmptyDir()
-                .endVolume()
+                // The root filesystem is read-only (RestrictedPods): the data, the socket directory and /tmp are
+                // all PostgreSQL writes.
+                .addToVolumes(RestrictedPods.scratch("data", DATA_SIZE, false))
+                .addToVolumes(RestrictedPods.scratch("run", "1Mi", true))
+                .addToVolumes(RestrictedPods.scratch("tmp", "16Mi", false))
                 .endSpec()
                 .endTemplate()
                 .endSpec()

@@ -57,6 +57,11 @@ final class SpringAppDeployment {
         return env;
     }
 
+    static final String TMP_VOLUME = "tmp";
+
+    /** Room for Tomcat's and Netty's temporary files and the JVM's perf data, with a crash report to spare. */
+    static final String TMP_SIZE = "64Mi";
+
     static Deployment desired(BenchmarkRun run, App app) {
         ResourcesSpec resources = app.model().resources();
         Map<String, Quantity> limits = Map.of(
@@ -82,6 +87,8 @@ final class SpringAppDeployment {
                 .withNodeSelector(app.placement().getNodeSelector())
                 .withTolerations(app.placement().getTolerations())
                 .withEnableServiceLinks(false)
+                // The apps call no Kubernetes API.
+                .withAutomountServiceAccountToken(false)
                 .withSecurityContext(RestrictedPods.pod())
                 .addNewContainer()
                 .withName(app.container())
@@ -96,6 +103,7 @@ final class SpringAppDeployment {
                 .withContainerPort(app.model().endpoint().managementPort())
                 .endPort()
                 .withEnv(app.env())
+                .withVolumeMounts(RestrictedPods.mount(TMP_VOLUME, RestrictedPods.TMP))
                 .withNewResources()
                 .withRequests(limits)
                 .withLimits(limits)
@@ -113,6 +121,7 @@ final class SpringAppDeployment {
                 .withTimeoutSeconds(5)
                 .endReadinessProbe()
                 .endContainer()
+                .withVolumes(RestrictedPods.scratch(TMP_VOLUME, TMP_SIZE, false))
                 .endSpec()
                 .endTemplate()
                 .endSpec()

@@ -40,5 +40,6 @@ class DelayServiceDeploymentTest {
                 .extracting(port -> port.getPort())
                 .containsExactly(8090, 8091);
         assertThat(DelayServiceService.url(run)).isEqualTo("http://webflux-r2dbc-delay.bench.svc:8090");
+        HardenedPods.assertHardened(deployment.getSpec().getTemplate().getSpec(), "/tmp");
     }
 }

@@ -173,6 +173,8 @@ class K6TestRunTest {
                     .as(pod)
                     .containsEntry("allowPrivilegeEscalation", false)
                     .containsEntry("capabilities", Map.of("drop", List.of("ALL")));
+            // k6 and the starter's curl call no Kubernetes API: no service-account token (a string in the CRD).
+            assertThat(map(spec.get(pod))).as(pod).containsEntry("automountServiceAccountToken", "false");
         }
     }
 

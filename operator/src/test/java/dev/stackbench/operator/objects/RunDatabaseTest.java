@@ -45,6 +45,8 @@ class RunDatabaseTest {
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
         assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
         assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        // PostgreSQL writes its data, its socket and temporary files, each on a sized emptyDir.
+        HardenedPods.assertHardened(pod, "/var/lib/postgresql/data", "/var/run/postgresql", "/tmp");
     }
 
     @Test

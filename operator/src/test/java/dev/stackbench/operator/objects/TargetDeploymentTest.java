@@ -52,6 +52,8 @@ class TargetDeploymentTest {
         assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
         assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
         assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        // The JVM writes only below /tmp, a sized emptyDir.
+        HardenedPods.assertHardened(pod, "/tmp");
     }
 
     @Test
