@@ -124,12 +124,6 @@ public final class K6TestRun {
         }
         restricted(starter);
         starter.put("automountServiceAccountToken", "false");
-        // The runners admit the starter's REST calls by this label (RunNetworkPolicies).
-        starter.put(
-                "metadata",
-                Map.of(
-                        "labels",
-                        Map.of(RunNetworkPolicies.STARTER_OF, run.getMetadata().getName())));
         spec.put("starter", starter);
 
         return new GenericKubernetesResourceBuilder()

@@ -23,9 +23,9 @@ import java.util.Map;
 /**
  * The NetworkPolicies of a run, one per role, so that each of its pods talks only to the pods of the same run it has
  * to: the database (when the run has its own) only to the target, the delay service only to the target, the target
- * only to the run's k6 runners, and the runners only to k6-operator (which starts them through k6's REST API). The
+ * only to the run's k6 runners, and the runners only on k6's REST API (through which k6-operator starts them). The
  * egress of the target (its database, the delay service, DNS) and of the runners (the target, DNS) is closed too, so
- * a run neither reaches nor is reached by another run or anything else in the cluster.
+ * a run reaches nothing else in the cluster, and nothing else reaches it but on the runners' REST API.
  *
  * <p>Not listed, because they come from the pod's node rather than from a pod: kubelet probes and the API server's
  * pod proxy, through which the operator reads the target's Actuator. Enforcers let a pod's own node reach it (on the
@@ -33,15 +33,6 @@ import java.util.Map;
  * reaches pods from elsewhere, an extra policy must admit it to the target's management port.
  */
 public final class RunNetworkPolicies {
-
-    /**
-     * The label the run's k6 starter pod carries (the run's name), so that the runners admit it; not {@link
-     * RunLabels#RUN}, which would count the starter among the run's pods.
-     */
-    public static final String STARTER_OF = "stackbench.dev/starter-of";
-
-    /** k6-operator's own pods (its chart's {@code app.kubernetes.io/name}), which ask each runner for its status. */
-    static final Map<String, String> K6_OPERATOR_PODS = Map.of(RunLabels.NAME, "k6-operator");
 
     private static final int DNS_PORT = 53;
 
@@ -96,18 +87,20 @@ public final class RunNetworkPolicies {
         return policy(run, role, List.of(ingress(port, role(run, RunLabels.ROLE_TARGET))), List.of());
     }
 
+    /**
+     * The runners' REST API, on which k6-operator's starter un-pauses them and its manager reads their status, is open
+     * to any source: the starter is a new pod that calls the moment it starts, before an enforcer has learnt its
+     * address (kube-router rejected it on the test cluster's real nodes, and curl does not retry a refused connection),
+     * so a rule naming it by labels would fail the run at random. Nothing else of the runners is reachable.
+     */
     NetworkPolicy runners(BenchmarkRun run) {
-        NetworkPolicyPeer starter = new NetworkPolicyPeerBuilder()
-                .withPodSelector(labels(Map.of(STARTER_OF, run.getMetadata().getName())))
-                .build();
-        NetworkPolicyPeer k6Operator = new NetworkPolicyPeerBuilder()
-                .withNamespaceSelector(new LabelSelector())
-                .withPodSelector(labels(K6_OPERATOR_PODS))
+        NetworkPolicyIngressRule restApi = new NetworkPolicyIngressRuleBuilder()
+                .withPorts(tcp(K6TestRun.K6_API_PORT))
                 .build();
         return policy(
                 run,
                 RunLabels.ROLE_LOADGEN,
-                List.of(ingress(K6TestRun.K6_API_PORT, starter, k6Operator)),
+                List.of(restApi),
                 List.of(egress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET)), dns()));
     }
 
