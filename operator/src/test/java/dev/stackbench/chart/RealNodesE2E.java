@@ -16,6 +16,7 @@ import dev.stackbench.api.status.Conditions;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.api.status.PodResources;
 import dev.stackbench.api.status.StepOutcome;
+import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.MachineTurn;
@@ -246,7 +247,20 @@ class RealNodesE2E {
         measureOnAQuietMachine();
         Path example = root.resolve("examples/webflux-r2dbc.yaml");
         BenchmarkRun declared = BenchmarkRuns.readOne(example);
-        Observed observed = measure(example, "webflux-r2dbc");
+        // Kept once it ends, so that its pods and NetworkPolicies can be checked; deleted at the end of this test.
+        Observed observed = measure(keptAfterItEnds(example), "webflux-r2dbc");
+        try {
+            checkTheExampleRun(declared, observed);
+            Instant probing = Instant.now();
+            theRunsPodsReachOnlyWhatItsNetworkPoliciesAllow("webflux-r2dbc");
+            measured.put("networkPolicy.checkSeconds", seconds(probing));
+        } finally {
+            cluster.kubectl("delete", "benchmarkrun", "-n", NAMESPACE, "webflux-r2dbc", "--wait=true", "--timeout=2m")
+                    .requireSuccess();
+        }
+    }
+
+    private void checkTheExampleRun(BenchmarkRun declared, Observed observed) {
         Instant applied = observed.appliedAt();
 
         BenchmarkRun run = observed.last();
@@ -340,6 +354,101 @@ class RealNodesE2E {
         measured.put("example.p95Ms", row.get("P95(MS)"));
         measured.put("example.threads", row.get("THREADS"));
         measured.put("example.kubectlGet", lines.get(0) + " | " + String.join(" ", row.values()));
+    }
+
+    /** What busybox's wget says when it could not open the connection (refused, or no answer). */
+    private static final String NOT_CONNECTED = "can't connect|timed out";
+
+    /** A copy of a run's file with {@code spec.cleanup: Never}, in the build's directory. */
+    private Path keptAfterItEnds(Path file) {
+        try {
+            String yaml = Files.readString(file);
+            assertThat(yaml).as(file + " sets spec.cleanup").contains("  cleanup: Always\n");
+            Path kept = root.resolve("operator/target/e2e").resolve(file.getFileName());
+            Files.createDirectories(kept.getParent());
+            Files.writeString(kept, yaml.replace("  cleanup: Always\n", "  cleanup: Never\n"));
+            return kept;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The run's NetworkPolicies, enforced by the cluster's kube-router: a pod that carries the labels of the run's k6
+     * runners reaches the target but not the run's database, and a pod of another namespace does not reach the target.
+     * Each probe is a busybox {@code wget} to a Service: "can't connect" or "timed out" is a refused or dropped
+     * connection ({@link #NOT_CONNECTED}), anything else (an HTTP answer, or PostgreSQL closing a connection that spoke
+     * HTTP to it) is a connection made.
+     */
+    private void theRunsPodsReachOnlyWhatItsNetworkPoliciesAllow(String run) {
+        assertThat(client().network()
+                        .networkPolicies()
+                        .inNamespace(NAMESPACE)
+                        .withLabel(RunLabels.RUN, run)
+                        .list()
+                        .getItems())
+                .extracting(policy -> policy.getMetadata().getName())
+                .containsExactlyInAnyOrder(
+                        run + "-database", run + "-target", run + "-delay-service", run + "-loadgen");
+        String other = "network-policy-probe";
+        cluster.kubectl("create", "namespace", other).requireSuccess();
+        try {
+            // Only the labels the runners' policy selects by: the run's operator-made pods (managed-by) it is not.
+            startProbe(
+                    NAMESPACE,
+                    "as-runner",
+                    Map.of(RunLabels.RUN, run, RunLabels.ROLE, RunLabels.ROLE_LOADGEN),
+                    TestCluster.LOADGEN_NODES.get(0));
+            startProbe(other, "outsider", Map.of(), TestCluster.LOADGEN_NODES.get(0));
+            String target = "http://" + run + "-target." + NAMESPACE + ".svc:8080/";
+            String database = "http://" + run + "-db." + NAMESPACE + ".svc:5432/";
+            String runnerToTarget = probe(NAMESPACE, "as-runner", target);
+            String runnerToDatabase = probe(NAMESPACE, "as-runner", database);
+            String outsiderToTarget = probe(other, "outsider", target);
+            measured.put("networkPolicy.runnerToTarget", runnerToTarget);
+            measured.put("networkPolicy.runnerToDatabase", runnerToDatabase);
+            measured.put("networkPolicy.otherNamespaceToTarget", outsiderToTarget);
+            assertThat(runnerToTarget).as("a runner reaches the target").doesNotContainPattern(NOT_CONNECTED);
+            assertThat(runnerToDatabase).as("a runner reaches the database").containsPattern(NOT_CONNECTED);
+            assertThat(outsiderToTarget)
+                    .as("a pod of another namespace reaches the target")
+                    .containsPattern(NOT_CONNECTED);
+        } finally {
+            cluster.kubectl("delete", "pod", "-n", NAMESPACE, "as-runner", "--wait=false");
+            cluster.kubectl("delete", "namespace", other, "--wait=false");
+        }
+    }
+
+    /** A busybox pod that meets Pod Security "restricted", Ready once it sleeps. */
+    private void startProbe(String namespace, String name, Map<String, String> labels, String node) {
+        String busybox = cluster.nodeImage("busybox");
+        StringBuilder labelLines = new StringBuilder();
+        labels.forEach((key, value) ->
+                labelLines.append("    ").append(key).append(": ").append(value).append('\n'));
+        String manifest = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  namespace: " + namespace
+                + "\n" + (labels.isEmpty() ? "" : "  labels:\n" + labelLines)
+                + "spec:\n"
+                + "  automountServiceAccountToken: false\n"
+                + "  nodeName: " + node + "\n"
+                + "  tolerations: [{operator: Exists}]\n"
+                + "  securityContext: {runAsNonRoot: true, runAsUser: 65532, seccompProfile: {type: RuntimeDefault}}\n"
+                + "  containers:\n"
+                + "  - name: probe\n"
+                + "    image: " + busybox + "\n"
+                + "    command: [sleep, \"600\"]\n"
+                + "    resources: {limits: {cpu: 50m, memory: 16Mi}}\n"
+                + "    securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true,"
+                + " capabilities: {drop: [ALL]}}\n";
+        cluster.kubectlWithInput(manifest, "apply", "-f", "-").requireSuccess();
+        cluster.kubectl("wait", "--for=condition=Ready", "--timeout=60s", "-n", namespace, "pod/" + name)
+                .requireSuccess();
+    }
+
+    /** What busybox's wget in the probe pod printed for one URL, with its exit code. */
+    private String probe(String namespace, String pod, String url) {
+        CommandResult result =
+                cluster.kubectl("exec", "-n", namespace, pod, "--", "wget", "-q", "-O", "/dev/null", "-T", "5", url);
+        return (result.stdout() + result.stderr()).trim().replaceAll("\\s+", " ") + " (exit " + result.exitCode() + ")";
     }
 
     @Test
