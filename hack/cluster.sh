@@ -26,6 +26,9 @@
 #                                           nodes of the pools named before "=" (system, target, backend, loadgen)
 #   hack/cluster.sh down   [--dir DIR]      stops every process `up` started, undoes its changes, removes DIR
 #   hack/cluster.sh leftovers               undoes what a real-node cluster whose processes were all killed left
+#   hack/cluster.sh stop-kubelet  [--dir DIR] NODE   faults for tests on real nodes: a node's kubelet stopped (its
+#   hack/cluster.sh start-kubelet [--dir DIR] NODE   pods' containers go on running) and started again
+#   hack/cluster.sh restart-apiserver [--dir DIR]     the API server killed and started again on the same port
 #
 # DIR (default ${TMPDIR:-/tmp}/stackbench-cluster) holds the kubeconfig, certificates, etcd data,
 # component logs (DIR/logs) and the pod log files kwok serves (DIR/pod-logs). With --owner-pid,
@@ -82,7 +85,7 @@ parse_args() {
       -h|--help) usage ;;
       -*) die "unknown argument '$1'; run hack/cluster.sh --help" ;;
       *)
-        [[ "$COMMAND" == load-images ]] || die "unexpected argument '$1'; run hack/cluster.sh --help"
+        [[ "$COMMAND" == load-images || "$COMMAND" == *-kubelet ]] || die "unexpected argument '$1'; run hack/cluster.sh --help"
         IMAGE_TARS+=("$1"); shift ;;
     esac
   done
@@ -586,6 +589,47 @@ print(tag)
 PY
 }
 
+# The cluster of DIR, running, with its ports read back from DIR/cluster.env; real nodes if $1 is "real".
+running_cluster() {
+  [[ -f "$DIR/$MARKER" ]] || die "no test cluster at $DIR: start one with hack/cluster.sh up --real-nodes --dir $DIR"
+  # shellcheck source=/dev/null
+  source "$DIR/cluster.env"
+  if [[ "${1:-}" == real ]]; then
+    (( STACKBENCH_CLUSTER_REAL_NODES )) || die "the test cluster at $DIR has kwok nodes, which have no kubelet of their own: start it with --real-nodes"
+    REAL_NODES_WANTED=1
+  fi
+  load_tools
+}
+
+# cmd_kubelet stop|start: the first positional argument names the node.
+cmd_kubelet() {
+  running_cluster real
+  (( ${#IMAGE_TARS[@]} == 1 )) || die "name one node, e.g. hack/cluster.sh $COMMAND --dir $DIR stackbench-target-0"
+  if [[ "$1" == stop ]]; then real_kubelet_stop "${IMAGE_TARS[0]}"; else real_kubelet_restart "${IMAGE_TARS[0]}"; fi
+}
+
+# Kills the API server (SIGKILL, as a crash: a SIGTERM makes it wait up to a minute for open requests) and starts it
+# again with the same flags and port; returns once it is ready. Clients see their connections and watches break and
+# their requests refused meanwhile.
+cmd_restart_apiserver() {
+  running_cluster
+  local pid deadline url
+  url="$STACKBENCH_CLUSTER_API_URL"
+  API_ADDRESS="$(sed -E 's#https://([^:]+):.*#\1#' <<< "$url")"
+  APISERVER_PORT="${url##*:}"
+  ETCD_CLIENT_PORT="${STACKBENCH_CLUSTER_ETCD_URL##*:}"
+  pid="$(pid_of kube-apiserver)"
+  is_ours "$pid" || die "the API server of the cluster at $DIR is not running (see hack/cluster.sh status --dir $DIR)"
+  kill -KILL "$pid"
+  deadline=$(( SECONDS + 10 ))
+  while is_ours "$pid" && (( SECONDS < deadline )); do sleep 0.1; done
+  mv "$DIR/logs/kube-apiserver.log" "$DIR/logs/kube-apiserver.$pid.log"
+  start_apiserver
+  wait_until kube-apiserver 90 "kube-apiserver on $API_ADDRESS:$APISERVER_PORT to be ready again" \
+    healthy "$url/readyz"
+  log "restarted the API server (pid $pid, now $(pid_of kube-apiserver))"
+}
+
 cmd_env() {
   [[ -f "$DIR/$MARKER" ]] || die "no test cluster at $DIR: start one with hack/cluster.sh up --dir $DIR"
   printf "export KUBECONFIG='%s'\n" "$DIR/kubeconfig"
@@ -607,6 +651,9 @@ case "$COMMAND" in
   env) cmd_env ;;
   load-images) cmd_load_images ;;
   leftovers) real_remove_leftover ;;
+  stop-kubelet) cmd_kubelet stop ;;
+  start-kubelet) cmd_kubelet start ;;
+  restart-apiserver) cmd_restart_apiserver ;;
   _watch) cmd_watch ;;
   *) usage ;;
 esac

@@ -535,23 +535,64 @@ real_nodes_start() {
   real_tag_major "$DIR/images/postgres.tar"
   for line in "${REAL_NODES[@]}"; do
     read -r name pool index <<< "$line"
-    node_dir="$(real_node_dir "$name")"
-    # --housekeeping-interval: the pods' CPU counters refreshed every 2-4 s, not 10-20 s, so that a k6 runner, which
-    # lives only as long as its load, has several readings inside even a short measured window.
-    start "kubelet-$name" "$STACKBENCH_KUBE_BIN/kubelet" \
-      --config "$node_dir/kubelet.yaml" \
-      --housekeeping-interval 2s \
-      --kubeconfig "$DIR/kubeconfigs/kubelet-$name.kubeconfig" \
-      --root-dir "$node_dir/kubelet" \
-      --cert-dir "$node_dir/kubelet/pki" \
-      --hostname-override "$name" \
-      --node-ip "$(real_node_ip "$index")" \
-      --node-labels "stackbench.dev/pool=$pool,stackbench.dev/real-node=true"
+    real_kubelet_start "$name" "$pool" "$index"
   done
   real_kube_proxy_config
   start kube-proxy "$STACKBENCH_KUBE_BIN/kube-proxy" --config "$DIR/kube-proxy.yaml"
   real_coredns_config
   start coredns "$STACKBENCH_COREDNS" -conf "$DIR/coredns/Corefile"
+}
+
+# real_kubelet_start NAME POOL INDEX: the node's kubelet, on the configuration real_kubelet_config wrote.
+real_kubelet_start() {
+  local name="$1" pool="$2" index="$3" node_dir
+  node_dir="$(real_node_dir "$name")"
+  # --housekeeping-interval: the pods' CPU counters refreshed every 2-4 s, not 10-20 s, so that a k6 runner, which
+  # lives only as long as its load, has several readings inside even a short measured window.
+  start "kubelet-$name" "$STACKBENCH_KUBE_BIN/kubelet" \
+    --config "$node_dir/kubelet.yaml" \
+    --housekeeping-interval 2s \
+    --kubeconfig "$DIR/kubeconfigs/kubelet-$name.kubeconfig" \
+    --root-dir "$node_dir/kubelet" \
+    --cert-dir "$node_dir/kubelet/pki" \
+    --hostname-override "$name" \
+    --node-ip "$(real_node_ip "$index")" \
+    --node-labels "stackbench.dev/pool=$pool,stackbench.dev/real-node=true"
+}
+
+# real_node_line NAME: the node's "name pool index" line of REAL_NODES, or a failure naming the nodes there are.
+real_node_line() {
+  local line name
+  for line in "${REAL_NODES[@]}"; do
+    read -r name _ <<< "$line"
+    [[ "$name" == "$1" ]] && { printf '%s' "$line"; return 0; }
+  done
+  die "no real node named '$1': the nodes are $(printf '%s ' "${REAL_NODES[@]}" | awk '{ for (i = 1; i <= NF; i += 3) printf "%s ", $i }')"
+}
+
+# real_kubelet_stop NAME: stops the node's kubelet only, as a node whose kubelet died: its containerd and the pods'
+# containers go on running, the node stops renewing its Lease and reporting status, its logs and stats go dark.
+real_kubelet_stop() {
+  local name="$1" pid deadline
+  real_node_line "$name" > /dev/null
+  pid="$(pid_of "kubelet-$name")"
+  is_ours "$pid" || die "the kubelet of $name is not running (see hack/cluster.sh status --dir $DIR)"
+  kill -TERM "$pid"
+  deadline=$(( SECONDS + 15 ))
+  while is_ours "$pid" && (( SECONDS < deadline )); do sleep 0.1; done
+  is_ours "$pid" && kill -KILL "$pid" 2>/dev/null
+  log "stopped the kubelet of $name (pid $pid); start it again with hack/cluster.sh start-kubelet --dir $DIR $name"
+}
+
+# real_kubelet_restart NAME: starts a stopped kubelet of the node again and waits until the node is Ready.
+real_kubelet_restart() {
+  local name pool index
+  read -r name pool index <<< "$(real_node_line "$1")"
+  ! is_ours "$(pid_of "kubelet-$name")" || die "the kubelet of $name is running already; stop it first with hack/cluster.sh stop-kubelet --dir $DIR $name"
+  real_kubelet_start "$name" "$pool" "$index"
+  wait_until "kubelet-$name" 120 "node $name to be Ready" \
+    kubectl_admin wait --for condition=Ready --timeout 1s "node/$name"
+  log "started the kubelet of $name again"
 }
 
 # real_import_images [POOL[,POOL...]=]TAR...: imports image tarballs into the nodes' containerd, nodes in parallel.

@@ -243,6 +243,42 @@ public final class TestCluster implements AutoCloseable {
         System.err.print(result.stderr());
     }
 
+    /**
+     * Stops the kubelet of one real node (its containerd and the pods' containers go on running): the node stops
+     * renewing its Lease and reporting status, and its pods' logs and CPU counters cannot be read, as when a kubelet
+     * dies. {@link #startKubelet} brings it back.
+     */
+    public void stopKubelet(String node) {
+        faultCommand("stop-kubelet", node);
+    }
+
+    /** Starts a kubelet {@link #stopKubelet} stopped again; returns once its node is Ready. */
+    public void startKubelet(String node) {
+        faultCommand("start-kubelet", node);
+    }
+
+    /**
+     * Kills the API server (as a crash would) and starts it again on the same address; returns once it is ready.
+     * Every client's connections and watches break, and requests are refused meanwhile.
+     */
+    public void restartApiServer() {
+        faultCommand("restart-apiserver");
+    }
+
+    private void faultCommand(String command, String... arguments) {
+        if (!hasRealNodes()) {
+            throw new IllegalStateException(command + " needs real nodes: start the cluster with startWithRealNodes()");
+        }
+        List<String> line = new ArrayList<>(List.of(
+                "bash", repositoryRoot.resolve("hack/cluster.sh").toString(), command, "--dir", directory.toString()));
+        line.addAll(List.of(arguments));
+        CommandResult result = CommandResult.run(line, null, STOP_TIMEOUT, repositoryRoot);
+        if (!result.succeeded()) {
+            throw new IllegalStateException(command + " failed:\n" + result.describe());
+        }
+        System.err.print(result.stderr());
+    }
+
     /** An administrator client (group system:masters). Owned by the cluster: do not close it. */
     public KubernetesClient client() {
         return client;
