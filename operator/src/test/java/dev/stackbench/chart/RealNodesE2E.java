@@ -1,5 +1,7 @@
 package dev.stackbench.chart;
 
+import static dev.stackbench.chart.RealNodesRelease.sleep;
+import static dev.stackbench.chart.RealNodesRelease.variantRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -20,7 +22,6 @@ import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.MachineTurn;
-import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -62,106 +63,34 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <p>Needs root (a bridge, network namespaces, cgroups): elsewhere it is skipped, except under CI, where a skip
  * would hide that the cluster path was never run.
  */
-@Order(2)
+@Order(3)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealNodesE2E {
 
-    private static final String NAMESPACE = "stackbench";
-    private static final String RELEASE = "sb";
+    private static final String NAMESPACE = RealNodesRelease.NAMESPACE;
+    private static final String RELEASE = RealNodesRelease.RELEASE;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
-    /**
-     * The node pools whose pods run each image: the chart's pods, k6-operator's starter and the helm test on the
-     * untainted system node, the target on the target node, each run's database and delay service on the backend node,
-     * k6's initializer and runners on the load generator. An image not named here goes into every node. The node
-     * images (pause, postgres, busybox), which the chart's image directory holds too, are in every node from the
-     * cluster's start.
-     */
-    private static final Map<String, List<String>> IMAGE_POOLS = Map.of(
-            "operator.tar", List.of("system"),
-            "k6-operator.tar", List.of("system"),
-            "k6-starter.tar", List.of("system"),
-            "mvc-app.tar", List.of("target"),
-            "webflux-app.tar", List.of("target"),
-            "delay-service.tar", List.of("backend"),
-            "k6.tar", List.of("loadgen"));
-
-    private static final Set<String> NODE_IMAGES = Set.of("pause.tar", "postgres.tar", "busybox.tar");
-    private static final String RUN_DATABASE_IMAGE = "stackbench/postgres:15";
     /** The shared database of hack/cluster/postgresql.yaml, for runs that name it as external. */
     private static final String SHARED_DATABASE = "stackbench-postgresql";
 
     private final Map<String, String> measured = new LinkedHashMap<>();
     private Path root;
-    private String hostStateBefore;
+    private RealNodesRelease release;
     private TestCluster cluster;
     private OfflineChart chart;
     private String bridgeAddressAtStart;
-    private MachineTurn turn;
     /** Held from the first test whose figures are judged until the cluster is gone. */
     private MachineTurn quiet;
 
     @BeforeAll
     void start() {
-        TestCluster.assumeRealNodes();
-        // Held until the host's state is checked again after the cluster is gone (RealNodeLeftoversE2E may run in
-        // another test JVM beside this one).
-        turn = MachineTurn.take(getClass().getSimpleName());
-        // Starting the cluster, importing images, installing the chart and the runs whose figures are not judged work
-        // the machine beside the fake-node classes of the other test JVM; the runs measured and judged take quiet.
-        MachineTurn.busy(getClass().getSimpleName());
-        root = ProjectTools.repositoryRoot();
-        List<Path> images = imageTars();
-        // The state to come back to is this machine's without a killed cluster's remains, which the start removes.
-        TestCluster.removeRealNodeLeftovers();
-        hostStateBefore = TestCluster.hostState();
-        Instant began = Instant.now();
-        cluster = TestCluster.startWithRealNodes();
+        release = RealNodesRelease.install(getClass().getSimpleName(), measured);
+        root = release.root();
+        cluster = release.cluster();
+        chart = release.chart();
         bridgeAddressAtStart = bridgeAddress();
-        measured.put("nodes.coldStartSeconds", seconds(began));
-        Instant importing = Instant.now();
-        cluster.loadImages(
-                images, tar -> IMAGE_POOLS.getOrDefault(tar.getFileName().toString(), List.of()));
-        measured.put("images.importSeconds", seconds(importing));
-        measured.put("images.count", Integer.toString(images.size()));
-
-        cluster.kubectl("create", "namespace", NAMESPACE).requireSuccess();
-        cluster.kubectl(
-                        "label",
-                        "namespace",
-                        NAMESPACE,
-                        "pod-security.kubernetes.io/enforce=restricted",
-                        "pod-security.kubernetes.io/enforce-version=latest")
-                .requireSuccess();
-        chart = OfflineChart.create();
-        Instant installing = Instant.now();
-        String busybox = cluster.nodeImage("busybox");
-        chart.helm(
-                        "install",
-                        RELEASE,
-                        "chart",
-                        "--kubeconfig",
-                        cluster.kubeconfig().toString(),
-                        "--namespace",
-                        NAMESPACE,
-                        "--wait",
-                        "--timeout",
-                        "5m",
-                        "--set",
-                        "k6.installOperator=true",
-                        // Each run's own PostgreSQL: the image hack/cluster.sh built from Debian's packages.
-                        "--set",
-                        "database.image=" + RUN_DATABASE_IMAGE,
-                        // The shared database one run names as external: allowed by the cluster's policy.
-                        "--set",
-                        "policy.externalDatabases.allowedHosts={" + SHARED_DATABASE + "}",
-                        "--set",
-                        "test.image.repository=" + repository(busybox),
-                        "--set",
-                        "test.image.tag=" + tag(busybox))
-                .requireSuccess();
-        measured.put("helm.installSeconds", seconds(installing));
         deployDatabase();
     }
 
@@ -173,9 +102,8 @@ class RealNodesE2E {
             if (quiet != null) {
                 quiet.close();
             }
-            MachineTurn.idle();
-            if (turn != null) {
-                turn.close();
+            if (release != null) {
+                release.releaseTurn();
             }
         }
     }
@@ -195,19 +123,8 @@ class RealNodesE2E {
     }
 
     private void stopClusterAndCheckTheHost() throws IOException {
-        if (chart != null) {
-            chart.close();
-        }
-        if (cluster != null) {
-            // The components' logs (kubelets, containerds, kube-proxy, CoreDNS, control plane) outlive the cluster.
-            Path logs = root.resolve("operator/target/e2e/cluster-logs");
-            Commands.deleteTree(logs);
-            copyTree(cluster.directory().resolve("logs"), logs);
-            // The operator's own log, the one place that says what it read from the kubelets and when.
-            CommandResult operatorLog =
-                    cluster.kubectl("logs", "-n", NAMESPACE, "-l", "app.kubernetes.io/component=operator", "--tail=-1");
-            Files.writeString(logs.resolve("operator.log"), operatorLog.stdout() + operatorLog.stderr());
-            cluster.close();
+        if (release != null) {
+            release.stop("cluster-logs");
         }
         if (!measured.isEmpty() && root != null) {
             Path file = root.resolve("operator/target/e2e/real-nodes.properties");
@@ -218,11 +135,6 @@ class RealNodesE2E {
                     (key, value) -> text.append(key).append('=').append(value).append('\n'));
             Files.writeString(file, text);
             System.err.print(text);
-        }
-        if (hostStateBefore != null) {
-            // Everything the real nodes changed on this machine is undone: no process, mount, bridge, network
-            // namespace, iptables rule, nftables table, cgroup or kernel setting is left behind.
-            assertThat(TestCluster.hostState()).isEqualTo(hostStateBefore);
         }
     }
 
@@ -1056,19 +968,6 @@ class RealNodesE2E {
                 .getItems();
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else if (Files.isRegularFile(path)) {
-                    Files.copy(path, target);
-                }
-            }
-        }
-    }
-
     private void apply(String manifest) {
         cluster.kubectlWithInput(manifest, "apply", "-n", NAMESPACE, "-f", "-").requireSuccess();
     }
@@ -1113,41 +1012,6 @@ class RealNodesE2E {
         return query.stdout().trim().split(" ");
     }
 
-    /** A run of webflux-r2dbc in the example's pools at 30 requests/s, with the given name and target sizing. */
-    private static String variantRun(String name, String resources, String jvmOptions, String warmup, String duration) {
-        return """
-                apiVersion: stackbench.dev/v1alpha1
-                kind: BenchmarkRun
-                metadata:
-                  name: %s
-                spec:
-                  target:
-                    variant: webflux-r2dbc
-                    resources: %s
-                    jvmOptions: "%s"
-                  placement:
-                    target:
-                      nodeSelector: {stackbench.dev/pool: target}
-                      tolerations: [{key: stackbench.dev/pool, operator: Equal, value: target, effect: NoSchedule}]
-                    backend:
-                      nodeSelector: {stackbench.dev/pool: backend}
-                      tolerations: [{key: stackbench.dev/pool, operator: Equal, value: backend, effect: NoSchedule}]
-                    loadgen:
-                      nodeSelector: {stackbench.dev/pool: loadgen}
-                      tolerations: [{key: stackbench.dev/pool, operator: Equal, value: loadgen, effect: NoSchedule}]
-                  backend:
-                    delayService: {resources: {cpu: "1", memory: 1Gi}}
-                  workload:
-                    scenario: upstream
-                    upstreamDelay: 100ms
-                    load: {executor: constant-arrival-rate, rate: 30, vus: 50}
-                    warmup: %s
-                    duration: %s
-                  cleanup: Always
-                  timeout: 6m
-                """.formatted(name, resources, jvmOptions, warmup, duration);
-    }
-
     /**
      * The shared database of runs that name it as external ({@code stackbench-postgresql}, on the system node):
      * PostgreSQL from the image hack/cluster.sh built from Debian's packages and imported, credentials from the
@@ -1189,49 +1053,6 @@ class RealNodesE2E {
         measured.put(prefix + ".errorRate", String.valueOf(summary.getErrorRate()));
         measured.put(prefix + ".peakThreads", String.valueOf(summary.getTarget().getPeakThreads()));
         measured.put(prefix + ".droppedIterations", String.valueOf(summary.getDroppedIterations()));
-    }
-
-    /** The tars hack/images.sh (or the test build with the images profile) produced: stackbench's and k6's. */
-    private List<Path> imageTars() {
-        List<Path> tars = new ArrayList<>();
-        for (String dir : List.of(
-                "operator/target/images",
-                "targets/mvc-app/target/images",
-                "targets/webflux-app/target/images",
-                "targets/delay-service/target/images")) {
-            Path images = root.resolve(dir);
-            if (Files.isDirectory(images)) {
-                try (Stream<Path> files = Files.list(images)) {
-                    files.filter(f -> f.toString().endsWith(".tar"))
-                            .filter(f -> !NODE_IMAGES.contains(f.getFileName().toString()))
-                            .sorted()
-                            .forEach(tars::add);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-        }
-        List<String> names = tars.stream().map(p -> p.getFileName().toString()).toList();
-        if (!names.containsAll(List.of(
-                "operator.tar",
-                "mvc-app.tar",
-                "webflux-app.tar",
-                "delay-service.tar",
-                "k6-operator.tar",
-                "k6-starter.tar",
-                "k6.tar"))) {
-            fail("the image tars are missing (found " + names + "): build them with hack/images.sh, or run the tests"
-                    + " through hack/test.sh, which builds them with the images profile");
-        }
-        return tars;
-    }
-
-    private static String repository(String reference) {
-        return reference.substring(0, reference.lastIndexOf(':'));
-    }
-
-    private static String tag(String reference) {
-        return reference.substring(reference.lastIndexOf(':') + 1);
     }
 
     /** A header line and a row of `kubectl get` as column name to value (columns are space-aligned). */
@@ -1286,15 +1107,6 @@ class RealNodesE2E {
             return Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }
