@@ -10,5 +10,10 @@ import org.junit.platform.suite.api.SuiteDisplayName;
  */
 @Suite
 @SuiteDisplayName("end-to-end tests on real nodes")
-@SelectClasses(names = {"dev.stackbench.testcluster.RealNodeLeftoversE2E", "dev.stackbench.chart.RealNodesE2E"})
+@SelectClasses(
+        names = {
+            "dev.stackbench.testcluster.RealNodeLeftoversE2E",
+            "dev.stackbench.chart.FaultsE2E",
+            "dev.stackbench.chart.RealNodesE2E"
+        })
 public class RealNodesSuite {}
