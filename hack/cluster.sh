@@ -621,8 +621,12 @@ cmd_restart_apiserver() {
   pid="$(pid_of kube-apiserver)"
   is_ours "$pid" || die "the API server of the cluster at $DIR is not running (see hack/cluster.sh status --dir $DIR)"
   kill -KILL "$pid"
-  deadline=$(( SECONDS + 10 ))
-  while is_ours "$pid" && (( SECONDS < deadline )); do sleep 0.1; done
+  # Gone, not only dying: a process whose command line reads empty may still hold its listening socket.
+  deadline=$(( SECONDS + 15 ))
+  while { [[ -e "/proc/$pid" ]] || (exec 3<>"/dev/tcp/$API_ADDRESS/$APISERVER_PORT") 2>/dev/null; } \
+      && (( SECONDS < deadline )); do
+    sleep 0.1
+  done
   mv "$DIR/logs/kube-apiserver.log" "$DIR/logs/kube-apiserver.$pid.log"
   start_apiserver
   wait_until kube-apiserver 90 "kube-apiserver on $API_ADDRESS:$APISERVER_PORT to be ready again" \
