@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The faults an end-to-end class injected and what came of each, as a Markdown table for whoever asks whether a fault
@@ -30,8 +32,8 @@ final class FaultTable {
             this.expected = expected;
         }
 
-        String run() {
-            return run;
+        String phase() {
+            return phase;
         }
 
         Row observed(String text) {
@@ -46,6 +48,7 @@ final class FaultTable {
     }
 
     private final List<Row> rows = new ArrayList<>();
+    private final Map<String, String> details = new LinkedHashMap<>();
 
     Row add(String fault, String run, String phase, String expected) {
         Row row = new Row(fault, run, phase, expected);
@@ -55,6 +58,11 @@ final class FaultTable {
 
     List<Row> of(String run) {
         return rows.stream().filter(r -> r.run.equals(run)).toList();
+    }
+
+    /** What the rows of a run leave out (its message, warnings, events), written below the table. */
+    void details(String run, String text) {
+        details.put(run, text);
     }
 
     boolean isEmpty() {
@@ -79,6 +87,11 @@ final class FaultTable {
                             cell(row.observed),
                             cell(row.recovery)))
                     .append(" |\n");
+        }
+        if (!details.isEmpty()) {
+            text.append("\n## The runs\n\n");
+            details.forEach((run, about) ->
+                    text.append("- ").append(run).append(": ").append(about).append('\n'));
         }
         try {
             Files.createDirectories(file.getParent());
