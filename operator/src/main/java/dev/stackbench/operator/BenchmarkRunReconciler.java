@@ -315,12 +315,27 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     // Status and the spec the run started with
 
     /**
-     * Stores the status when it changed, then publishes the steps as events. The update carries the resourceVersion
+     * Publishes the steps as events, then stores the status when it changed. The update carries the resourceVersion
      * the reconcile started from: a reconcile that saw a stale copy of the run (the cache lagging behind the last
-     * status write) gets a conflict and is retried on fresh data, so the phase can never be written backward and no
-     * step is announced twice.
+     * status write) gets a conflict and is retried on fresh data, so the phase can never be written backward. The
+     * events come first, each named after the run's uid, that resourceVersion and its place among the pass's steps: a
+     * pass that died after its status write used to take its steps' events with it (an operator killed as a run
+     * entered Provisioning left no PoolsAcquired event), and a pass repeated from the same version (after a crash or a
+     * lost status write) announces the same steps under the same names, which exist already, so none twice.
      */
     private UpdateControl<BenchmarkRun> finish(RunProgress progress, KubernetesClient client) {
+        RunEvents events = new RunEvents(client);
+        List<RunProgress.Event> steps = progress.events();
+        for (int i = 0; i < steps.size(); i++) {
+            RunProgress.Event step = steps.get(i);
+            events.once(
+                    progress.run(),
+                    step.warning(),
+                    step.reason(),
+                    step.message(),
+                    progress.run().getMetadata().getUid() + "/"
+                            + progress.run().getMetadata().getResourceVersion() + "/" + i + "/" + step.reason());
+        }
         if (progress.changed()) {
             BenchmarkRun update = new BenchmarkRun();
             update.setMetadata(new ObjectMetaBuilder()
@@ -334,14 +349,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     .inNamespace(update.getMetadata().getNamespace())
                     .resource(update)
                     .updateStatus();
-        }
-        RunEvents events = new RunEvents(client);
-        for (RunProgress.Event step : progress.events()) {
-            if (step.warning()) {
-                events.warning(progress.run(), step.reason(), step.message());
-            } else {
-                events.normal(progress.run(), step.reason(), step.message());
-            }
         }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty() || holdsPools(progress)) {
