@@ -220,9 +220,14 @@ class FaultsE2E {
                         && !followed.podsOfPreviousAtStart.containsKey(name)
                         && phase != null
                         && phase.ordinal() >= Phase.Provisioning.ordinal()) {
+                    // Pods that ended (k6's completed initializer and runners, until their Jobs go) use no CPU:
+                    // the pools wait only for those that still run or terminate.
                     followed.podsOfPreviousAtStart.put(
                             name,
                             podsOf(RUNS.get(index - 1)).stream()
+                                    .filter(p -> p.getStatus() == null
+                                            || !List.of("Succeeded", "Failed")
+                                                    .contains(p.getStatus().getPhase()))
                                     .map(p -> p.getMetadata().getName())
                                     .toList());
                 }
