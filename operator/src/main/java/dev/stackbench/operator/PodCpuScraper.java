@@ -19,9 +19,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Reads the CPU counters of a run's pods (target, delay service, k6 runners) from the kubelet of each node they run on
- * ({@code /metrics/cadvisor} of its own API, {@link Kubelets}; the operator needs {@code get} on {@code nodes/metrics}),
- * while load runs, and turns them into each pod's CPU use and CFS throttling over the
+ * Reads the CPU counters of a run's pods (target, delay service, k6 runners) from the kubelet of each node they run on,
+ * through the API server's node proxy ({@code /api/v1/nodes/NODE/proxy/metrics/cadvisor}; the operator needs {@code
+ * get} on {@code nodes/proxy}), while load runs, and turns them into each pod's CPU use and CFS throttling over the
  * measured window. Kept in memory per run: an operator restarted mid-run has the readings made after the restart.
  */
 public class PodCpuScraper {
@@ -68,12 +68,13 @@ public class PodCpuScraper {
     }
 
     private final KubernetesClient client;
-    private final Kubelets kubelets;
+    private final ProxyPages pages;
     private final Map<String, RunCpu> runs = new ConcurrentHashMap<>();
 
-    public PodCpuScraper(KubernetesClient client) {
+    /** @param pages how the kubelets' pages are read: with a byte and a time limit */
+    public PodCpuScraper(KubernetesClient client, ProxyPages pages) {
         this.client = client;
-        this.kubelets = new Kubelets(client);
+        this.pages = pages;
     }
 
     /**
@@ -114,10 +115,11 @@ public class PodCpuScraper {
                         || cpu.retryAt.getOrDefault(node, Instant.MIN).isAfter(now)) {
                     return;
                 }
+                String path = "/api/v1/nodes/" + node + "/proxy/metrics/cadvisor";
                 try {
-                    String text = kubelets.cadvisor(node);
+                    String text = pages.get(path, ProxyPages.CADVISOR_LIMIT, "/metrics/cadvisor of node " + node);
                     if (text == null) {
-                        cpu.lastError = "the kubelet of node " + node + " returned nothing for /metrics/cadvisor";
+                        cpu.lastError = "the API server's node proxy returned nothing for " + path;
                         cpu.errorByNode.put(node, cpu.lastError);
                         cpu.failures.merge(node, 1, Integer::sum);
                         cpu.retryAt.put(node, now.plus(RETRY_AFTER));
@@ -127,7 +129,7 @@ public class PodCpuScraper {
                         cpu.readsByNode.merge(node, 1, Integer::sum);
                     }
                 } catch (RuntimeException e) {
-                    cpu.lastError = e.getMessage();
+                    cpu.lastError = "GET " + path + " failed: " + e.getMessage();
                     cpu.errorByNode.put(node, cpu.lastError);
                     int failed = cpu.failures.merge(node, 1, Integer::sum);
                     cpu.retryAt.put(node, now.plus(RETRY_AFTER));
@@ -184,8 +186,8 @@ public class PodCpuScraper {
             return Optional.of(UNAVAILABLE + "and throttling unavailable: "
                     + (cpu.lastError != null
                             ? cpu.lastError
-                                    + " (the operator reads each kubelet's /metrics/cadvisor, with get on"
-                                    + " nodes/metrics)"
+                                    + " (the operator needs get on nodes/proxy, and the kubelets must serve"
+                                    + " /metrics/cadvisor)"
                             : cpu.scrapes + " kubelet reading(s) held fewer than two per pod"));
         }
     }

@@ -45,7 +45,11 @@ final class RbacAllowList {
                         "",
                         "secrets",
                         readsSecretLabels ? Set.of("create", "delete", "get") : Set.of("create", "delete")),
-                new Grant(kind, "networking.k8s.io", "networkpolicies", OWN),
+                new Grant(
+                        kind,
+                        "networking.k8s.io",
+                        "networkpolicies",
+                        OWN),
                 new Grant(kind, "k6.io", "testruns", OWN),
                 new Grant(kind, "", "pods", READ),
                 new Grant(kind, "", "pods/log", Set.of("get")),
