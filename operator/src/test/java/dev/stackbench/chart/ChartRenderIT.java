@@ -342,7 +342,7 @@ class ChartRenderIT {
     void theAllowListNamesAWildcardAnExtraVerbAndAClusterWideRule() throws IOException {
         JsonNode widened = new ObjectMapper().readTree("""
                 {"kind": "ClusterRole", "metadata": {"name": "x"}, "rules": [
-                  {"apiGroups": [""], "resources": ["nodes/proxy"], "verbs": ["get"]},
+                  {"apiGroups": [""], "resources": ["nodes/log"], "verbs": ["get"]},
                   {"apiGroups": [""], "resources": ["nodes"], "verbs": ["*"]},
                   {"apiGroups": ["apps"], "resources": ["deployments"], "verbs": ["create"]},
                   {"nonResourceURLs": ["/metrics"], "verbs": ["get"]}]}""");
@@ -351,7 +351,7 @@ class ChartRenderIT {
 
         assertThat(RbacAllowList.excess(List.of(widened), allowed))
                 .containsExactly(
-                        "ClusterRole x: /nodes/proxy [get]",
+                        "ClusterRole x: /nodes/log [get]",
                         "ClusterRole x: /nodes [*]",
                         "ClusterRole x: apps/deployments [create]",
                         "ClusterRole x: nonResourceURLs [\"/metrics\"]");
@@ -473,7 +473,7 @@ class ChartRenderIT {
             assertThat(role.path("metadata").path("name").asText()).isEqualTo(FULLNAME + "-node-metrics");
             assertThat(role.path("rules").toString())
                     .isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"nodes\"],\"verbs\":[\"get\"]},"
-                            + "{\"apiGroups\":[\"\"],\"resources\":[\"nodes/metrics\"],\"verbs\":[\"get\"]}]");
+                            + "{\"apiGroups\":[\"\"],\"resources\":[\"nodes/proxy\"],\"verbs\":[\"get\"]}]");
         });
         assertThat(manifests.ofKind("ClusterRoleBinding"))
                 .extracting(b -> b.path("roleRef").path("name").asText())

@@ -45,11 +45,7 @@ final class RbacAllowList {
                         "",
                         "secrets",
                         readsSecretLabels ? Set.of("create", "delete", "get") : Set.of("create", "delete")),
-                new Grant(
-                        kind,
-                        "networking.k8s.io",
-                        "networkpolicies",
-                        OWN),
+                new Grant(kind, "networking.k8s.io", "networkpolicies", OWN),
                 new Grant(kind, "k6.io", "testruns", OWN),
                 new Grant(kind, "", "pods", READ),
                 new Grant(kind, "", "pods/log", Set.of("get")),
@@ -62,7 +58,7 @@ final class RbacAllowList {
     /** Nodes belong to no namespace: reading them and their kubelets' metrics needs a ClusterRole. */
     static final List<Grant> NODE_METRICS = List.of(
             new Grant("ClusterRole", "", "nodes", Set.of("get")),
-            new Grant("ClusterRole", "", "nodes/metrics", Set.of("get")));
+            new Grant("ClusterRole", "", "nodes/proxy", Set.of("get")));
 
     /** The leader-election Lease, in the release namespace. */
     static final List<Grant> LEADER_ELECTION =

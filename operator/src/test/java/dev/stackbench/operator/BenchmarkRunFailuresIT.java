@@ -17,13 +17,13 @@ import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -99,8 +99,9 @@ class BenchmarkRunFailuresIT {
 
     @Test
     void aRunThatDoesNotFinishInTimeFailsAsTimedOutAndIgnoresSpecChangesOnTheWay() throws Exception {
+        // Long enough that the run is still going when its spec is changed, also on a busy machine.
         harness.apply(OperatorHarness.example(
-                        "slow", spec -> spec.with("spec").put("timeout", "12s").put("cleanup", "Never")))
+                        "slow", spec -> spec.with("spec").put("timeout", "30s").put("cleanup", "Never")))
                 .requireSuccess();
         await("the TestRun of run slow")
                 .atMost(OperatorHarness.WAIT)
@@ -112,7 +113,7 @@ class BenchmarkRunFailuresIT {
                         != null);
 
         harness.apply(OperatorHarness.example("slow", spec -> {
-                    spec.with("spec").put("timeout", "12s").put("cleanup", "Never");
+                    spec.with("spec").put("timeout", "30s").put("cleanup", "Never");
                     ((ObjectNode) spec.at("/spec/workload/load")).put("rate", 11);
                 }))
                 .requireSuccess();
@@ -125,7 +126,7 @@ class BenchmarkRunFailuresIT {
         Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)
                 .orElseThrow();
         assertThat(complete.getReason()).as(complete.getMessage()).isEqualTo("TimedOut");
-        assertThat(complete.getMessage()).contains("spec.timeout (12s)");
+        assertThat(complete.getMessage()).contains("spec.timeout (30s)");
         assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.SPEC_CHANGE_IGNORED))
                 .hasValueSatisfying(
                         ignored -> assertThat(ignored.getMessage()).contains("generation 2", "generation 1"));
@@ -272,11 +273,7 @@ class BenchmarkRunFailuresIT {
                         .pods()
                         .inNamespace(stuck.namespace())
                         .withName(pod)
-                        .edit(p -> new PodBuilder(p)
-                                .editMetadata()
-                                .addToFinalizers(finalizer)
-                                .endMetadata()
-                                .build());
+                        .patch(PatchContext.of(PatchType.JSON_MERGE), finalizers(finalizer));
 
                 BenchmarkComparison failed =
                         stuck.awaitComparison("hold", ComparisonPhase.Failed, Duration.ofMinutes(3));
@@ -294,11 +291,7 @@ class BenchmarkRunFailuresIT {
                         .pods()
                         .inNamespace(stuck.namespace())
                         .withName(pod)
-                        .edit(p -> new PodBuilder(p)
-                                .editMetadata()
-                                .removeFromFinalizers(finalizer)
-                                .endMetadata()
-                                .build());
+                        .patch(PatchContext.of(PatchType.JSON_MERGE), finalizers());
             }
         }
     }
@@ -314,11 +307,8 @@ class BenchmarkRunFailuresIT {
         String firstUid = harness.run("again").getMetadata().getUid();
         // The garbage collector cannot remove the first run's target until the finalizer goes: it lingers, owned by
         // a run that no longer exists, as it does for a moment on any cluster.
-        deployments.withName("again-target").edit(d -> new DeploymentBuilder(d)
-                .editMetadata()
-                .addToFinalizers(finalizer)
-                .endMetadata()
-                .build());
+        // Patches, not edits: the Deployment controller writes the object meanwhile.
+        deployments.withName("again-target").patch(PatchContext.of(PatchType.JSON_MERGE), finalizers(finalizer));
         try {
             harness.client()
                     .resources(BenchmarkRun.class)
@@ -341,11 +331,7 @@ class BenchmarkRunFailuresIT {
                     .extracting(owner -> owner.getUid())
                     .containsExactly(firstUid);
         } finally {
-            deployments.withName("again-target").edit(d -> new DeploymentBuilder(d)
-                    .editMetadata()
-                    .removeFromFinalizers(finalizer)
-                    .endMetadata()
-                    .build());
+            deployments.withName("again-target").patch(PatchContext.of(PatchType.JSON_MERGE), finalizers());
         }
         String secondUid = harness.run("again").getMetadata().getUid();
         await("the second run's own target").atMost(OperatorHarness.WAIT).untilAsserted(() -> assertThat(
@@ -354,6 +340,16 @@ class BenchmarkRunFailuresIT {
                 .satisfies(d -> assertThat(d.getMetadata().getOwnerReferences())
                         .extracting(owner -> owner.getUid())
                         .containsExactly(secondUid)));
+    }
+
+    /** A merge patch that sets an object's finalizers to exactly these. */
+    private static String finalizers(String... finalizers) {
+        return "{\"metadata\":{\"finalizers\":["
+                + String.join(
+                        ",",
+                        java.util.Arrays.stream(finalizers)
+                                .map(f -> "\"" + f + "\"")
+                                .toList()) + "]}}";
     }
 
     /** The run took its pools: Provisioning or any later phase but Failed. */

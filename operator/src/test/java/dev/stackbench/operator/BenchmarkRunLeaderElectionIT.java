@@ -58,13 +58,14 @@ class BenchmarkRunLeaderElectionIT {
         second.start();
 
         // Long enough for the leader to create the TestRun on a busy machine; the run then fails on this timeout,
-        // after the second replica has taken over.
+        // after the second replica has taken over. Its objects are kept, so the TestRuns can be counted after the end.
         harness.apply(OperatorHarness.example(
-                        "elected", spec -> spec.with("spec").put("timeout", "30s")))
+                        "elected",
+                        spec -> spec.with("spec").put("timeout", "30s").put("cleanup", "Never")))
                 .requireSuccess();
         harness.awaitPhase("elected", Phase.Provisioning);
         assertThat(holder(harness, leaseNamespace)).isEqualTo(leader);
-        // The operator records a reconcile's Events after its status write, so the phase can be seen first.
+        // The phase and the Events of a reconcile are two writes: either may be seen first.
         await("Events of the provisioning reconcile")
                 .atMost(OperatorHarness.WAIT)
                 .untilAsserted(() -> assertThat(eventReasons("elected")).contains("Provisioning"));
