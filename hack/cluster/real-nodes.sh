@@ -665,6 +665,7 @@ real_nodes_wait() {
 
 # The NetworkPolicy enforcer (kube-router's network policy controller), once the node it runs as exists. Its chains
 # (KUBE-ROUTER-*, KUBE-POD-FW-*, KUBE-NWPLCY-*...) and ip sets are removed at teardown with the cluster's others.
+# Its metrics and health servers are off: they would listen on every address of this machine.
 real_network_policy_start() {
   local system="${REAL_NODES[0]%% *}"
   start kube-router "$STACKBENCH_KUBE_ROUTER" \
@@ -672,6 +673,7 @@ real_network_policy_start() {
     --hostname-override "$system" \
     --service-cluster-ip-range "$REAL_SERVICE_RANGE" \
     --metrics-port 0 \
+    --health-port 0 \
     --iptables-sync-period 1m
   wait_until kube-router 60 "the NetworkPolicy enforcer (kube-router) to program its chains" \
     bash -c "iptables -t filter -S FORWARD 2>/dev/null | grep -q -- '-j KUBE-ROUTER-FORWARD'"
