@@ -16,12 +16,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Reads the CPU counters of a run's pods (target, delay service, k6 runners) from the kubelet of each node they run on,
- * through the API server's node proxy ({@code /api/v1/nodes/NODE/proxy/metrics/cadvisor}; the operator needs {@code
- * get} on {@code nodes/proxy}), while load runs, and turns them into each pod's CPU use and CFS throttling over the
+ * Reads the CPU counters of a run's pods (target, delay service, k6 runners) from the kubelet of each node they run on
+ * ({@code /metrics/cadvisor} of its own API, {@link Kubelets}; the operator needs {@code get} on {@code nodes/metrics}),
+ * while load runs, and turns them into each pod's CPU use and CFS throttling over the
  * measured window. Kept in memory per run: an operator restarted mid-run has the readings made after the restart.
  */
 public class PodCpuScraper {
@@ -43,12 +53,27 @@ public class PodCpuScraper {
     static final Duration RETRY_AFTER = Duration.ofSeconds(8);
     static final int MAX_FAILURES = 3;
 
+    /** How long a scrape waits for all its kubelets together: the page limit and a margin for the node lookup. */
+    static final Duration READ_LIMIT = ProxyPages.TIMEOUT.plusSeconds(5);
+
+    /** Kubelet reads at once, over all runs; each holds a thread until its answer or its limit. */
+    static final int READ_THREADS = 16;
+
+    private static final ExecutorService READS =
+            new ThreadPoolExecutor(0, READ_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+                Thread thread = new Thread(task, "stackbench-kubelet-read");
+                thread.setDaemon(true);
+                return thread;
+            });
+
     private record PodFacts(String role, String node, Double cpuLimitCores) {}
 
     private static final class RunCpu {
         final PodCpuCounters counters = new PodCpuCounters();
         final Map<String, PodFacts> pods = new LinkedHashMap<>();
         Instant last = Instant.MIN;
+        /** Whether reads for this run are in flight: a scrape on the clock then leaves them to it. */
+        final AtomicBoolean reading = new AtomicBoolean();
         /**
          * Failed reads per node, and when the node may be asked again: a kubelet busy for a moment gets another
          * chance after {@link #RETRY_AFTER}, one that failed {@link #MAX_FAILURES} times is not asked again for this
@@ -68,13 +93,12 @@ public class PodCpuScraper {
     }
 
     private final KubernetesClient client;
-    private final ProxyPages pages;
+    private final Kubelets kubelets;
     private final Map<String, RunCpu> runs = new ConcurrentHashMap<>();
 
-    /** @param pages how the kubelets' pages are read: with a byte and a time limit */
-    public PodCpuScraper(KubernetesClient client, ProxyPages pages) {
+    public PodCpuScraper(KubernetesClient client) {
         this.client = client;
-        this.pages = pages;
+        this.kubelets = new Kubelets(client);
     }
 
     /**
@@ -84,23 +108,69 @@ public class PodCpuScraper {
      */
     public void scrape(BenchmarkRun run, Instant now, boolean force) {
         RunCpu cpu = runs.computeIfAbsent(run.getMetadata().getUid(), uid -> new RunCpu());
-        synchronized (cpu) {
-            if (!force && Duration.between(cpu.last, now).compareTo(INTERVAL) < 0) {
-                return;
+        if (!cpu.reading.compareAndSet(false, true)) {
+            if (!force) {
+                return; // the reads in flight give this run its next readings
             }
-            cpu.last = now;
-            String namespace = run.getMetadata().getNamespace();
-            List<Pod> pods = new ArrayList<>(client.pods()
-                    .inNamespace(namespace)
-                    .withLabel(RunLabels.RUN, run.getMetadata().getName())
-                    .list()
-                    .getItems());
-            pods.addAll(client.pods()
-                    .inNamespace(namespace)
-                    .withLabels(RunLabels.runnerPods(RunLabels.testRunName(run)))
-                    .list()
-                    .getItems());
-            Map<String, List<PodCpuCounters.PodRef>> podsByNode = new LinkedHashMap<>();
+            // a forced reading (the one after the load) goes ahead: two reads of one kubelet are harmless
+        }
+        try {
+            Map<String, List<PodCpuCounters.PodRef>> podsByNode;
+            synchronized (cpu) {
+                if (!force && Duration.between(cpu.last, now).compareTo(INTERVAL) < 0) {
+                    return;
+                }
+                cpu.last = now;
+            }
+            podsByNode = podsByNode(run, cpu, now);
+            Map<String, Future<String>> reads = new LinkedHashMap<>();
+            podsByNode.keySet().forEach(node -> reads.put(node, submit(node)));
+            long deadline = System.nanoTime() + READ_LIMIT.toNanos();
+            reads.forEach((node, read) -> {
+                String error;
+                try {
+                    String text = read.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    synchronized (cpu) {
+                        cpu.counters.add(podsByNode.get(node), text, now);
+                        cpu.scrapes++;
+                        cpu.readsByNode.merge(node, 1, Integer::sum);
+                    }
+                    return;
+                } catch (TimeoutException e) {
+                    read.cancel(true);
+                    error = "the kubelet of node " + node + " did not answer /metrics/cadvisor within "
+                            + READ_LIMIT.toSeconds() + " s";
+                } catch (ExecutionException e) {
+                    error = e.getCause() instanceof ProxyPages.Unreadable
+                            ? e.getCause().getMessage()
+                            : "reading /metrics/cadvisor of node " + node + " failed: " + e.getCause();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    read.cancel(true);
+                    return;
+                }
+                failed(run, cpu, node, error, now);
+            });
+        } finally {
+            cpu.reading.set(false);
+        }
+    }
+
+    /** The run's pods with a role, by the node they run on; a node that failed too often is left out. */
+    private Map<String, List<PodCpuCounters.PodRef>> podsByNode(BenchmarkRun run, RunCpu cpu, Instant now) {
+        String namespace = run.getMetadata().getNamespace();
+        List<Pod> pods = new ArrayList<>(client.pods()
+                .inNamespace(namespace)
+                .withLabel(RunLabels.RUN, run.getMetadata().getName())
+                .list()
+                .getItems());
+        pods.addAll(client.pods()
+                .inNamespace(namespace)
+                .withLabels(RunLabels.runnerPods(RunLabels.testRunName(run)))
+                .list()
+                .getItems());
+        Map<String, List<PodCpuCounters.PodRef>> podsByNode = new LinkedHashMap<>();
+        synchronized (cpu) {
             for (Pod pod : pods) {
                 String role = role(pod);
                 String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
@@ -110,40 +180,46 @@ public class PodCpuScraper {
                 cpu.pods.putIfAbsent(pod.getMetadata().getName(), new PodFacts(role, node, cpuLimit(pod)));
                 podsByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(reference(pod));
             }
-            podsByNode.forEach((node, refs) -> {
-                if (cpu.failures.getOrDefault(node, 0) >= MAX_FAILURES
-                        || cpu.retryAt.getOrDefault(node, Instant.MIN).isAfter(now)) {
-                    return;
-                }
-                String path = "/api/v1/nodes/" + node + "/proxy/metrics/cadvisor";
-                try {
-                    String text = pages.get(path, ProxyPages.CADVISOR_LIMIT, "/metrics/cadvisor of node " + node);
-                    if (text == null) {
-                        cpu.lastError = "the API server's node proxy returned nothing for " + path;
-                        cpu.errorByNode.put(node, cpu.lastError);
-                        cpu.failures.merge(node, 1, Integer::sum);
-                        cpu.retryAt.put(node, now.plus(RETRY_AFTER));
-                    } else {
-                        cpu.counters.add(refs, text, now);
-                        cpu.scrapes++;
-                        cpu.readsByNode.merge(node, 1, Integer::sum);
-                    }
-                } catch (RuntimeException e) {
-                    cpu.lastError = "GET " + path + " failed: " + e.getMessage();
-                    cpu.errorByNode.put(node, cpu.lastError);
-                    int failed = cpu.failures.merge(node, 1, Integer::sum);
-                    cpu.retryAt.put(node, now.plus(RETRY_AFTER));
-                    LOG.warn(
-                            "run {}/{}: {}; {}",
-                            namespace,
-                            run.getMetadata().getName(),
-                            cpu.lastError,
-                            failed >= MAX_FAILURES
-                                    ? "not asking that node again for this run"
-                                    : "asking again in " + RETRY_AFTER.toSeconds() + " s");
-                }
-            });
+            podsByNode
+                    .keySet()
+                    .removeIf(node -> cpu.failures.getOrDefault(node, 0) >= MAX_FAILURES
+                            || cpu.retryAt.getOrDefault(node, Instant.MIN).isAfter(now));
         }
+        return podsByNode;
+    }
+
+    /**
+     * The node's page, read on a thread of {@link #READS}: a kubelet that never answers holds that thread until the
+     * read's own limit, never the reconcile or the scrape clock that asked. With every thread busy the read fails
+     * at once.
+     */
+    private Future<String> submit(String node) {
+        try {
+            return READS.submit(() -> kubelets.cadvisor(node));
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new ProxyPages.Unreadable(
+                    "/metrics/cadvisor of node " + node + " was not read: " + READ_THREADS
+                            + " kubelet reads are already waiting for answers",
+                    e));
+        }
+    }
+
+    private static void failed(BenchmarkRun run, RunCpu cpu, String node, String error, Instant now) {
+        int failed;
+        synchronized (cpu) {
+            cpu.lastError = error;
+            cpu.errorByNode.put(node, error);
+            failed = cpu.failures.merge(node, 1, Integer::sum);
+            cpu.retryAt.put(node, now.plus(RETRY_AFTER));
+        }
+        LOG.warn(
+                "run {}/{}: {}; {}",
+                run.getMetadata().getNamespace(),
+                run.getMetadata().getName(),
+                error,
+                failed >= MAX_FAILURES
+                        ? "not asking that node again for this run"
+                        : "asking again in " + RETRY_AFTER.toSeconds() + " s");
     }
 
     /** Each pod's CPU over [from, to], target first, then the delay service and the runners. */
@@ -186,8 +262,8 @@ public class PodCpuScraper {
             return Optional.of(UNAVAILABLE + "and throttling unavailable: "
                     + (cpu.lastError != null
                             ? cpu.lastError
-                                    + " (the operator needs get on nodes/proxy, and the kubelets must serve"
-                                    + " /metrics/cadvisor)"
+                                    + " (the operator reads each kubelet's /metrics/cadvisor, with get on"
+                                    + " nodes/metrics)"
                             : cpu.scrapes + " kubelet reading(s) held fewer than two per pod"));
         }
     }

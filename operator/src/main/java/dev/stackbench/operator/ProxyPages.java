@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Pages read through the API server's pod and node proxies (a target's /actuator pages, a kubelet's cAdvisor metrics),
+ * Pages read through the API server's pod proxy (a target's /actuator pages) or from a kubelet (its cAdvisor metrics),
  * each with a byte limit and a time limit: the target's image is the user's choice, and a page that is huge or never
  * ends must cost the operator neither its heap nor a thread for longer than {@link #TIMEOUT}.
  */
@@ -61,9 +61,17 @@ public final class ProxyPages {
      * @throws Unreadable when the request failed, timed out, or the page was larger than the limit
      */
     public String get(String path, int limitBytes, String what) {
-        HttpClient http = client.getHttpClient();
+        return read(
+                client.getHttpClient(), client.getMasterUrl().toString().replaceAll("/$", "") + path, limitBytes, what);
+    }
+
+    /**
+     * The page at {@code url}, with the same limits, through {@code http}: a client that authenticates as the operator
+     * (its service-account token or client certificate) and trusts the cluster's CA, e.g. for a kubelet's own API.
+     */
+    public static String read(HttpClient http, String url, int limitBytes, String what) {
         HttpRequest request = http.newHttpRequestBuilder()
-                .uri(client.getMasterUrl().toString().replaceAll("/$", "") + path)
+                .uri(url)
                 .timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .build();
         long started = System.nanoTime();

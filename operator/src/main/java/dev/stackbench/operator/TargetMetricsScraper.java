@@ -60,7 +60,7 @@ public class TargetMetricsScraper {
     public TargetMetricsScraper(KubernetesClient client) {
         this.client = client;
         this.pages = client == null ? null : new ProxyPages(client);
-        this.podCpu = client == null ? null : new PodCpuScraper(client, pages);
+        this.podCpu = client == null ? null : new PodCpuScraper(client);
         this.journal = client == null ? null : new ScrapeJournal(client);
     }
 

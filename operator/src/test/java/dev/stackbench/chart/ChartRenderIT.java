@@ -473,7 +473,7 @@ class ChartRenderIT {
             assertThat(role.path("metadata").path("name").asText()).isEqualTo(FULLNAME + "-node-metrics");
             assertThat(role.path("rules").toString())
                     .isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"nodes\"],\"verbs\":[\"get\"]},"
-                            + "{\"apiGroups\":[\"\"],\"resources\":[\"nodes/proxy\"],\"verbs\":[\"get\"]}]");
+                            + "{\"apiGroups\":[\"\"],\"resources\":[\"nodes/metrics\"],\"verbs\":[\"get\"]}]");
         });
         assertThat(manifests.ofKind("ClusterRoleBinding"))
                 .extracting(b -> b.path("roleRef").path("name").asText())

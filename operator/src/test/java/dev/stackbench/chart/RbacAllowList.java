@@ -58,7 +58,7 @@ final class RbacAllowList {
     /** Nodes belong to no namespace: reading them and their kubelets' metrics needs a ClusterRole. */
     static final List<Grant> NODE_METRICS = List.of(
             new Grant("ClusterRole", "", "nodes", Set.of("get")),
-            new Grant("ClusterRole", "", "nodes/proxy", Set.of("get")));
+            new Grant("ClusterRole", "", "nodes/metrics", Set.of("get")));
 
     /** The leader-election Lease, in the release namespace. */
     static final List<Grant> LEADER_ELECTION =
