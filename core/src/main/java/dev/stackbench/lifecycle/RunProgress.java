@@ -355,6 +355,7 @@ public final class RunProgress {
         events.add(new Event(next == Phase.Failed, reason, message));
         if (next.isTerminal()) {
             status.setFinishedAt(Conditions.format(now()));
+            status.setLive(null); // a view of the load while it ran: the summary has the results now
             condition(Conditions.COMPLETE, true, reason, message);
         }
         return true;

@@ -59,7 +59,7 @@ class CrdDriftTest {
     @Test
     void printerColumnsFollowTheDeclarationOrder() throws IOException {
         assertThat(columns(CRD_FILE))
-                .containsExactly("VARIANT", "PHASE", "RPS", "P95(ms)", "ERRORS", "THREADS", "CAPACITY", "AGE");
+                .containsExactly("VARIANT", "PHASE", "RPS", "P95(ms)", "ERRORS", "THREADS", "CAPACITY", "LIVE", "AGE");
         assertThat(columns(COMPARISON_CRD_FILE))
                 .containsExactly("BASELINE", "VARIANTS", "RUNS", "PHASE", "VERDICT", "AGE");
     }

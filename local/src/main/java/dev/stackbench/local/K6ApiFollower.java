@@ -1,7 +1,7 @@
 package dev.stackbench.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.k6.K6ApiCounts;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.LatencyBuckets;
 import dev.stackbench.k6.RunnerSummary;
@@ -28,26 +28,11 @@ import java.util.Map;
  */
 public final class K6ApiFollower {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String MEASURE = "{scenario:" + K6Env.MEASURE_SCENARIO + "}";
-
     private final URI metrics;
     private final HttpClient http;
     private final Map<String, RequestTimeline> timelines = new HashMap<>();
-    private Counts last = Counts.ZERO;
+    private K6ApiCounts last = K6ApiCounts.ZERO;
     private long lastEpochSecond = -1;
-
-    /** Cumulative counts of one poll; latency buckets of the measure scenario only. */
-    record Counts(
-            long requests,
-            long failed,
-            long dropped,
-            long measureRequests,
-            long measureFailed,
-            long measureDropped,
-            long[] measureBuckets) {
-        static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, new long[LatencyBuckets.COUNT]);
-    }
 
     /** @param apiAddress k6's --address, e.g. 127.0.0.1:6565; null for a follower fed only by tests */
     public K6ApiFollower(String apiAddress) {
@@ -76,7 +61,7 @@ public final class K6ApiFollower {
         try {
             HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (answer.statusCode() == 200) {
-                accept(Instant.now().getEpochSecond(), parse(answer.body()));
+                accept(Instant.now().getEpochSecond(), K6ApiCounts.parse(answer.body()));
                 return true;
             }
         } catch (IOException | RuntimeException e) {
@@ -119,7 +104,7 @@ public final class K6ApiFollower {
         long failed =
                 metrics.path("http_req_failed").path("values").path("passes").asLong();
         long dropped = count(metrics.path("dropped_iterations"));
-        Counts total = new Counts(
+        K6ApiCounts total = new K6ApiCounts(
                 Math.max(requests, summary.requests()),
                 Math.max(failed, summary.failedRequests()),
                 Math.max(dropped, summary.droppedIterations()),
@@ -130,50 +115,12 @@ public final class K6ApiFollower {
         accept(lastEpochSecond < 0 ? Instant.now().getEpochSecond() : lastEpochSecond, total);
     }
 
-    /** Parses a /v1/metrics answer. */
-    static Counts parse(String body) throws IOException {
-        Map<String, JsonNode> samples = new HashMap<>();
-        for (JsonNode metric : JSON.readTree(body).path("data")) {
-            samples.put(metric.path("id").asText(), metric.path("attributes").path("sample"));
-        }
-        long[] buckets = new long[LatencyBuckets.COUNT];
-        samples.forEach((name, sample) -> {
-            int index = LatencyBuckets.indexOf(name);
-            if (index >= 0) {
-                buckets[index] = sample.path("count").asLong();
-            }
-        });
-        long requests = samples.getOrDefault("http_reqs", JSON.missingNode())
-                .path("count")
-                .asLong();
-        long measureRequests = samples.getOrDefault("http_reqs" + MEASURE, JSON.missingNode())
-                .path("count")
-                .asLong();
-        return new Counts(
-                requests,
-                failures(samples.get("http_req_failed"), requests),
-                samples.getOrDefault("dropped_iterations", JSON.missingNode())
-                        .path("count")
-                        .asLong(),
-                measureRequests,
-                failures(samples.get("http_req_failed" + MEASURE), measureRequests),
-                samples.getOrDefault("dropped_iterations" + MEASURE, JSON.missingNode())
-                        .path("count")
-                        .asLong(),
-                buckets);
-    }
-
-    /** k6's API gives a rate metric's share only; it counts one sample per request, as http_reqs does. */
-    private static long failures(JsonNode sample, long requests) {
-        return sample == null ? 0 : Math.round(sample.path("rate").asDouble() * requests);
-    }
-
     private static long count(JsonNode metric) {
         return metric.path("values").path("count").asLong();
     }
 
     /** Adds what grew since the previous counts to the second they were polled in. */
-    synchronized void accept(long epochSecond, Counts now) {
+    synchronized void accept(long epochSecond, K6ApiCounts now) {
         long measureRequests = grown(now.measureRequests(), last.measureRequests());
         long warmupRequests = grown(now.requests() - now.measureRequests(), last.requests() - last.measureRequests());
         if (measureRequests > 0 || !timeline(K6Env.MEASURE_SCENARIO).isEmpty()) {

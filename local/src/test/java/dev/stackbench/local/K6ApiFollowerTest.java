@@ -2,6 +2,7 @@ package dev.stackbench.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.k6.K6ApiCounts;
 import dev.stackbench.k6.LatencyBuckets;
 import dev.stackbench.report.RequestTimeline;
 import java.util.List;
@@ -44,7 +45,7 @@ class K6ApiFollowerTest {
 
     @Test
     void readsTheCumulativeCountsOfBothScenarios() throws Exception {
-        K6ApiFollower.Counts counts = K6ApiFollower.parse(metrics(120, 0.25, 3, 40, 0.5, 1, 57, 40));
+        K6ApiCounts counts = K6ApiCounts.parse(metrics(120, 0.25, 3, 40, 0.5, 1, 57, 40));
 
         assertThat(counts.requests()).isEqualTo(120);
         assertThat(counts.failed()).isEqualTo(30);
@@ -62,8 +63,8 @@ class K6ApiFollowerTest {
         int fiftyMs = LatencyBuckets.bucketOf(50);
 
         // Warmup only: nothing measured yet, so the measure timeline stays empty (its first second starts the clock).
-        follower.accept(100, K6ApiFollower.parse(metrics(30, 0, 0, 0, 0, 0, fiftyMs, 0)));
-        follower.accept(101, K6ApiFollower.parse(metrics(60, 0.5, 2, 0, 0, 0, fiftyMs, 0)));
+        follower.accept(100, K6ApiCounts.parse(metrics(30, 0, 0, 0, 0, 0, fiftyMs, 0)));
+        follower.accept(101, K6ApiCounts.parse(metrics(60, 0.5, 2, 0, 0, 0, fiftyMs, 0)));
         assertThat(follower.timeline("measure").isEmpty()).isTrue();
         RequestTimeline warmup = follower.timeline("warmup");
         assertThat(warmup.requestsAt(100)).isEqualTo(30);
@@ -72,8 +73,8 @@ class K6ApiFollowerTest {
         assertThat(warmup.totalDropped()).isEqualTo(2);
 
         // The measure scenario's requests all took about 50 ms.
-        follower.accept(102, K6ApiFollower.parse(metrics(100, 0.3, 2, 40, 0, 0, fiftyMs, 40)));
-        follower.accept(103, K6ApiFollower.parse(metrics(100, 0.3, 2, 40, 0, 0, fiftyMs, 40)));
+        follower.accept(102, K6ApiCounts.parse(metrics(100, 0.3, 2, 40, 0, 0, fiftyMs, 40)));
+        follower.accept(103, K6ApiCounts.parse(metrics(100, 0.3, 2, 40, 0, 0, fiftyMs, 40)));
         RequestTimeline measure = follower.timeline("measure");
         assertThat(measure.firstEpochSecond()).isEqualTo(102);
         assertThat(measure.totalRequests()).isEqualTo(40);

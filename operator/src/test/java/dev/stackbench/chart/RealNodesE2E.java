@@ -15,6 +15,7 @@ import dev.stackbench.api.comparison.ComparisonPhase;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.CapacityLimit;
 import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.LiveLoad;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.api.status.PodResources;
 import dev.stackbench.api.status.StepOutcome;
@@ -160,9 +161,24 @@ class RealNodesE2E {
         Path example = root.resolve("examples/webflux-r2dbc.yaml");
         BenchmarkRun declared = BenchmarkRuns.readOne(example);
         // Kept once it ends, so that its pods and NetworkPolicies can be checked; deleted at the end of this test.
-        Observed observed = measure(keptAfterItEnds(example), "webflux-r2dbc");
+        // `kubectl get benchmarkruns -w` as a user watches it: the live progress while load runs.
+        Path watch = root.resolve("operator/target/e2e/example-watch.txt");
+        Process watching;
+        try {
+            Files.createDirectories(watch.getParent());
+            watching = cluster.kubectlInBackground(watch, "get", "benchmarkruns", "-n", NAMESPACE, "-w");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start kubectl get benchmarkruns -w", e);
+        }
+        Observed observed;
+        try {
+            observed = measure(keptAfterItEnds(example), "webflux-r2dbc");
+        } finally {
+            watching.destroy();
+        }
         try {
             checkTheExampleRun(declared, observed);
+            checkTheLiveProgress(observed, watch);
             Instant probing = Instant.now();
             theRunsPodsReachOnlyWhatItsNetworkPoliciesAllow("webflux-r2dbc");
             measured.put("networkPolicy.checkSeconds", seconds(probing));
@@ -170,6 +186,32 @@ class RealNodesE2E {
             cluster.kubectl("delete", "benchmarkrun", "-n", NAMESPACE, "webflux-r2dbc", "--wait=true", "--timeout=2m")
                     .requireSuccess();
         }
+    }
+
+    /**
+     * While the load ran, status.live grew with k6's counts (read from the runners' REST API) and `kubectl get -w`
+     * showed them in the LIVE column; the last reading is no more than the requests the summary counted overall.
+     */
+    private void checkTheLiveProgress(Observed observed, Path watch) {
+        List<LiveLoad> live = observed.live();
+        assertThat(live).as("status.live while the load ran").isNotEmpty();
+        assertThat(live).extracting(LiveLoad::getRequests).isSorted();
+        assertThat(live.getLast().getRequests()).isPositive();
+        assertThat(live)
+                .anySatisfy(reading ->
+                        assertThat(reading.getRequestsPerSecond()).isNotNull().isPositive());
+        assertThat(live.getLast().getRunnersRead()).isEqualTo("1/1");
+        assertThat(observed.last().getStatus().getLive()).as("status.live once the run ended").isNull();
+        String transcript;
+        try {
+            transcript = Files.readString(watch);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        assertThat(transcript.lines())
+                .as("kubectl get benchmarkruns -w")
+                .anyMatch(line -> line.contains("Running") && line.matches(".* [0-9]+ req, [0-9.]+/s, .*"));
+        measured.put("example.liveReadings", String.valueOf(live.size()));
     }
 
     private void checkTheExampleRun(BenchmarkRun declared, Observed observed) {
@@ -824,7 +866,8 @@ class RealNodesE2E {
             Instant appliedAt,
             Instant succeededAt,
             Map<String, Set<String>> nodesByRole,
-            String targetCpuQuota) {}
+            String targetCpuQuota,
+            List<LiveLoad> live) {}
 
     /** Applies a run from a file and follows it to its end, with the time it was applied. */
     private Observed measure(Path file, String name) {
@@ -832,7 +875,12 @@ class RealNodesE2E {
         cluster.kubectl("apply", "-n", NAMESPACE, "-f", file.toString()).requireSuccess();
         Observed observed = follow(name, run -> false);
         return new Observed(
-                observed.last(), applied, observed.succeededAt(), observed.nodesByRole(), observed.targetCpuQuota());
+                observed.last(),
+                applied,
+                observed.succeededAt(),
+                observed.nodesByRole(),
+                observed.targetCpuQuota(),
+                observed.live());
     }
 
     /**
@@ -843,6 +891,7 @@ class RealNodesE2E {
         Instant deadline = Instant.now().plus(RUN_TIMEOUT);
         Map<String, Set<String>> nodes = new LinkedHashMap<>();
         String quota = null;
+        List<LiveLoad> live = new ArrayList<>();
         while (Instant.now().isBefore(deadline)) {
             BenchmarkRun run = client().resources(BenchmarkRun.class)
                     .inNamespace(NAMESPACE)
@@ -860,13 +909,20 @@ class RealNodesE2E {
             }
             if (run != null) {
                 during.test(run);
+                LiveLoad reading =
+                        run.getStatus() == null ? null : run.getStatus().getLive();
+                if (reading != null
+                        && (live.isEmpty()
+                                || !reading.getUpdatedAt().equals(live.getLast().getUpdatedAt()))) {
+                    live.add(reading);
+                }
                 if (run.getStatus() != null && run.getStatus().getPhase() == Phase.Failed) {
                     printDiagnostics(name);
                 }
                 if (run.getStatus() != null
                         && (run.getStatus().getPhase() == Phase.Succeeded
                                 || run.getStatus().getPhase() == Phase.Failed)) {
-                    return new Observed(run, null, Instant.now(), nodes, quota);
+                    return new Observed(run, null, Instant.now(), nodes, quota, live);
                 }
             }
             sleep(Duration.ofSeconds(1));

@@ -190,7 +190,7 @@ class BenchmarkRunLoadIT {
         Map<String, String> row = tableRow(table.stdout());
         assertThat(row.keySet())
                 .containsExactlyInAnyOrder(
-                        "NAME", "VARIANT", "PHASE", "RPS", "P95(MS)", "ERRORS", "THREADS", "CAPACITY", "AGE");
+                        "NAME", "VARIANT", "PHASE", "RPS", "P95(MS)", "ERRORS", "THREADS", "CAPACITY", "LIVE", "AGE");
         assertThat(row.get("NAME")).isEqualTo("r2dbc");
         assertThat(row.get("VARIANT")).isEqualTo("webflux-r2dbc");
         assertThat(row.get("PHASE")).isEqualTo("Succeeded");

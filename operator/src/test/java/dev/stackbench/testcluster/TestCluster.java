@@ -303,6 +303,21 @@ public final class TestCluster implements AutoCloseable {
         return kubectlWithInput(null, args);
     }
 
+    /**
+     * Starts kubectl as administrator without waiting for it (e.g. {@code get benchmarkruns -w}), its output and
+     * errors going to {@code output}; the caller destroys it.
+     */
+    public Process kubectlInBackground(Path output, String... args) throws java.io.IOException {
+        List<String> command = new ArrayList<>(
+                List.of(kubectl.toString(), "--kubeconfig", kubeconfig().toString()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command)
+                .directory(repositoryRoot.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
+    }
+
     /** Runs kubectl with the given text on its standard input (e.g. {@code apply -f -}). */
     public CommandResult kubectlWithInput(String stdin, String... args) {
         List<String> command = new ArrayList<>(

@@ -41,6 +41,10 @@ public class BenchmarkRunStatus {
 
     private List<Condition> conditions;
 
+    @JsonPropertyDescription(
+            "The load so far while it runs (k6's counts, every few seconds); gone once the run ends, whose results are in summary.")
+    private LiveLoad live;
+
     private RunSummary summary;
 
     private RunEnvironment environment;

@@ -9,6 +9,7 @@ import dev.stackbench.lifecycle.RunFacts;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.RunnerHealth;
+import dev.stackbench.operator.RunnerProgress;
 import dev.stackbench.operator.TargetReadiness;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.operator.objects.TargetService;
@@ -28,6 +29,7 @@ import java.util.Optional;
 public final class LoadFollowing {
 
     private final RunMeasurement measurement;
+    private final RunnerProgress runnerProgress = new RunnerProgress();
 
     public LoadFollowing(RunMeasurement measurement) {
         this.measurement = measurement;
@@ -122,6 +124,9 @@ public final class LoadFollowing {
         RunDriver.loadStarted(progress, load, running.runners(), TargetService.url(view));
         // From the start of load: the server-side check needs a scrape before the measured window too.
         measurement.tick(view);
+        // The load so far, from the runners' REST API: the reading made since the last pass, then the next one.
+        runnerProgress.live(view).ifPresent(progress.status()::setLive);
+        runnerProgress.poll(pass.client(), view, pass.runnerPods(view));
         Duration elapsed = Duration.between(Instant.parse(progress.status().getStartedAt()), progress.now());
         RunDriver.loadElapsed(progress, load, elapsed);
         Duration warmup = Durations.parse(load.spec().getWorkload().getWarmup());
