@@ -15,6 +15,12 @@ export K6_VERSION
 # grafana/k6-operator, built from the source archive in ../shared/third-party/ (hack/install/k6-operator.sh).
 K6_OPERATOR_VERSION="v1.6.0"
 export K6_OPERATOR_VERSION
+# The monitoring stack kube-prometheus-stack runs, built from the source archives in ../shared/third-party/
+# (hack/install/prometheus-stack.sh): prometheus-operator with its config reloader, and Prometheus.
+PROMETHEUS_OPERATOR_VERSION="v0.93.0"
+export PROMETHEUS_OPERATOR_VERSION
+PROMETHEUS_VERSION="v3.14.0"
+export PROMETHEUS_VERSION
 
 MIN_JAVA=21
 

@@ -2,7 +2,8 @@
 # Installs everything the build, the tests and the demo need into $STACKBENCH_TOOLS (default .tools/,
 # git-ignored). Idempotent: each tool is installed under a versioned directory and skipped when present,
 # so a second run only checks files. Only package registries are used (Go module proxy, Debian, Maven Central),
-# plus k6-operator's source archive, which the Go module proxy does not serve (hack/install/k6-operator.sh).
+# plus the source archives of k6-operator, prometheus-operator and Prometheus, which cannot be installed from the Go
+# module proxy (hack/install/k6-operator.sh, hack/install/prometheus-stack.sh).
 #
 #   hack/setup.sh            install everything
 #   hack/setup.sh k6 postgres  install only the named components (see hack/install/*.sh)
@@ -40,7 +41,7 @@ else
   # Everything, in jobs that run two at a time (most of the work is Go builds and links, one core each on a warm
   # cache). The components of a job run one after another: those that use apt, and helm with k6-operator, which
   # installs helm itself. The longest builds start first; a component not named here gets a job of its own.
-  jobs_planned=("kube" "k6" "containerd node-host image-base postgres" "helm k6-operator kubeconform" "coredns etcd kube-router"
+  jobs_planned=("kube" "prometheus-stack" "k6" "containerd node-host image-base postgres" "helm k6-operator kubeconform" "coredns etcd kube-router"
     "cni-plugins kwok")
   for f in "$STACKBENCH_ROOT"/hack/install/*.sh; do
     c="$(basename "$f" .sh)"
