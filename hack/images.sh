@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the four stackbench container images as tarballs with Jib (no Docker daemon needed), the three
-# images k6-operator runs (hack/image-base/k6-images.sh) and the three a real-node test cluster runs besides
-# (hack/image-base/node-images.sh; check them with hack/image-base/test-node-images.sh):
+# images k6-operator runs (hack/image-base/k6-images.sh), the three a real-node test cluster runs besides
+# (hack/image-base/node-images.sh; check them with hack/image-base/test-node-images.sh) and the three of the
+# chart's kube-prometheus-stack (hack/image-base/prometheus-images.sh):
 #
 #   operator/target/images/operator.tar                     stackbench/operator:<version>
 #   targets/mvc-app/target/images/mvc-app.tar               stackbench/mvc-app:<version>
@@ -13,12 +14,16 @@
 #   operator/target/images/pause.tar                        stackbench/pause:catatonit-<catatonit version>
 #   operator/target/images/postgres.tar                     stackbench/postgres:<PostgreSQL 15 version>
 #   operator/target/images/busybox.tar                      stackbench/busybox:<busybox version>
+#   operator/target/images/prometheus-operator.tar          stackbench/prometheus-operator:<operator version>
+#   operator/target/images/prometheus-config-reloader.tar   stackbench/prometheus-config-reloader:<operator version>
+#   operator/target/images/prometheus.tar                   stackbench/prometheus:<Prometheus version>
 #
 #   hack/images.sh                              build on a base image assembled offline (hack/image-base), the
 #                                               app images with an AOT cache (hack/image-base/aot-cache.sh)
-#   hack/images.sh --base eclipse-temurin:25-jre  build on a registry base image instead, without the k6 and
-#                                               node images (k6-operator then uses its own from ghcr.io and
-#                                               docker.io, a cluster its own pause, postgres and busybox) and
+#   hack/images.sh --base eclipse-temurin:25-jre  build on a registry base image instead, without the k6, node
+#                                               and Prometheus images (k6-operator then uses its own from ghcr.io
+#                                               and docker.io, a cluster its own pause, postgres and busybox,
+#                                               kube-prometheus-stack quay.io's) and
 #                                               without the apps' AOT cache
 #   hack/images.sh --kind [CLUSTER]             then load them into a kind cluster (default: stackbench)
 #
@@ -53,7 +58,8 @@ if [[ -z "$base" ]]; then
   base="tar://$base_tar"
 else
   offline_images=false
-  maven_args=(-Dstackbench.k6-images.skip=true -Dstackbench.node-images.skip=true -Dstackbench.aot=false \
+  maven_args=(-Dstackbench.k6-images.skip=true -Dstackbench.node-images.skip=true \
+    -Dstackbench.prometheus-images.skip=true -Dstackbench.aot=false \
     "${maven_args[@]}")
 fi
 
@@ -71,7 +77,9 @@ for module in "${IMAGE_MODULES[@]}"; do
   tars+=("$tar")
 done
 if [[ "$offline_images" == true ]]; then
-  for name in k6-operator k6-starter k6 pause postgres busybox; do tars+=("operator/target/images/$name.tar"); done
+  for name in k6-operator k6-starter k6 pause postgres busybox prometheus-operator prometheus-config-reloader prometheus; do
+    tars+=("operator/target/images/$name.tar")
+  done
 fi
 for tar in "${tars[@]}"; do
   [[ -f "$tar" ]] || die "expected $tar after the build, but it is missing"

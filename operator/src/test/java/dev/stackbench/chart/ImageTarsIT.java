@@ -151,6 +151,37 @@ class ImageTarsIT {
         }
     }
 
+    /**
+     * The images of the chart's kube-prometheus-stack, built offline by hack/image-base/prometheus-images.sh from
+     * the binaries hack/setup.sh built from source: each binary where the upstream image has it (the operator
+     * names /bin/prometheus-config-reloader as the command of the containers it adds), user 65532, the licence,
+     * and for Prometheus its data directory as the working directory.
+     */
+    @ParameterizedTest(name = "{1}")
+    @CsvSource({
+        "operator/target/images/prometheus-operator.tar, stackbench/prometheus-operator, /bin/operator",
+        "operator/target/images/prometheus-config-reloader.tar, stackbench/prometheus-config-reloader,"
+                + " /bin/prometheus-config-reloader",
+        "operator/target/images/prometheus.tar, stackbench/prometheus, /bin/prometheus"
+    })
+    void prometheusImageTarIsLoadableNonRootAndClean(String relativeTar, String repository, String entrypoint)
+            throws IOException {
+        requireImagesBuilt();
+        Image image = inspect(relativeTar, repository);
+
+        assertThat(texts(image.config().path("Entrypoint"))).containsExactly(entrypoint);
+        assertThat(image.config().path("User").asText()).isEqualTo("65532:65532");
+        assertExecutables(image, relativeTar, entrypoint.substring(1));
+        assertThat(image.files()).as("the licence in %s", relativeTar).anyMatch(file -> file.path()
+                .matches("usr/share/doc/prometheus.*/LICENSE.*"));
+        if (repository.equals("stackbench/prometheus")) {
+            assertThat(image.config().path("WorkingDir").asText()).isEqualTo("/prometheus");
+            // GNU tar lists a directory with a trailing slash.
+            assertThat(image.file("prometheus/")).as("/prometheus").isNotNull();
+            assertThat(image.file("prometheus/").mode()).startsWith("d");
+        }
+    }
+
     private static void requireImagesBuilt() {
         assumeTrue(
                 Boolean.getBoolean("stackbench.images.built"),

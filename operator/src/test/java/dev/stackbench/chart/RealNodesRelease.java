@@ -35,8 +35,8 @@ final class RealNodesRelease {
     static final String RUN_DATABASE_IMAGE = "stackbench/postgres:15";
 
     /**
-     * The node pools whose pods run each image: the chart's pods, k6-operator's starter and the helm test on the
-     * untainted system node, the target on the target node, each run's database and delay service on the backend node,
+     * The node pools whose pods run each image: the chart's pods (kube-prometheus-stack's included), k6-operator's
+     * starter and the helm test on the untainted system node, the target on the target node, each run's database and delay service on the backend node,
      * k6's initializer and runners on the load generator. An image not named here goes into every node. The node
      * images (pause, postgres, busybox), which the chart's image directory holds too, are in every node from the
      * cluster's start.
@@ -48,7 +48,10 @@ final class RealNodesRelease {
             "mvc-app.tar", List.of("target"),
             "webflux-app.tar", List.of("target"),
             "delay-service.tar", List.of("backend"),
-            "k6.tar", List.of("loadgen"));
+            "k6.tar", List.of("loadgen"),
+            "prometheus-operator.tar", List.of("system"),
+            "prometheus-config-reloader.tar", List.of("system"),
+            "prometheus.tar", List.of("system"));
 
     private static final Set<String> NODE_IMAGES = Set.of("pause.tar", "postgres.tar", "busybox.tar");
 
