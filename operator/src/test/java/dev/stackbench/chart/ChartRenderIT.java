@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +50,7 @@ class ChartRenderIT {
     @BeforeAll
     void prepare() {
         chart = OfflineChart.create();
-        kubeconform = Kubeconform.create();
+        kubeconform = Kubeconform.create(List.of(chart.prometheusOperatorCrds()));
     }
 
     @AfterAll
@@ -253,6 +254,73 @@ class ChartRenderIT {
 
         assertThat(manifests.kinds()).noneMatch(object -> object.contains("k6-operator"));
         assertThat(manifests.find("CustomResourceDefinition", "testruns.k6.io")).isEmpty();
+    }
+
+    /**
+     * kube-prometheus-stack's real chart with stackbench's values: a Prometheus on the image hack/images.sh builds
+     * that accepts remote write (k6's output) and scrapes native histograms, selecting every ServiceMonitor
+     * (stackbench's included); the operator and the config reloader it adds to Prometheus pods on the project's
+     * images too. Nothing that needs an image not built here is rendered.
+     */
+    @Test
+    void prometheusStackRunsOurPrometheusWithTheRemoteWriteReceiverAndNativeHistograms() {
+        Manifests manifests =
+                chart.template(RELEASE, NAMESPACE, List.of("--set", "kube-prometheus-stack.enabled=true"));
+
+        CommandResult validation = kubeconform.validate(manifests.yaml());
+        assertThat(validation.succeeded())
+                .as("kubeconform:\n%s", validation.describe())
+                .isTrue();
+        assertThat(manifests.ofKind("Prometheus")).hasSize(1);
+        JsonNode prometheus = manifests.ofKind("Prometheus").get(0).path("spec");
+        assertThat(prometheus.path("image").asText()).isEqualTo("docker.io/stackbench/prometheus:v3.14.0");
+        assertThat(prometheus.path("version").asText()).isEqualTo("v3.14.0");
+        assertThat(prometheus.path("enableRemoteWriteReceiver").asBoolean())
+                .as("--web.enable-remote-write-receiver")
+                .isTrue();
+        assertThat(prometheus.path("scrapeNativeHistograms").asBoolean())
+                .as("scrape_native_histograms (Prometheus 3.8+ ignores the native-histograms feature flag)")
+                .isTrue();
+        assertThat(prometheus.path("serviceMonitorSelector").isObject()
+                        && prometheus.path("serviceMonitorSelector").isEmpty())
+                .as("every ServiceMonitor selected: %s", prometheus.path("serviceMonitorSelector"))
+                .isTrue();
+        assertThat(manifests
+                        .get("ServiceMonitor", FULLNAME + "-targets")
+                        .path("metadata")
+                        .path("namespace")
+                        .asText())
+                .isEqualTo(NAMESPACE);
+
+        Deployment operator = manifests.ofKind("Deployment").stream()
+                .map(d -> Manifests.as(d, Deployment.class))
+                .filter(d -> d.getMetadata().getName().endsWith("-operator"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no prometheus-operator Deployment in " + manifests.kinds()));
+        Container container =
+                operator.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(container.getImage()).isEqualTo("docker.io/stackbench/prometheus-operator:v0.93.0");
+        assertThat(container.getArgs())
+                .contains("--prometheus-config-reloader=docker.io/stackbench/prometheus-config-reloader:v0.93.0");
+        assertThat(RestrictedPodSecurity.violations(
+                        operator.getSpec().getTemplate().getSpec()))
+                .as("prometheus-operator meets Pod Security restricted")
+                .isEmpty();
+
+        List<String> images = manifests.objects().stream()
+                .filter(object -> object.path("metadata").path("name").asText().contains("kube-prometheus-stack"))
+                .flatMap(object -> object.findValuesAsText("image").stream())
+                .toList();
+        assertThat(images)
+                .as("the images of kube-prometheus-stack's objects")
+                .hasSize(2)
+                .allMatch(image -> image.startsWith("docker.io/stackbench/"));
+        assertThat(manifests.kinds())
+                .as("Grafana, Alertmanager, the admission webhook, kube-state-metrics and node-exporter are off")
+                .noneMatch(object -> object.matches("(Deployment|StatefulSet|DaemonSet|Job|Service|Alertmanager"
+                        + "|ValidatingWebhookConfiguration|MutatingWebhookConfiguration)/"
+                        + ".*(grafana|alertmanager|admission|kube-state-metrics|node-exporter).*"))
+                .noneMatch(object -> object.startsWith("DaemonSet/") || object.startsWith("Job/"));
     }
 
     @Test
@@ -554,8 +622,14 @@ class ChartRenderIT {
                 .isEmpty();
     }
 
+    /**
+     * Bitnami PostgreSQL's real chart with stackbench's values: its StatefulSet runs the image the project builds
+     * (stackbench/postgres, the official image's conventions) as that image's user, with the server settings as
+     * its arguments, a writable socket directory and the password from the chart's Secret as a file, on the
+     * backend pool with requests equal to limits.
+     */
     @Test
-    void chartsOwnPostgresqlGetsAPinnedPullableImageAndGuaranteedResources() throws IOException {
+    void chartsOwnPostgresqlRunsTheProjectsImageWithGuaranteedResources() {
         Manifests manifests = chart.template(RELEASE, NAMESPACE, List.of("--set", "postgresql.enabled=true"));
 
         // The runs keep getting a database of their own; the chart's is there for those that name it.
@@ -564,24 +638,39 @@ class ChartRenderIT {
         JsonNode secret = manifests.get("Secret", "stackbench-database");
         assertThat(decode(secret.path("data").path("username").asText())).isEqualTo("stackbench");
         assertThat(decode(secret.path("data").path("password").asText())).hasSize(24);
-        // What the Bitnami chart receives (rendered by the offline stand-in): an image that exists after Bitnami's
-        // catalog change (docker.io/bitnamilegacy, a fixed tag, never latest), the switch that chart requires to
-        // render with an image other than its default, and requests equal to limits.
-        JsonNode received = new ObjectMapper()
-                .readTree(manifests
-                        .get("ConfigMap", "sb-postgresql-values-received")
-                        .path("data")
-                        .path("values.json")
-                        .asText());
-        assertThat(received.at("/image/registry").asText()).isEqualTo("docker.io");
-        assertThat(received.at("/image/repository").asText()).isEqualTo("bitnamilegacy/postgresql");
-        assertThat(received.at("/image/tag").asText()).matches("17[.][0-9]+[.][0-9]+-debian-[0-9]+-r[0-9]+");
-        assertThat(received.at("/global/security/allowInsecureImages").asBoolean())
+
+        CommandResult validation = kubeconform.validate(manifests.yaml());
+        assertThat(validation.succeeded())
+                .as("kubeconform:\n%s", validation.describe())
                 .isTrue();
-        assertThat(received.at("/primary/resources/requests")).isEqualTo(received.at("/primary/resources/limits"));
-        assertThat(received.at("/auth/existingSecret").asText()).isEqualTo("stackbench-database");
-        assertThat(received.at("/primary/nodeSelector/stackbench.dev~1pool").asText())
-                .isEqualTo("backend");
+        StatefulSet statefulSet =
+                Manifests.as(manifests.get("StatefulSet", RELEASE + "-postgresql"), StatefulSet.class);
+        PodSpec pod = statefulSet.getSpec().getTemplate().getSpec();
+        assertThat(RestrictedPodSecurity.violations(pod))
+                .as("PostgreSQL meets Pod Security restricted")
+                .isEmpty();
+        Container postgres = pod.getContainers().get(0);
+        assertThat(postgres.getImage()).isEqualTo("docker.io/stackbench/postgres:15");
+        assertThat(postgres.getCommand()).as("the image's own entrypoint").isEmpty();
+        assertThat(postgres.getArgs()).containsExactly("-c", "max_connections=300");
+        assertThat(postgres.getResources().getRequests())
+                .isEqualTo(postgres.getResources().getLimits());
+        assertThat(postgres.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
+        assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(65532L);
+        Map<String, String> env = postgres.getEnv().stream()
+                .filter(e -> e.getValue() != null)
+                .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
+        assertThat(env)
+                .containsEntry("POSTGRES_USER", "stackbench")
+                .containsEntry("POSTGRES_PASSWORD_FILE", "/opt/bitnami/postgresql/secrets/password")
+                .containsEntry("PGDATA", "/bitnami/postgresql/data");
+        assertThat(postgres.getVolumeMounts())
+                .anyMatch(m -> m.getMountPath().equals("/var/run/postgresql"))
+                .anyMatch(m -> m.getMountPath().equals("/bitnami/postgresql"));
+        assertThat(pod.getVolumes())
+                .anyMatch(v -> v.getSecret() != null
+                        && "stackbench-database".equals(v.getSecret().getSecretName()));
+        assertThat(pod.getNodeSelector()).containsEntry("stackbench.dev/pool", "backend");
     }
 
     @Test

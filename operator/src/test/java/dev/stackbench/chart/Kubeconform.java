@@ -35,7 +35,11 @@ final class Kubeconform implements AutoCloseable {
         this.customSchemas = customSchemas;
     }
 
-    static Kubeconform create() {
+    /**
+     * With the CRDs in each of the given directories too (one CRD a file), e.g. those a dependency chart brings;
+     * they take precedence over the prometheus-operator module's for the same kind and version.
+     */
+    static Kubeconform create(List<Path> crdDirectories) {
         Path kubeconform = ProjectTools.requireExecutable("STACKBENCH_KUBECONFORM", "kubeconform");
         Path kubernetesSchemas = toolDirectory("STACKBENCH_KUBE_SCHEMAS", "the Kubernetes JSON schemas");
         Path prometheusCrds = toolDirectory("STACKBENCH_PROMETHEUS_CRDS", "the prometheus-operator CRDs");
@@ -48,6 +52,11 @@ final class Kubeconform implements AutoCloseable {
             }
             crds.add(prometheusCrds.resolve("monitoring.coreos.com_servicemonitors.yaml"));
             crds.add(prometheusCrds.resolve("monitoring.coreos.com_podmonitors.yaml"));
+            for (Path directory : crdDirectories) {
+                try (var files = Files.list(directory)) {
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().forEach(crds::add);
+                }
+            }
             for (Path crd : crds) {
                 writeSchemas(YAML.readTree(crd.toFile()), customSchemas);
             }
