@@ -64,7 +64,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <p>Needs root (a bridge, network namespaces, cgroups): elsewhere it is skipped, except under CI, where a skip
  * would hide that the cluster path was never run.
  */
-@Order(3)
+@Order(4)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealNodesE2E {

@@ -71,6 +71,11 @@ final class RealNodesRelease {
      * took. Skips (or under CI fails) without root.
      */
     static RealNodesRelease install(String holder, Map<String, String> measured) {
+        return install(holder, measured, List.of());
+    }
+
+    /** As {@link #install(String, Map)}, with extra helm arguments (e.g. {@code --set} of a dependency). */
+    static RealNodesRelease install(String holder, Map<String, String> measured, List<String> helmArguments) {
         TestCluster.assumeRealNodes();
         RealNodesRelease release = new RealNodesRelease(holder);
         // Held until the host's state is checked again after the cluster is gone (another real-node class may run in
@@ -79,11 +84,11 @@ final class RealNodesRelease {
         // Starting the cluster, importing images and installing the chart work the machine beside the fake-node
         // classes of the other test JVM.
         MachineTurn.busy(holder);
-        release.start(measured);
+        release.start(measured, helmArguments);
         return release;
     }
 
-    private void start(Map<String, String> measured) {
+    private void start(Map<String, String> measured, List<String> helmArguments) {
         List<Path> images = imageTars();
         // The state to come back to is this machine's without a killed cluster's remains, which the start removes.
         TestCluster.removeRealNodeLeftovers();
@@ -108,31 +113,46 @@ final class RealNodesRelease {
         chart = OfflineChart.create();
         Instant installing = Instant.now();
         String busybox = cluster.nodeImage("busybox");
-        chart.helm(
-                        "install",
-                        RELEASE,
-                        "chart",
-                        "--kubeconfig",
-                        cluster.kubeconfig().toString(),
-                        "--namespace",
-                        NAMESPACE,
-                        "--wait",
-                        "--timeout",
-                        "5m",
-                        "--set",
-                        "k6.installOperator=true",
-                        "--set",
-                        "database.image=" + RUN_DATABASE_IMAGE,
-                        // The shared database (hack/cluster/postgresql.yaml) one run names as external: allowed by
-                        // the cluster's admission policy.
-                        "--set",
-                        "policy.externalDatabases.allowedHosts={stackbench-postgresql}",
-                        "--set",
-                        "test.image.repository=" + repository(busybox),
-                        "--set",
-                        "test.image.tag=" + tag(busybox))
-                .requireSuccess();
+        List<String> install = helmCommand("install");
+        install.addAll(List.of(
+                "--set",
+                "k6.installOperator=true",
+                "--set",
+                "database.image=" + RUN_DATABASE_IMAGE,
+                // The shared database (hack/cluster/postgresql.yaml) one run names as external: allowed by
+                // the cluster's admission policy.
+                "--set",
+                "policy.externalDatabases.allowedHosts={stackbench-postgresql}",
+                "--set",
+                "test.image.repository=" + repository(busybox),
+                "--set",
+                "test.image.tag=" + tag(busybox)));
+        install.addAll(helmArguments);
+        chart.helm(install).requireSuccess();
         measured.put("helm.installSeconds", seconds(installing));
+    }
+
+    /** {@code helm upgrade} of the release with the values it has plus the given arguments, waiting for it. */
+    void upgrade(List<String> helmArguments) {
+        List<String> upgrade = helmCommand("upgrade");
+        upgrade.add("--reuse-values");
+        upgrade.addAll(helmArguments);
+        chart.helm(upgrade).requireSuccess();
+    }
+
+    /** A helm command on the release in this cluster that waits up to 5 minutes for its resources. */
+    private List<String> helmCommand(String verb) {
+        return new ArrayList<>(List.of(
+                verb,
+                RELEASE,
+                "chart",
+                "--kubeconfig",
+                cluster.kubeconfig().toString(),
+                "--namespace",
+                NAMESPACE,
+                "--wait",
+                "--timeout",
+                "5m"));
     }
 
     TestCluster cluster() {

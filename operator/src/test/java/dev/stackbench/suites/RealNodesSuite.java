@@ -14,6 +14,7 @@ import org.junit.platform.suite.api.SuiteDisplayName;
         names = {
             "dev.stackbench.testcluster.RealNodeLeftoversE2E",
             "dev.stackbench.chart.FaultsE2E",
+            "dev.stackbench.chart.MonitoringE2E",
             "dev.stackbench.chart.RealNodesE2E"
         })
 public class RealNodesSuite {}

@@ -1,0 +1,258 @@
+package dev.stackbench.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.TestCluster;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The chart's dependencies as a user installs them, on the test cluster with real nodes: kube-prometheus-stack's
+ * operator and the Prometheus it creates, on the images built from source, in the release namespace under Pod
+ * Security "restricted"; then the chart's own PostgreSQL (Bitnami's chart on the project's image). Prometheus is
+ * reached the way a user without a port-forward would, through the API server's service proxy.
+ *
+ * <p>Needs root, like every class of the real-node suite; elsewhere it is skipped, except under CI.
+ */
+@Order(3)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MonitoringE2E {
+
+    private static final String NAMESPACE = RealNodesRelease.NAMESPACE;
+    private static final String RELEASE = RealNodesRelease.RELEASE;
+    /** The Prometheus resource kube-prometheus-stack creates, and its Service. */
+    private static final String PROMETHEUS = RELEASE + "-kube-prometheus-stack-prometheus";
+
+    private static final String PROMETHEUS_API =
+            "/api/v1/namespaces/" + NAMESPACE + "/services/http:" + PROMETHEUS + ":9090/proxy/api/v1/";
+    /** The scrape pool of the chart's ServiceMonitor for target pods (templates/servicemonitor.yaml). */
+    private static final String TARGETS_POOL = "serviceMonitor/" + NAMESPACE + "/" + RELEASE + "-stackbench-targets/0";
+    /** The scrape pool through which Prometheus scrapes itself: an active target once scraping works. */
+    private static final String SELF_POOL = "serviceMonitor/" + NAMESPACE + "/" + PROMETHEUS + "/0";
+
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(6);
+    private static final Pattern ERROR_REASON = Pattern.compile("Error from server \\((\\w+)\\)");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Map<String, String> measured = new LinkedHashMap<>();
+    private RealNodesRelease release;
+    private TestCluster cluster;
+
+    @BeforeAll
+    void start() {
+        release = RealNodesRelease.install(
+                getClass().getSimpleName(), measured, List.of("--set", "kube-prometheus-stack.enabled=true"));
+        cluster = release.cluster();
+    }
+
+    @AfterAll
+    void stop() throws IOException {
+        try {
+            if (release != null) {
+                release.stop("monitoring-cluster-logs");
+            }
+        } finally {
+            if (release != null) {
+                release.releaseTurn();
+            }
+            System.err.println("MonitoringE2E measured: " + measured);
+        }
+    }
+
+    /**
+     * The operator turns the chart's Prometheus resource into a StatefulSet whose pod gets Ready on the system node,
+     * with Prometheus and the config reloader on the images hack/images.sh built.
+     */
+    @Test
+    @Order(1)
+    void prometheusGetsReadyOnTheSystemNodeOnTheImagesBuiltHere() {
+        Instant began = Instant.now();
+        Pod pod = await(
+                "a Prometheus pod", () -> prometheusPods().stream().findFirst().orElse(null));
+        cluster.kubectl(
+                        "wait",
+                        "--namespace",
+                        NAMESPACE,
+                        "--for=condition=Ready",
+                        "pod/" + pod.getMetadata().getName(),
+                        "--timeout=" + READY_TIMEOUT.toSeconds() + "s")
+                .requireSuccess();
+        measured.put("prometheus.readySeconds", RealNodesRelease.seconds(began));
+
+        pod = prometheusPods().get(0);
+        assertThat(pod.getSpec().getNodeName()).isEqualTo(TestCluster.SYSTEM_NODE);
+        List<String> images = new ArrayList<>();
+        pod.getSpec().getInitContainers().forEach(c -> images.add(c.getImage()));
+        pod.getSpec().getContainers().forEach(c -> images.add(c.getImage()));
+        assertThat(images)
+                .contains(
+                        "docker.io/stackbench/prometheus:v3.14.0",
+                        "docker.io/stackbench/prometheus-config-reloader:v0.93.0")
+                .allMatch(image -> image.startsWith("docker.io/stackbench/"));
+        Container prometheus = pod.getSpec().getContainers().stream()
+                .filter(c -> c.getName().equals("prometheus"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(prometheus.getArgs()).contains("--web.enable-remote-write-receiver");
+    }
+
+    /**
+     * The running Prometheus is 3.14.0 with the remote-write receiver on (a POST to /api/v1/write reaches the
+     * handler: a body that is no snappy-compressed protobuf is refused with 400, where a Prometheus without the
+     * receiver answers 404) and scrapes native histograms
+     * (scrape_native_histograms in the configuration the operator generated).
+     */
+    @Test
+    @Order(2)
+    void prometheusReceivesRemoteWriteAndScrapesNativeHistograms() throws IOException {
+        assertThat(api("status/buildinfo").path("data").path("version").asText())
+                .isEqualTo("3.14.0");
+        assertThat(api("status/flags")
+                        .path("data")
+                        .path("web.enable-remote-write-receiver")
+                        .asText())
+                .isEqualTo("true");
+        assertThat(api("status/config").path("data").path("yaml").asText()).contains("scrape_native_histograms: true");
+
+        Path body = Files.createTempFile("remote-write-", ".bin");
+        try {
+            Files.writeString(body, "not a remote-write request");
+            CommandResult write = cluster.kubectl("create", "--raw", PROMETHEUS_API + "write", "-f", body.toString());
+            // kubectl names the HTTP status by its reason: BadRequest (400) is the receiver refusing the body;
+            // without the receiver the path is NotFound (404).
+            Matcher reason = ERROR_REASON.matcher(write.stderr());
+            assertThat(write.succeeded() ? null : reason.find() ? reason.group(1) : write.describe())
+                    .as("the answer to POST /api/v1/write")
+                    .isEqualTo("BadRequest");
+        } finally {
+            Files.deleteIfExists(body);
+        }
+    }
+
+    /**
+     * Prometheus found the chart's ServiceMonitor for target pods (its scrape pool is configured, with no target
+     * before a run deploys one) and scrapes for real: its own ServiceMonitor's target is up.
+     */
+    @Test
+    @Order(3)
+    void targetsIncludeTheChartsServiceMonitor() {
+        Instant began = Instant.now();
+        JsonNode pools = await("the chart's ServiceMonitor among Prometheus' scrape pools", () -> {
+            JsonNode data = api("scrape_pools").path("data").path("scrapePools");
+            return data.toString().contains(TARGETS_POOL) ? data : null;
+        });
+        assertThat(pools.toString()).contains(TARGETS_POOL);
+        JsonNode self = await("Prometheus' own target up", () -> {
+            for (JsonNode target : api("targets?state=active").path("data").path("activeTargets")) {
+                if (SELF_POOL.equals(target.path("scrapePool").asText())
+                        && "up".equals(target.path("health").asText())) {
+                    return target;
+                }
+            }
+            return null;
+        });
+        assertThat(self.path("lastError").asText()).isEmpty();
+        measured.put("prometheus.targetsSeconds", RealNodesRelease.seconds(began));
+    }
+
+    /**
+     * The chart's own PostgreSQL, added to the release: Bitnami's StatefulSet gets Ready on the backend node on the
+     * project's image, with the database named like the user and the settings given as arguments.
+     */
+    @Test
+    @Order(4)
+    void chartsOwnPostgresqlRunsOnTheProjectsImage() {
+        Instant began = Instant.now();
+        release.upgrade(List.of(
+                "--set",
+                "postgresql.enabled=true",
+                // The test cluster has no storage provisioner: an emptyDir instead of a claim.
+                "--set",
+                "postgresql.primary.persistence.enabled=false"));
+        measured.put("postgresql.readySeconds", RealNodesRelease.seconds(began));
+
+        Pod pod = cluster.client()
+                .pods()
+                .inNamespace(NAMESPACE)
+                .withName(RELEASE + "-postgresql-0")
+                .get();
+        assertThat(pod.getSpec().getNodeName()).startsWith("stackbench-backend");
+        assertThat(pod.getSpec().getContainers().get(0).getImage()).isEqualTo("docker.io/stackbench/postgres:15");
+        CommandResult query = cluster.kubectl(
+                "exec",
+                "--namespace",
+                NAMESPACE,
+                RELEASE + "-postgresql-0",
+                "--",
+                "psql",
+                "-XAtq",
+                "-U",
+                "stackbench",
+                "-d",
+                "stackbench",
+                "-c",
+                "SELECT current_user || ' ' || current_database() || ' ' || current_setting('max_connections')");
+        assertThat(query.requireSuccess().stdout().trim()).isEqualTo("stackbench stackbench 300");
+    }
+
+    private List<Pod> prometheusPods() {
+        return cluster.client()
+                .pods()
+                .inNamespace(NAMESPACE)
+                .withLabel("prometheus", PROMETHEUS)
+                .list()
+                .getItems();
+    }
+
+    /** GET of a Prometheus API path through the API server's service proxy, parsed. */
+    private JsonNode api(String path) {
+        CommandResult result = cluster.kubectl("get", "--raw", PROMETHEUS_API + path);
+        try {
+            return JSON.readTree(result.requireSuccess().stdout());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Prometheus answered " + path + " with no JSON: " + result.stdout(), e);
+        }
+    }
+
+    /** Polls until {@code probe} gives a value, failing after {@link #READY_TIMEOUT} with the last error. */
+    private static <T> T await(String what, Supplier<T> probe) {
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        RuntimeException last = null;
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                T value = probe.get();
+                if (value != null) {
+                    return value;
+                }
+            } catch (RuntimeException e) {
+                last = e;
+            }
+            RealNodesRelease.sleep(Duration.ofSeconds(2));
+        }
+        throw new AssertionError("no " + what + " within " + READY_TIMEOUT, last);
+    }
+}
