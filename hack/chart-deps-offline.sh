@@ -29,10 +29,10 @@ kube-prometheus-stack and Bitnami PostgreSQL charts (and the charts they depend 
 ../shared/third-party/charts or set STACKBENCH_THIRD_PARTY_CHARTS to such a directory, then re-run \
 hack/chart-deps-offline.sh"
   packaged="$third_party/$1-$2.tgz"
-  [[ -f "$packaged" ]] || die "the $1 $2 chart is missing at '$packaged'. This machine cannot reach the chart's \
-repository: on one that can, run \`helm pull $1 --version $2\` against the repository charts/stackbench/Chart.yaml \
-(or the dependency's own Chart.yaml) names and put the .tgz there, or set STACKBENCH_THIRD_PARTY_CHARTS to the \
-directory holding it, then re-run hack/chart-deps-offline.sh"
+  [[ -f "$packaged" ]] || die "the $1 $2 chart is missing at '$packaged'. On a machine with internet access, \
+download it with \`helm pull\` from the repository the Chart.yaml that declares it names (charts/stackbench's or \
+its parent dependency's), e.g. \`helm pull <repository>/$1 --version $2\`, and put the .tgz there, or set \
+STACKBENCH_THIRD_PARTY_CHARTS to the directory holding it, then re-run hack/chart-deps-offline.sh"
 }
 
 # dependencies CHART_YAML: "name version" per dependency, as that Chart.yaml declares them.
