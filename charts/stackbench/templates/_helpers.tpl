@@ -161,3 +161,51 @@ empty with watch.allNamespaces (every namespace).
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end }}
+
+{{/*
+The remote-write URL of k6's metrics: k6.remoteWrite.url, else the Prometheus of the bundled kube-prometheus-stack
+(named as that chart names it: its fullname, at most 26 characters, then "-prometheus"), else empty.
+*/}}
+{{- define "stackbench.k6RemoteWriteUrl" -}}
+{{- $rw := .Values.k6.remoteWrite -}}
+{{- if $rw.enabled -}}
+{{- if $rw.url -}}
+{{- $rw.url -}}
+{{- else if (index .Values "kube-prometheus-stack" "enabled") -}}
+{{- $kps := index .Values "kube-prometheus-stack" -}}
+{{- $name := "" -}}
+{{- if $kps.fullnameOverride -}}
+{{- $name = $kps.fullnameOverride | trunc 26 | trimSuffix "-" -}}
+{{- else if contains "kube-prometheus-stack" .Release.Name -}}
+{{- $name = .Release.Name | trunc 26 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name = printf "%s-%s" .Release.Name "kube-prometheus-stack" | trunc 26 | trimSuffix "-" -}}
+{{- end -}}
+{{- printf "http://%s-prometheus.%s.svc:9090/api/v1/write" $name .Release.Namespace -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* A map of labels as comma-separated key=value pairs, keys sorted. */}}
+{{- define "stackbench.mapAsPairs" -}}
+{{- $pairs := list -}}
+{{- range $key, $value := . -}}
+{{- $pairs = append $pairs (printf "%s=%s" $key $value) -}}
+{{- end -}}
+{{- join "," $pairs -}}
+{{- end -}}
+
+{{/*
+"true" when the ServiceMonitor and the dashboard are to be created (metrics.monitors): always, never, or when the
+cluster serves ServiceMonitors or the bundled kube-prometheus-stack is enabled.
+*/}}
+{{- define "stackbench.monitors" -}}
+{{- $mode := toString .Values.metrics.monitors -}}
+{{- if eq $mode "true" -}}
+true
+{{- else if eq $mode "auto" -}}
+{{- if or (index .Values "kube-prometheus-stack" "enabled") (.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/ServiceMonitor") -}}
+true
+{{- end -}}
+{{- end -}}
+{{- end -}}

@@ -132,8 +132,9 @@ class ChartInstallIT {
             assertAllowed(operatorAccount, namespace, allowed);
             assertDenied(operatorAccount, elsewhere, allowed);
         }
-        // Nodes belong to no namespace: the kubelets' CPU counters come through the API server's node proxy.
-        assertAllowed(operatorAccount, namespace, "get nodes --subresource=proxy");
+        // Nodes belong to no namespace: their kubelets' metrics, and none of the kubelets' other endpoints.
+        assertAllowed(operatorAccount, namespace, "get nodes --subresource=metrics");
+        assertDenied(operatorAccount, namespace, "get nodes --subresource=proxy");
         for (String denied : List.of(
                 "get secrets",
                 "list secrets",

@@ -761,6 +761,78 @@ class ChartRenderIT {
                 .isEqualTo("team-a");
     }
 
+    /**
+     * A cluster that already runs a Prometheus operator gets the ServiceMonitor and the dashboard without the bundled
+     * stack, labelled as its Prometheus selects them; a cluster without one gets neither, and "false" turns them off.
+     */
+    @Test
+    void monitorsComeWheneverTheClusterServesServiceMonitors() {
+        String serviceMonitors = "monitoring.coreos.com/v1/ServiceMonitor";
+        Manifests existing = chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of("--api-versions", serviceMonitors, "--set", "metrics.monitorLabels.release=kps"));
+        assertThat(existing.get("ServiceMonitor", FULLNAME + "-targets")
+                        .path("metadata")
+                        .path("labels")
+                        .path("release")
+                        .asText())
+                .isEqualTo("kps");
+        assertThat(existing.find("ConfigMap", FULLNAME + "-dashboard")).isPresent();
+        assertThat(existing.ofKind("Prometheus")).isEmpty();
+
+        Manifests none = chart.template(RELEASE, NAMESPACE, List.of());
+        assertThat(none.find("ServiceMonitor", FULLNAME + "-targets")).isEmpty();
+        assertThat(none.find("ConfigMap", FULLNAME + "-dashboard")).isEmpty();
+        Manifests off = chart.template(
+                RELEASE, NAMESPACE, List.of("--api-versions", serviceMonitors, "--set", "metrics.monitors=false"));
+        assertThat(off.find("ServiceMonitor", FULLNAME + "-targets")).isEmpty();
+        Manifests always = chart.template(RELEASE, NAMESPACE, List.of("--set", "metrics.monitors=true"));
+        assertThat(always.find("ServiceMonitor", FULLNAME + "-targets")).isPresent();
+    }
+
+    /**
+     * With the bundled stack the runners send k6's metrics to its Prometheus, named as kube-prometheus-stack names
+     * it (its fullname cut at 26 characters); a URL of the user's goes as given; without either, nothing.
+     */
+    @Test
+    void k6RemoteWriteGoesToTheBundledPrometheusOrTheGivenReceiver() {
+        // Release "stackbench": the operator's Deployment is named "stackbench", the stack's fullname is cut short.
+        Map<String, String> bundled = env(Manifests.as(
+                chart.template("stackbench", NAMESPACE, List.of("--set", "kube-prometheus-stack.enabled=true"))
+                        .get("Deployment", "stackbench"),
+                Deployment.class));
+        assertThat(bundled)
+                .containsEntry(
+                        "STACKBENCH_K6_REMOTE_WRITE_URL",
+                        "http://stackbench-kube-prometheus-prometheus.stackbench.svc:9090/api/v1/write")
+                .containsEntry("STACKBENCH_K6_REMOTE_WRITE_NAMESPACE", NAMESPACE)
+                .containsEntry("STACKBENCH_K6_REMOTE_WRITE_POD_LABELS", "app.kubernetes.io/name=prometheus");
+        Map<String, String> given = env(operatorDeployment(chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of(
+                        "--set",
+                        "k6.remoteWrite.url=http://prometheus-operated.monitoring:9090/api/v1/write",
+                        "--set",
+                        "k6.remoteWrite.namespace=monitoring"))));
+        assertThat(given)
+                .containsEntry(
+                        "STACKBENCH_K6_REMOTE_WRITE_URL", "http://prometheus-operated.monitoring:9090/api/v1/write")
+                .containsEntry("STACKBENCH_K6_REMOTE_WRITE_NAMESPACE", "monitoring");
+        assertThat(env(operatorDeployment(chart.template(RELEASE, NAMESPACE, List.of()))))
+                .doesNotContainKey("STACKBENCH_K6_REMOTE_WRITE_URL");
+        assertThat(env(operatorDeployment(chart.template(
+                        RELEASE,
+                        NAMESPACE,
+                        List.of(
+                                "--set",
+                                "kube-prometheus-stack.enabled=true",
+                                "--set",
+                                "k6.remoteWrite.enabled=false")))))
+                .doesNotContainKey("STACKBENCH_K6_REMOTE_WRITE_URL");
+    }
+
     @Test
     void customImagesReachTheOperatorAndTheTargetsItDeploys() {
         Manifests manifests = chart.template(

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.Phase;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.TestCluster;
 import io.fabric8.kubernetes.api.model.Container;
@@ -184,7 +186,7 @@ class MonitoringE2E {
      * project's image, with the database named like the user and the settings given as arguments.
      */
     @Test
-    @Order(4)
+    @Order(5)
     void chartsOwnPostgresqlRunsOnTheProjectsImage() {
         Instant began = Instant.now();
         release.upgrade(List.of(
@@ -217,6 +219,86 @@ class MonitoringE2E {
                 "-c",
                 "SELECT current_user || ' ' || current_database() || ' ' || current_setting('max_connections')");
         assertThat(query.requireSuccess().stdout().trim()).isEqualTo("stackbench stackbench 300");
+    }
+
+    /**
+     * A run with two runners sends k6's metrics to this Prometheus by remote write, request durations as native
+     * histograms labelled with the run and the runner; histogram_quantile over the sum of both runners' measure
+     * scenario gives the p95 the run's status reports, within one bucket of each side's resolution: the native
+     * histogram's (k6 asks for a bucket factor of 1.1, schema 3: 2^(1/8) = 1.0905) and the summary's, which with
+     * several runners is the upper bound of its own 4 % bucket.
+     */
+    @Test
+    @Order(4)
+    void aRunsRemoteWrittenHistogramsGiveTheP95OfItsStatus() throws IOException {
+        String name = "remote-write";
+        cluster.kubectlWithInput(
+                        RealNodesRelease.variantRun(name, "{cpu: \"1\", memory: 1Gi}", "", "5s", "20s")
+                                .replace(
+                                        "    load: {",
+                                        "    parallelism: 2\n"
+                                                + "    runnerResources: {cpu: 250m, memory: 256Mi}\n"
+                                                + "    load: {"),
+                        "apply",
+                        "--namespace",
+                        NAMESPACE,
+                        "-f",
+                        "-")
+                .requireSuccess();
+        BenchmarkRun run = await("run " + name + " ended", () -> {
+            BenchmarkRun current = cluster.client()
+                    .resources(BenchmarkRun.class)
+                    .inNamespace(NAMESPACE)
+                    .withName(name)
+                    .get();
+            return current != null
+                            && current.getStatus() != null
+                            && current.getStatus().getPhase() != null
+                            && current.getStatus().getPhase().isTerminal()
+                    ? current
+                    : null;
+        });
+        assertThat(run.getStatus().getPhase()).as(run.getStatus().getMessage()).isEqualTo(Phase.Succeeded);
+        double statusP95 = run.getStatus().getSummary().getLatencyMs().getP95();
+        // At the end of the run and a push interval later: each runner's last push holds its whole histogram.
+        long at = Instant.parse(run.getStatus().getFinishedAt()).getEpochSecond() + 10;
+        String selector = "{stackbench_run=\"" + name + "\",scenario=\"measure\"}";
+        JsonNode runners =
+                query("count(count by (instance_id) (last_over_time(k6_http_reqs_total" + selector + "[10m])))", at);
+        assertThat(runners.path(0).path("value").path(1).asText())
+                .as("runners in Prometheus")
+                .isEqualTo("2");
+        JsonNode p95 = query(
+                "histogram_quantile(0.95, sum(last_over_time(k6_http_req_duration_seconds" + selector + "[10m])))", at);
+        double prometheusP95 = p95.path(0).path("value").path(1).asDouble() * 1000;
+        JsonNode count =
+                query("histogram_count(sum(last_over_time(k6_http_req_duration_seconds" + selector + "[10m])))", at);
+        long requests = run.getStatus().getSummary().getRequests();
+        measured.put("remoteWrite.p95.statusMs", String.valueOf(statusP95));
+        measured.put("remoteWrite.p95.prometheusMs", String.format(java.util.Locale.ROOT, "%.1f", prometheusP95));
+        measured.put("remoteWrite.requests.status", String.valueOf(requests));
+        measured.put(
+                "remoteWrite.requests.prometheus",
+                count.path(0).path("value").path(1).asText());
+        double tolerance = Math.pow(2, 1.0 / 8) * 1.04;
+        assertThat(prometheusP95 / statusP95)
+                .as("Prometheus p95 %.1f ms against status p95 %.1f ms", prometheusP95, statusP95)
+                .isBetween(1 / tolerance, tolerance);
+        // Every measured request is in the histograms (the count of the measure scenario's durations).
+        assertThat(Math.round(count.path(0).path("value").path(1).asDouble())).isEqualTo(requests);
+        cluster.kubectl("delete", "benchmarkrun", "--namespace", NAMESPACE, name, "--wait=true", "--timeout=2m")
+                .requireSuccess();
+    }
+
+    /** An instant PromQL query at {@code epochSecond}, through the API server's service proxy: its result array. */
+    private JsonNode query(String promql, long epochSecond) {
+        JsonNode answer = api("query?query="
+                + java.net.URLEncoder.encode(promql, java.nio.charset.StandardCharsets.UTF_8) + "&time=" + epochSecond);
+        assertThat(answer.path("status").asText()).as(promql + ": " + answer).isEqualTo("success");
+        assertThat(answer.path("data").path("result"))
+                .as(promql + " returned nothing")
+                .isNotEmpty();
+        return answer.path("data").path("result");
     }
 
     private List<Pod> prometheusPods() {

@@ -201,7 +201,9 @@ class RealNodesE2E {
                 .anySatisfy(reading ->
                         assertThat(reading.getRequestsPerSecond()).isNotNull().isPositive());
         assertThat(live.getLast().getRunnersRead()).isEqualTo("1/1");
-        assertThat(observed.last().getStatus().getLive()).as("status.live once the run ended").isNull();
+        assertThat(observed.last().getStatus().getLive())
+                .as("status.live once the run ended")
+                .isNull();
         String transcript;
         try {
             transcript = Files.readString(watch);

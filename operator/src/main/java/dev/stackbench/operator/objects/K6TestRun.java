@@ -10,9 +10,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The k6-operator TestRun (k6.io/v1alpha1) that drives the load: parallelism runners on the loadgen pool, each
@@ -42,9 +44,15 @@ public final class K6TestRun {
     public static final String VERSION_CONTAINER = "k6-version";
 
     private final OperatorSettings settings;
+    private final Optional<K6RemoteWrite> remoteWrite;
 
     public K6TestRun(OperatorSettings settings) {
+        this(settings, K6RemoteWrite.fromEnvironment());
+    }
+
+    K6TestRun(OperatorSettings settings, Optional<K6RemoteWrite> remoteWrite) {
         this.settings = settings;
+        this.remoteWrite = remoteWrite;
     }
 
     public GenericKubernetesResource desired(BenchmarkRun run) {
@@ -83,17 +91,19 @@ public final class K6TestRun {
         // 10 s, a runner listening a second after its start waited up to 10 s more for its next probe, and the run
         // with it. Probed every second, it costs k6 one status answer a second; a minute of failures unreadies it.
         runner.put("readinessProbe", statusProbe(1, 60));
-        runner.put(
-                "env",
-                List.of(
-                        // Without it k6 looks up stats.grafana.org to report its usage: nothing may leave the run.
-                        Map.of("name", K6Env.NO_USAGE_REPORT, "value", "true"),
-                        Map.of("name", K6Env.BASE_URL, "value", TargetService.url(run)),
-                        Map.of(
-                                "name",
-                                K6Env.VARIANT,
-                                "value",
-                                run.getSpec().getTarget().getVariant())));
+        List<Map<String, String>> env = new ArrayList<>(List.of(
+                // Without it k6 looks up stats.grafana.org to report its usage: nothing may leave the run.
+                Map.of("name", K6Env.NO_USAGE_REPORT, "value", "true"),
+                Map.of("name", K6Env.BASE_URL, "value", TargetService.url(run)),
+                Map.of("name", K6Env.VARIANT, "value", run.getSpec().getTarget().getVariant())));
+        remoteWrite.ifPresent(receiver -> env.addAll(List.of(
+                Map.of("name", "K6_PROMETHEUS_RW_SERVER_URL", "value", receiver.url()),
+                // Request durations as native histograms: percentiles over all runners, not per runner.
+                Map.of("name", "K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM", "value", "true"),
+                Map.of("name", "K6_PROMETHEUS_RW_PUSH_INTERVAL", "value", "5s"),
+                // The series end when the runner ends, instead of lingering for 5 minutes.
+                Map.of("name", "K6_PROMETHEUS_RW_STALE_MARKERS", "value", "true"))));
+        runner.put("env", env);
 
         // k6-operator's initializer pod (k6 archive + inspect of the script) takes its placement and image from
         // spec.initializer, not from the runner: without them it would need an untainted node and the public image.
@@ -109,7 +119,12 @@ public final class K6TestRun {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("parallelism", run.getSpec().getWorkload().getParallelism());
         spec.put("separate", false);
-        spec.put("arguments", "--tag stackbench_run=" + run.getMetadata().getName());
+        spec.put(
+                "arguments",
+                "--tag stackbench_run=" + run.getMetadata().getName()
+                        + remoteWrite
+                                .map(receiver -> " --out experimental-prometheus-rw")
+                                .orElse(""));
         spec.put(
                 "script",
                 Map.of(

@@ -36,10 +36,19 @@ public final class RunNetworkPolicies {
 
     private static final int DNS_PORT = 53;
 
+    /** The label Kubernetes puts on every namespace with its name. */
+    static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+
     private final OperatorSettings settings;
+    private final java.util.Optional<K6RemoteWrite> remoteWrite;
 
     public RunNetworkPolicies(OperatorSettings settings) {
+        this(settings, K6RemoteWrite.fromEnvironment());
+    }
+
+    RunNetworkPolicies(OperatorSettings settings, java.util.Optional<K6RemoteWrite> remoteWrite) {
         this.settings = settings;
+        this.remoteWrite = remoteWrite;
     }
 
     public static String name(BenchmarkRun run, String role) {
@@ -97,11 +106,16 @@ public final class RunNetworkPolicies {
         NetworkPolicyIngressRule restApi = new NetworkPolicyIngressRuleBuilder()
                 .withPorts(tcp(K6TestRun.K6_API_PORT))
                 .build();
-        return policy(
-                run,
-                RunLabels.ROLE_LOADGEN,
-                List.of(restApi),
-                List.of(egress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET)), dns()));
+        List<NetworkPolicyEgressRule> egress =
+                new ArrayList<>(List.of(egress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET)), dns()));
+        // With k6's remote-write output: the Prometheus pods that receive it, on its port.
+        remoteWrite.ifPresent(receiver -> egress.add(egress(
+                receiver.port(),
+                new NetworkPolicyPeerBuilder()
+                        .withNamespaceSelector(labels(Map.of(NAMESPACE_NAME_LABEL, receiver.namespace())))
+                        .withPodSelector(labels(receiver.podLabels()))
+                        .build())));
+        return policy(run, RunLabels.ROLE_LOADGEN, List.of(restApi), egress);
     }
 
     private static NetworkPolicy policy(
