@@ -286,8 +286,64 @@ class MonitoringE2E {
                 .isBetween(1 / tolerance, tolerance);
         // Every measured request is in the histograms (the count of the measure scenario's durations).
         assertThat(Math.round(count.path(0).path("value").path(1).asDouble())).isEqualTo(requests);
+        everyDashboardPanelHasDataFor(
+                name, Instant.parse(run.getStatus().getFinishedAt()).getEpochSecond());
         cluster.kubectl("delete", "benchmarkrun", "--namespace", NAMESPACE, name, "--wait=true", "--timeout=2m")
                 .requireSuccess();
+    }
+
+    /**
+     * Every panel of the dashboard the chart installed, its variables set to this run, returns data from this
+     * Prometheus at the end of the run (a panel with several queries: at least one of them); the result of each query
+     * is written to target/e2e/dashboard-queries.txt.
+     */
+    private void everyDashboardPanelHasDataFor(String run, long epochSecond) throws IOException {
+        String json = cluster.client()
+                .configMaps()
+                .inNamespace(NAMESPACE)
+                .withName(RELEASE + "-stackbench-dashboard")
+                .get()
+                .getData()
+                .get("stackbench-benchmarkrun.json");
+        JsonNode dashboard = JSON.readTree(json);
+        StringBuilder report = new StringBuilder();
+        List<String> empty = new ArrayList<>();
+        for (JsonNode panel : dashboard.path("panels")) {
+            int series = 0;
+            for (JsonNode target : panel.path("targets")) {
+                String expr = target.path("expr")
+                        .asText()
+                        .replace("$namespace", NAMESPACE)
+                        .replace("$run", run);
+                JsonNode answer = api("query?query="
+                        + java.net.URLEncoder.encode(expr, java.nio.charset.StandardCharsets.UTF_8) + "&time="
+                        + epochSecond);
+                int found = answer.path("data").path("result").size();
+                series += found;
+                report.append(panel.path("title").asText())
+                        .append(" | ")
+                        .append(found)
+                        .append(" series | ")
+                        .append(answer.path("data")
+                                .path("result")
+                                .path(0)
+                                .path("value")
+                                .path(1)
+                                .asText("-"))
+                        .append(" | ")
+                        .append(expr)
+                        .append('\n');
+            }
+            if (series == 0) {
+                empty.add(panel.path("title").asText());
+            }
+        }
+        Path file = Path.of("target/e2e/dashboard-queries.txt");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, report);
+        assertThat(empty)
+                .as("panels whose queries returned nothing (see %s):%n%s", file, report)
+                .isEmpty();
     }
 
     /** An instant PromQL query at {@code epochSecond}, through the API server's service proxy: its result array. */

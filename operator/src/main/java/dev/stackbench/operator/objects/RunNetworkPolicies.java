@@ -25,7 +25,9 @@ import java.util.Map;
  * to: the database (when the run has its own) only to the target, the delay service only to the target, the target
  * only to the run's k6 runners, and the runners only on k6's REST API (through which k6-operator starts them). The
  * egress of the target (its database, the delay service, DNS) and of the runners (the target, DNS) is closed too, so
- * a run reaches nothing else in the cluster, and nothing else reaches it but on the runners' REST API.
+ * a run reaches nothing else in the cluster, and nothing else reaches it but on the runners' REST API. With k6's
+ * remote write ({@link K6RemoteWrite}) the Prometheus pods that receive it are one more peer: the runners send to
+ * them, and they scrape the target's and the delay service's management ports.
  *
  * <p>Not listed, because they come from the pod's node rather than from a pod: kubelet probes and the API server's
  * pod proxy, through which the operator reads the target's Actuator. Enforcers let a pod's own node reach it (on the
@@ -80,15 +82,28 @@ public final class RunNetworkPolicies {
                         : egress(TargetDeployment.database(run, settings).getPort()));
         egress.add(egress(DelayServiceDeployment.HTTP_PORT, role(run, RunLabels.ROLE_DELAY_SERVICE)));
         egress.add(dns());
-        return policy(
-                run,
-                RunLabels.ROLE_TARGET,
-                List.of(ingress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_LOADGEN))),
-                egress);
+        List<NetworkPolicyIngressRule> ingress =
+                new ArrayList<>(List.of(ingress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_LOADGEN))));
+        prometheus().ifPresent(peer -> ingress.add(ingress(TargetDeployment.MANAGEMENT_PORT, peer)));
+        return policy(run, RunLabels.ROLE_TARGET, ingress, egress);
     }
 
     NetworkPolicy delayService(BenchmarkRun run) {
-        return reachedOnlyByTheTarget(run, RunLabels.ROLE_DELAY_SERVICE, DelayServiceDeployment.HTTP_PORT);
+        List<NetworkPolicyIngressRule> ingress =
+                new ArrayList<>(List.of(ingress(DelayServiceDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET))));
+        prometheus().ifPresent(peer -> ingress.add(ingress(DelayServiceDeployment.MANAGEMENT_PORT, peer)));
+        return policy(run, RunLabels.ROLE_DELAY_SERVICE, ingress, List.of());
+    }
+
+    /**
+     * The Prometheus pods that receive k6's metrics, when there are: the runners send to them, and they scrape the
+     * target's and the delay service's Actuator metrics (the chart's ServiceMonitor) on the management ports.
+     */
+    private java.util.Optional<NetworkPolicyPeer> prometheus() {
+        return remoteWrite.map(receiver -> new NetworkPolicyPeerBuilder()
+                .withNamespaceSelector(labels(Map.of(NAMESPACE_NAME_LABEL, receiver.namespace())))
+                .withPodSelector(labels(receiver.podLabels()))
+                .build());
     }
 
     /** A role that only the target calls, on one port, and that calls nothing itself. */
@@ -109,12 +124,8 @@ public final class RunNetworkPolicies {
         List<NetworkPolicyEgressRule> egress =
                 new ArrayList<>(List.of(egress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET)), dns()));
         // With k6's remote-write output: the Prometheus pods that receive it, on its port.
-        remoteWrite.ifPresent(receiver -> egress.add(egress(
-                receiver.port(),
-                new NetworkPolicyPeerBuilder()
-                        .withNamespaceSelector(labels(Map.of(NAMESPACE_NAME_LABEL, receiver.namespace())))
-                        .withPodSelector(labels(receiver.podLabels()))
-                        .build())));
+        remoteWrite.ifPresent(
+                receiver -> egress.add(egress(receiver.port(), prometheus().orElseThrow())));
         return policy(run, RunLabels.ROLE_LOADGEN, List.of(restApi), egress);
     }
 

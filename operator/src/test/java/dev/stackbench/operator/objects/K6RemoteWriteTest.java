@@ -77,7 +77,16 @@ class K6RemoteWriteTest {
                     .isEqualTo(Map.of("app.kubernetes.io/name", "prometheus"));
         });
 
-        // Without a receiver, neither the output nor the rule.
+        // The same Prometheus scrapes the target's and the delay service's Actuator metrics.
+        RunNetworkPolicies withReceiver = new RunNetworkPolicies(ExampleRuns.settings(), receiver);
+        assertThat(withReceiver.target(run).getSpec().getIngress()).anySatisfy(rule -> {
+            assertThat(rule.getPorts().get(0).getPort().getIntVal()).isEqualTo(TargetDeployment.MANAGEMENT_PORT);
+            assertThat(rule.getFrom().get(0).getPodSelector().getMatchLabels())
+                    .isEqualTo(Map.of("app.kubernetes.io/name", "prometheus"));
+        });
+        assertThat(withReceiver.delayService(run).getSpec().getIngress()).hasSize(2);
+
+        // Without a receiver, neither the output nor the rules.
         GenericKubernetesResource plain = new K6TestRun(ExampleRuns.settings(), Optional.empty()).desired(run);
         assertThat(plain.getAdditionalProperties().get("spec").toString()).doesNotContain("prometheus");
         assertThat(new RunNetworkPolicies(ExampleRuns.settings(), Optional.empty())
