@@ -61,7 +61,7 @@ class CrdDriftTest {
         assertThat(columns(CRD_FILE))
                 .containsExactly("VARIANT", "PHASE", "RPS", "P95(ms)", "ERRORS", "THREADS", "CAPACITY", "LIVE", "AGE");
         assertThat(columns(COMPARISON_CRD_FILE))
-                .containsExactly("BASELINE", "VARIANTS", "RUNS", "PHASE", "VERDICT", "AGE");
+                .containsExactly("BASELINE", "VARIANTS", "RUNS", "PHASE", "VERDICT", "LIVE", "AGE");
     }
 
     @Test

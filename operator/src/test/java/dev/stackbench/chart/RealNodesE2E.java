@@ -428,6 +428,9 @@ class RealNodesE2E {
         BenchmarkComparisonStatus status = done.getStatus();
         assertThat(status.getPhase()).as(BenchmarkRuns.toYaml(status)).isEqualTo(ComparisonPhase.Succeeded);
         assertThat(status.getProgress()).isEqualTo("6/6 runs");
+        // While a repetition ran, the comparison showed its load so far, naming the run; nothing once it ended.
+        assertThat(comparisonLive).anyMatch(text -> text.matches("demo-.*: [0-9]+ req, .*"));
+        assertThat(status.getLive()).isNull();
         List<BenchmarkRun> runs = client()
                 .resources(BenchmarkRun.class)
                 .inNamespace(NAMESPACE)
@@ -493,6 +496,9 @@ class RealNodesE2E {
         Files.writeString(root.resolve("operator/target/e2e-comparison-status.yaml"), BenchmarkRuns.toYaml(status));
     }
 
+    /** The live texts a comparison showed while it was awaited ({@link #awaitComparison}), in order. */
+    private final List<String> comparisonLive = new ArrayList<>();
+
     private BenchmarkComparison awaitComparison(String name, Duration atMost) {
         Instant deadline = Instant.now().plus(atMost);
         while (Instant.now().isBefore(deadline)) {
@@ -503,6 +509,14 @@ class RealNodesE2E {
             ComparisonPhase phase = comparison == null || comparison.getStatus() == null
                     ? null
                     : comparison.getStatus().getPhase();
+            if (comparison != null
+                    && comparison.getStatus() != null
+                    && comparison.getStatus().getLive() != null) {
+                String text = comparison.getStatus().getLive().getText();
+                if (comparisonLive.isEmpty() || !comparisonLive.getLast().equals(text)) {
+                    comparisonLive.add(text);
+                }
+            }
             if (phase == ComparisonPhase.Succeeded || phase == ComparisonPhase.Failed) {
                 return comparison;
             }

@@ -28,6 +28,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "RUNS", jsonPath = ".status.progress", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "VERDICT", jsonPath = ".status.verdict", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "LIVE", jsonPath = ".status.live.text", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
         name = "AGE",
         jsonPath = ".metadata.creationTimestamp",

@@ -41,6 +41,10 @@ public class BenchmarkComparisonStatus {
     @JsonPropertyDescription("runsDone/runsPlanned, e.g. 7/20.")
     private String progress;
 
+    @JsonPropertyDescription("The current repetition's load so far, as its run's status.live, the run named in the"
+            + " text; gone between repetitions and once the comparison ends.")
+    private dev.stackbench.api.status.LiveLoad live;
+
     @JsonPropertyDescription("Each contender's headline against the baseline, e.g. webflux-r2dbc rps +92% [88,95]: the"
             + " relative shift with its interval, or ~ with the p-value when the difference is not"
             + " significant.")

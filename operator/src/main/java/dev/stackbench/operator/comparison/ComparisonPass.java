@@ -78,6 +78,18 @@ public final class ComparisonPass {
         }
     }
 
+    /** The current repetition's live load (null: none); changes the status only when the reading is new. */
+    public void live(dev.stackbench.api.status.LiveLoad live) {
+        String before = status.getLive() == null
+                ? null
+                : status.getLive().getUpdatedAt() + status.getLive().getText();
+        String after = live == null ? null : live.getUpdatedAt() + live.getText();
+        if (!java.util.Objects.equals(before, after)) {
+            status.setLive(live);
+            changed = true;
+        }
+    }
+
     /** Asks for the next pass within {@code delay}; the shortest of the delays asked for wins. */
     public void checkAgainIn(Duration delay) {
         if (nextCheck == null || delay.compareTo(nextCheck) < 0) {
@@ -95,6 +107,7 @@ public final class ComparisonPass {
         LOG.warn("comparison {}: {}", resource.getMetadata().getName(), message);
         status.setPhase(ComparisonPhase.Failed);
         status.setMessage(message);
+        status.setLive(null);
         status.setFinishedAt(clock.instant().toString());
         status.setObservedGeneration(resource.getMetadata().getGeneration());
         changed = true;

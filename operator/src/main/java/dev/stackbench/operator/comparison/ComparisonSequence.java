@@ -5,6 +5,7 @@ import dev.stackbench.api.Durations;
 import dev.stackbench.api.comparison.BenchmarkComparison;
 import dev.stackbench.api.comparison.ComparisonRunRecord;
 import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.LiveLoad;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.comparison.ComparisonResults;
 import dev.stackbench.comparison.ComparisonRuns;
@@ -129,9 +130,11 @@ public final class ComparisonSequence {
                         ? ""
                         : ": " + run.getStatus().getMessage();
                 pass.message("run " + where + " is " + phase + runMessage);
+                pass.live(liveOf(where, run));
                 pass.checkAgainIn(settings.pollInterval());
                 return false;
             }
+            pass.live(null);
             pass.event(
                     now.getPhase() != Phase.Succeeded,
                     "RunEnded",
@@ -217,5 +220,23 @@ public final class ComparisonSequence {
         return BenchmarkRuns.yamlMapper()
                 .valueToTree(a)
                 .equals(BenchmarkRuns.yamlMapper().valueToTree(b));
+    }
+
+    /** The run's live load, its text naming the run, or null when it has none. */
+    private static LiveLoad liveOf(String where, BenchmarkRun run) {
+        LiveLoad live = run.getStatus() == null ? null : run.getStatus().getLive();
+        if (live == null) {
+            return null;
+        }
+        LiveLoad named = new LiveLoad();
+        named.setRequests(live.getRequests());
+        named.setMeasuredRequests(live.getMeasuredRequests());
+        named.setFailedRequests(live.getFailedRequests());
+        named.setDroppedIterations(live.getDroppedIterations());
+        named.setRequestsPerSecond(live.getRequestsPerSecond());
+        named.setRunnersRead(live.getRunnersRead());
+        named.setUpdatedAt(live.getUpdatedAt());
+        named.setText(where + ": " + live.getText());
+        return named;
     }
 }
