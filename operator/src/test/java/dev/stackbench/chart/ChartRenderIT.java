@@ -64,6 +64,29 @@ class ChartRenderIT {
     }
 
     static Stream<Arguments> valueCombinations() {
+        return Stream.concat(namedCombinations(), dependencySwitches());
+    }
+
+    /** Every combination of the chart's three dependency switches, with the real charts (none switched on: defaults). */
+    static Stream<Arguments> dependencySwitches() {
+        List<String> switches = List.of("postgresql.enabled", "k6.installOperator", "kube-prometheus-stack.enabled");
+        List<Arguments> combinations = new ArrayList<>();
+        for (int mask = 1; mask < 1 << switches.size(); mask++) {
+            List<String> values = new ArrayList<>();
+            List<String> on = new ArrayList<>();
+            for (int i = 0; i < switches.size(); i++) {
+                boolean enabled = (mask & 1 << i) != 0;
+                values.addAll(List.of("--set", switches.get(i) + "=" + enabled));
+                if (enabled) {
+                    on.add(switches.get(i));
+                }
+            }
+            combinations.add(Arguments.of("dependencies: " + String.join(" + ", on), values));
+        }
+        return combinations.stream();
+    }
+
+    static Stream<Arguments> namedCombinations() {
         return Stream.of(
                 Arguments.of("defaults", List.of()),
                 Arguments.of("crds off", List.of("--set", "crds.enabled=false")),
@@ -81,17 +104,6 @@ class ChartRenderIT {
                                 "policy.externalDatabases.allowedHosts={db.example.com}",
                                 "--set",
                                 "policy.targetEnv.denied={JAVA_OPTS}")),
-                Arguments.of("postgresql on", List.of("--set", "postgresql.enabled=true")),
-                Arguments.of("prometheus on", List.of("--set", "kube-prometheus-stack.enabled=true")),
-                Arguments.of(
-                        "all dependencies on",
-                        List.of(
-                                "--set",
-                                "postgresql.enabled=true",
-                                "--set",
-                                "k6.installOperator=true",
-                                "--set",
-                                "kube-prometheus-stack.enabled=true")),
                 Arguments.of(
                         "prometheus on, namespaced watch",
                         List.of("--set", "kube-prometheus-stack.enabled=true", "--set", "watch.namespaces={team-a}")),
