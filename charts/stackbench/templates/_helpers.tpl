@@ -163,15 +163,11 @@ empty with watch.allNamespaces (every namespace).
 {{- end }}
 
 {{/*
-The remote-write URL of k6's metrics: k6.remoteWrite.url, else the Prometheus of the bundled kube-prometheus-stack
-(named as that chart names it: its fullname, at most 26 characters, then "-prometheus"), else empty.
+The bundled kube-prometheus-stack's Prometheus (when kube-prometheus-stack.enabled), named as that chart names it:
+its fullname, at most 26 characters, then "-prometheus"; else empty.
 */}}
-{{- define "stackbench.k6RemoteWriteUrl" -}}
-{{- $rw := .Values.k6.remoteWrite -}}
-{{- if $rw.enabled -}}
-{{- if $rw.url -}}
-{{- $rw.url -}}
-{{- else if (index .Values "kube-prometheus-stack" "enabled") -}}
+{{- define "stackbench.bundledPrometheusUrl" -}}
+{{- if (index .Values "kube-prometheus-stack" "enabled") -}}
 {{- $kps := index .Values "kube-prometheus-stack" -}}
 {{- $name := "" -}}
 {{- if $kps.fullnameOverride -}}
@@ -181,7 +177,23 @@ The remote-write URL of k6's metrics: k6.remoteWrite.url, else the Prometheus of
 {{- else -}}
 {{- $name = printf "%s-%s" .Release.Name "kube-prometheus-stack" | trunc 26 | trimSuffix "-" -}}
 {{- end -}}
-{{- printf "http://%s-prometheus.%s.svc:9090/api/v1/write" $name .Release.Namespace -}}
+{{- printf "http://%s-prometheus.%s.svc:9090" $name .Release.Namespace -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Prometheus the operator queries for PromQL checks: metrics.prometheusUrl, else the bundled one, else empty. */}}
+{{- define "stackbench.prometheusUrl" -}}
+{{- default (include "stackbench.bundledPrometheusUrl" .) .Values.metrics.prometheusUrl -}}
+{{- end -}}
+
+{{/* The remote-write URL of k6's metrics: k6.remoteWrite.url, else the bundled Prometheus's receiver, else empty. */}}
+{{- define "stackbench.k6RemoteWriteUrl" -}}
+{{- $rw := .Values.k6.remoteWrite -}}
+{{- if $rw.enabled -}}
+{{- if $rw.url -}}
+{{- $rw.url -}}
+{{- else if include "stackbench.bundledPrometheusUrl" . -}}
+{{- printf "%s/api/v1/write" (include "stackbench.bundledPrometheusUrl" .) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

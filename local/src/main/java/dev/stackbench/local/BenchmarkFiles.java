@@ -65,7 +65,15 @@ public final class BenchmarkFiles {
                 String name = run.getMetadata() == null || run.getMetadata().getName() == null
                         ? "(no name)"
                         : run.getMetadata().getName();
-                List<Violation> violations = new SpecValidator(catalogue).validate(run);
+                List<Violation> violations = new ArrayList<>(new SpecValidator(catalogue).validate(run));
+                if (run.getSpec() != null
+                        && run.getSpec().getChecks() != null
+                        && !run.getSpec().getChecks().isEmpty()) {
+                    violations.add(new Violation(
+                            "spec.checks",
+                            "PromQL checks are evaluated by the operator against a cluster's Prometheus, and local"
+                                    + " mode has none: remove spec.checks to run it here, or run it on a cluster"));
+                }
                 violations.forEach(violation -> problems.add(file + ": BenchmarkRun " + name + ": " + violation));
                 if (!violations.isEmpty()) {
                     continue;

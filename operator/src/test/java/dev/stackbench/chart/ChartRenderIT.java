@@ -819,7 +819,11 @@ class ChartRenderIT {
                         "STACKBENCH_K6_REMOTE_WRITE_URL",
                         "http://stackbench-kube-prometheus-prometheus.stackbench.svc:9090/api/v1/write")
                 .containsEntry("STACKBENCH_K6_REMOTE_WRITE_NAMESPACE", NAMESPACE)
-                .containsEntry("STACKBENCH_K6_REMOTE_WRITE_POD_LABELS", "app.kubernetes.io/name=prometheus");
+                .containsEntry("STACKBENCH_K6_REMOTE_WRITE_POD_LABELS", "app.kubernetes.io/name=prometheus")
+                // The same Prometheus evaluates PromQL checks.
+                .containsEntry(
+                        "STACKBENCH_PROMETHEUS_URL",
+                        "http://stackbench-kube-prometheus-prometheus.stackbench.svc:9090");
         Map<String, String> given = env(operatorDeployment(chart.template(
                 RELEASE,
                 NAMESPACE,

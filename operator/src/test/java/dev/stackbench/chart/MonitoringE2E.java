@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.CheckResult;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.TestCluster;
@@ -238,7 +239,10 @@ class MonitoringE2E {
                                         "    load: {",
                                         "    parallelism: 2\n"
                                                 + "    runnerResources: {cpu: 250m, memory: 256Mi}\n"
-                                                + "    load: {"),
+                                                + "    load: {")
+                                // PromQL checks over the measured window: one error check that holds, one warning
+                                // check that fires.
+                                .replace("  cleanup: Always\n", "  cleanup: Always\n" + CHECKS),
                         "apply",
                         "--namespace",
                         NAMESPACE,
@@ -288,6 +292,21 @@ class MonitoringE2E {
         assertThat(Math.round(count.path(0).path("value").path(1).asDouble())).isEqualTo(requests);
         everyDashboardPanelHasDataFor(
                 name, Instant.parse(run.getStatus().getFinishedAt()).getEpochSecond());
+
+        List<CheckResult> checks = run.getStatus().getSummary().getChecks();
+        assertThat(checks).hasSize(2);
+        assertThat(checks.get(0).getFired())
+                .as("p95 above 5 s: %s", checks.get(0).getValue())
+                .isFalse();
+        assertThat(checks.get(0).getExpr())
+                .contains("stackbench_run=\"" + name + "\"")
+                .doesNotContain("$run");
+        assertThat(checks.get(1).getFired()).isTrue();
+        assertThat(checks.get(1).getExpr()).contains("[20s]");
+        assertThat(Double.parseDouble(checks.get(1).getValue())).isGreaterThan(100);
+        assertThat(run.getStatus().getSummary().getWarnings())
+                .anyMatch(warning -> warning.startsWith("PromQL check ") && warning.contains("more than 100 requests"));
+        measured.put("checks.warningValue", checks.get(1).getValue());
         cluster.kubectl("delete", "benchmarkrun", "--namespace", NAMESPACE, name, "--wait=true", "--timeout=2m")
                 .requireSuccess();
     }
@@ -345,6 +364,16 @@ class MonitoringE2E {
                 .as("panels whose queries returned nothing (see %s):%n%s", file, report)
                 .isEmpty();
     }
+
+    private static final String CHECKS = """
+              checks:
+              - expr: histogram_quantile(0.95, sum(last_over_time(k6_http_req_duration_seconds{stackbench_run="$run",scenario="measure"}[10m]))) > 5
+                severity: error
+                description: p95 above 5 s
+              - expr: sum(last_over_time(k6_http_reqs_total{stackbench_run="$run",scenario="measure"}[$window])) > 100
+                severity: warning
+                description: more than 100 requests
+            """;
 
     /** An instant PromQL query at {@code epochSecond}, through the API server's service proxy: its result array. */
     private JsonNode query(String promql, long epochSecond) {

@@ -135,6 +135,27 @@ class BenchmarkRunValidationIT {
     }
 
     /**
+     * PromQL checks need a Prometheus the operator knows (the chart's STACKBENCH_PROMETHEUS_URL): without one, a run
+     * listing checks fails at admission, saying which chart value to set, before it takes anything.
+     */
+    @Test
+    void aRunWithPromQLChecksFailsAtOnceWhereTheOperatorKnowsNoPrometheus() throws Exception {
+        try (OperatorHarness harness = new OperatorHarness(cluster, "checks")) {
+            harness.apply(OperatorHarness.example("with-checks", run -> ((ObjectNode) run.get("spec"))
+                            .putArray("checks")
+                            .addObject()
+                            .put("expr", "vector(1)")
+                            .put("severity", "warning")))
+                    .requireSuccess();
+            BenchmarkRun run = harness.awaitPhase("with-checks", Phase.Failed);
+            Condition complete = failedBeforeAnythingStarted(harness, run, "ChecksNeedPrometheus");
+            assertThat(complete.getMessage())
+                    .contains("spec.checks lists 1 PromQL check(s)", "metrics.prometheusUrl", "remove spec.checks");
+            assertThat(harness.deployments()).isEmpty();
+        }
+    }
+
+    /**
      * The cluster's admission policy: a run asking for what the policy does not allow (another image, the operator's
      * wiring in its env, an external database host not listed, a Secret without the policy's label) fails at once
      * with reason RefusedByPolicy and a message naming the rule, the value and the chart value, before it takes its

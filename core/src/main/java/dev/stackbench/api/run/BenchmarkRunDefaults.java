@@ -39,6 +39,12 @@ public final class BenchmarkRunDefaults {
         }
         setIfNull(spec.getCleanup(), spec::setCleanup, () -> CleanupPolicy.fromValue(CLEANUP));
         setIfNull(spec.getTimeout(), spec::setTimeout, () -> TIMEOUT);
+        if (spec.getChecks() != null) {
+            spec.getChecks().stream()
+                    .filter(java.util.Objects::nonNull)
+                    .forEach(check ->
+                            setIfNull(check.getSeverity(), check::setSeverity, () -> PromQLCheck.CheckSeverity.error));
+        }
         // A missing target or workload stays missing, so validation still reports it as missing.
         if (spec.getTarget() != null) {
             TargetSpec target = spec.getTarget();

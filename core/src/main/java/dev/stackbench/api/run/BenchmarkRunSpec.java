@@ -36,6 +36,11 @@ public class BenchmarkRunSpec {
     @JsonPropertyDescription("The scenario and the load to drive against the target.")
     private WorkloadSpec workload;
 
+    @Size(max = 20)
+    @JsonPropertyDescription("PromQL checks over the measured window (needs a cluster whose operator knows a"
+            + " Prometheus: error fails the run, warning adds a warning).")
+    private java.util.List<PromQLCheck> checks;
+
     @Default(BenchmarkRunDefaults.CLEANUP)
     @JsonPropertyDescription(
             "Delete what the run created: Always, OnSuccess (keep a failed run for inspection) or" + " Never.")

@@ -16,6 +16,9 @@ import lombok.Setter;
 @Setter
 public class RunSummary {
 
+    @JsonPropertyDescription("The run's PromQL checks and what each gave (with spec.checks).")
+    private java.util.List<CheckResult> checks;
+
     @JsonPropertyDescription("HTTP requests sent in the measured window.")
     private Long requests;
 

@@ -33,6 +33,10 @@ public final class Admission {
 
     private final SpecValidator validator;
     private final PolicyCheck policy;
+    private final PromQLChecks checks = new PromQLChecks();
+
+    /** The reason of a run that lists PromQL checks where the operator knows no Prometheus. */
+    public static final String CHECKS_NEED_PROMETHEUS = "ChecksNeedPrometheus";
 
     public Admission(VariantCatalogue catalogue, OperatorSettings settings) {
         this.validator = new SpecValidator(catalogue);
@@ -48,6 +52,11 @@ public final class Admission {
         RunProgress progress = pass.progress();
         if (progress.isTerminal() || progress.reached(Phase.Provisioning)) {
             return Optional.empty();
+        }
+        Optional<String> noPrometheus = checks.unavailable(pass.run());
+        if (noPrometheus.isPresent()) {
+            progress.fail(CHECKS_NEED_PROMETHEUS, noPrometheus.get());
+            return Optional.of(new RunDriver.Fail(CHECKS_NEED_PROMETHEUS, noPrometheus.get()));
         }
         List<Violation> refusals = policy.check(
                 pass.run().getSpec(),

@@ -1,12 +1,19 @@
 package dev.stackbench.operator.run;
 
+import dev.stackbench.api.Durations;
 import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.PromQLCheck;
+import dev.stackbench.api.run.WorkloadSpec;
+import dev.stackbench.api.status.CheckResult;
 import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.objects.TargetService;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,6 +27,7 @@ public final class ResultCollection {
     private final RunMeasurement measurement;
     private final EnvironmentRecord environment;
     private final SteppedLoadStage steps;
+    private final PromQLChecks checks = new PromQLChecks();
 
     public ResultCollection(RunMeasurement measurement, EnvironmentRecord environment, SteppedLoadStage steps) {
         this.measurement = measurement;
@@ -50,6 +58,13 @@ public final class ResultCollection {
             progress.status()
                     .setEnvironment(
                             environment.describe(pass, view, measured.get().metrics()));
+            Optional<String> failedCheck = judgeChecks(view, figures.summary(), figures.startedAt());
+            if (failedCheck.isPresent()) {
+                // The results stay: the run fails on what its checks say of them.
+                progress.status().setSummary(figures.summary());
+                progress.fail(PromQLChecks.CHECK_FAILED, failedCheck.get());
+                return;
+            }
             RunDriver.loadMeasured(progress, figures);
             return;
         }
@@ -65,6 +80,35 @@ public final class ResultCollection {
             // The next step starts next pass, once this one's result is stored.
             progress.checkAgainIn(pass.settings().pollInterval());
         }
+    }
+
+    /**
+     * The run's PromQL checks at the end of its measured window, into the summary; a firing warning check adds a
+     * warning, and the message of the firing error checks is returned (the run then fails).
+     */
+    private Optional<String> judgeChecks(BenchmarkRun run, RunSummary summary, String startedAt) {
+        if (run.getSpec().getChecks() == null || run.getSpec().getChecks().isEmpty() || startedAt == null) {
+            return Optional.empty();
+        }
+        WorkloadSpec workload = run.getSpec().getWorkload();
+        Instant start = Instant.parse(startedAt).plus(Durations.parse(workload.getWarmup()));
+        Instant end = start.plus(Durations.parse(workload.getDuration()));
+        List<CheckResult> results = checks.evaluate(run, start, end);
+        summary.setChecks(results);
+        List<String> errors = new ArrayList<>();
+        for (CheckResult result : results) {
+            if (!Boolean.TRUE.equals(result.getFired())) {
+                continue;
+            }
+            String what = "PromQL check " + result.getExpr() + " fired with " + result.getValue()
+                    + (result.getDescription() == null ? "" : " (" + result.getDescription() + ")");
+            if (PromQLCheck.CheckSeverity.warning.name().equals(result.getSeverity())) {
+                RunMeasurement.addWarning(summary, what);
+            } else {
+                errors.add(what);
+            }
+        }
+        return errors.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", errors));
     }
 
     /**

@@ -224,7 +224,7 @@ public final class RunMeasurement {
                 : runners.stream().mapToDouble(PodResources::getAvgCpuCores).sum();
     }
 
-    private static void addWarning(RunSummary summary, String warning) {
+    static void addWarning(RunSummary summary, String warning) {
         List<String> warnings =
                 summary.getWarnings() == null ? new ArrayList<>() : new ArrayList<>(summary.getWarnings());
         warnings.add(warning);
