@@ -21,6 +21,10 @@ PROMETHEUS_OPERATOR_VERSION="v0.93.0"
 export PROMETHEUS_OPERATOR_VERSION
 PROMETHEUS_VERSION="v3.14.0"
 export PROMETHEUS_VERSION
+# The PostgreSQL exporter beside each run's own database, built from the Go module proxy
+# (hack/install/prometheus-stack.sh).
+POSTGRES_EXPORTER_VERSION="v0.17.1"
+export POSTGRES_EXPORTER_VERSION
 
 MIN_JAVA=21
 

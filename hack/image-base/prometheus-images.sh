@@ -8,11 +8,13 @@
 #                                   (the operator names this path as the command of the containers it adds)
 #   prometheus.tar                  stackbench/prometheus:<version>                  /bin/prometheus, working in
 #                                                                                    /prometheus (its data)
+#   postgres-exporter.tar           stackbench/postgres-exporter:<version>           /bin/postgres_exporter (beside
+#                                                                                    each run's own database)
 #
 #   hack/image-base/prometheus-images.sh OUTPUT_DIR
 #
 # Takes the binaries from $STACKBENCH_PROMETHEUS_OPERATOR, $STACKBENCH_PROMETHEUS_CONFIG_RELOADER and
-# $STACKBENCH_PROMETHEUS (else from $STACKBENCH_TOOLS/env.sh; hack/setup.sh prometheus-stack builds them). The
+# $STACKBENCH_PROMETHEUS, $STACKBENCH_POSTGRES_EXPORTER (else from $STACKBENCH_TOOLS/env.sh; hack/setup.sh prometheus-stack builds them). The
 # tars are cached under $STACKBENCH_TOOLS/prometheus-images/<key>/, the key covering the binaries and these
 # scripts, and copied into OUTPUT_DIR.
 set -euo pipefail
@@ -21,9 +23,10 @@ HERE="$STACKBENCH_ROOT/hack/image-base"
 source "$HERE/debian.sh"
 
 out="${1:?usage: hack/image-base/prometheus-images.sh OUTPUT_DIR}"
-binaries=(STACKBENCH_PROMETHEUS_OPERATOR STACKBENCH_PROMETHEUS_CONFIG_RELOADER STACKBENCH_PROMETHEUS)
+binaries=(STACKBENCH_PROMETHEUS_OPERATOR STACKBENCH_PROMETHEUS_CONFIG_RELOADER STACKBENCH_PROMETHEUS
+  STACKBENCH_POSTGRES_EXPORTER)
 if [[ -z "${STACKBENCH_PROMETHEUS_OPERATOR:-}" || -z "${STACKBENCH_PROMETHEUS_CONFIG_RELOADER:-}" \
-  || -z "${STACKBENCH_PROMETHEUS:-}" ]] && [[ -f "$STACKBENCH_TOOLS/env.sh" ]]; then
+  || -z "${STACKBENCH_PROMETHEUS:-}" || -z "${STACKBENCH_POSTGRES_EXPORTER:-}" ]] && [[ -f "$STACKBENCH_TOOLS/env.sh" ]]; then
   # shellcheck source=/dev/null
   source "$STACKBENCH_TOOLS/env.sh"
 fi
@@ -34,10 +37,11 @@ done
 require_image_tools
 
 key="$(cat "$STACKBENCH_PROMETHEUS_OPERATOR" "$STACKBENCH_PROMETHEUS_CONFIG_RELOADER" "$STACKBENCH_PROMETHEUS" \
+  "$STACKBENCH_POSTGRES_EXPORTER" \
   "$HERE/prometheus-images.sh" "$HERE/debian.sh" "$HERE/write_image.py" | sha256sum | cut -c1-16)"
 cache="$STACKBENCH_TOOLS/prometheus-images/$key"
-tars=(prometheus-operator prometheus-config-reloader prometheus)
-if [[ ! -f "$cache/prometheus.tar" ]]; then
+tars=(prometheus-operator prometheus-config-reloader prometheus postgres-exporter)
+if [[ ! -f "$cache/postgres-exporter.tar" ]]; then
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
   mkdir -p "$cache.partial"
@@ -47,6 +51,8 @@ if [[ ! -f "$cache/prometheus.tar" ]]; then
     || die "$STACKBENCH_PROMETHEUS_OPERATOR is not prometheus-operator $operator_version: run hack/setup.sh prometheus-stack"
   "$STACKBENCH_PROMETHEUS" --version 2>&1 | grep -q "version ${prometheus_version#v}" \
     || die "$STACKBENCH_PROMETHEUS is not Prometheus $prometheus_version: run hack/setup.sh prometheus-stack"
+  "$STACKBENCH_POSTGRES_EXPORTER" --version 2>&1 | grep -q "version ${POSTGRES_EXPORTER_VERSION#v}" \
+    || die "$STACKBENCH_POSTGRES_EXPORTER is not postgres_exporter $POSTGRES_EXPORTER_VERSION: run hack/setup.sh prometheus-stack"
 
   # image NAME TAR BINARY WORKDIR DESCRIPTION: base-files and netbase, the binary as /bin/<its name>, its licence.
   image() {
@@ -73,6 +79,8 @@ if [[ ! -f "$cache/prometheus.tar" ]]; then
     "prometheus-config-reloader $operator_version (prometheus-operator), built from source"
   image "stackbench/prometheus:$prometheus_version" prometheus "$STACKBENCH_PROMETHEUS" /prometheus \
     "Prometheus $prometheus_version, built from source without the web UI's assets"
+  image "stackbench/postgres-exporter:$POSTGRES_EXPORTER_VERSION" postgres-exporter "$STACKBENCH_POSTGRES_EXPORTER" \
+    /home/nonroot "postgres_exporter $POSTGRES_EXPORTER_VERSION (prometheus-community), built from source"
   rm -rf "$cache" && mv "$cache.partial" "$cache"
 fi
 mkdir -p "$out"
