@@ -48,6 +48,7 @@ public final class RunDatabase {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final OperatorSettings settings;
+    private final java.util.Optional<DatabaseExporter> exporter;
 
     /**
      * The most a run's database files may take on the node: a bound, not a size to fill; a database that grows past
@@ -56,7 +57,12 @@ public final class RunDatabase {
     static final String DATA_SIZE = "1Gi";
 
     public RunDatabase(OperatorSettings settings) {
+        this(settings, DatabaseExporter.fromEnvironment());
+    }
+
+    RunDatabase(OperatorSettings settings, java.util.Optional<DatabaseExporter> exporter) {
         this.settings = settings;
+        this.exporter = exporter;
     }
 
     public String image() {
@@ -119,9 +125,13 @@ public final class RunDatabase {
 
     public Deployment deployment(BenchmarkRun run) {
         ResourcesSpec resources = run.getSpec().getBackend().getDatabase().getResources();
-        Map<String, Quantity> limits = Map.of(
+        Map<String, Quantity> pod = Map.of(
                 "cpu", new Quantity(resources.getCpu()),
                 "memory", new Quantity(resources.getMemory()));
+        // The exporter's share comes out of the pod's size, so the pod still takes what the spec gives the database
+        // (and fits where it did): PostgreSQL itself gets the rest.
+        Map<String, Quantity> limits =
+                exporter.isPresent() && DatabaseExporter.fits(pod) ? DatabaseExporter.serverShare(pod) : pod;
         List<String> args = new ArrayList<>();
         SETTINGS.forEach((name, value) -> args.addAll(List.of("-c", name + "=" + value)));
         var placement = Placements.backend(run.getSpec());
@@ -211,6 +221,9 @@ public final class RunDatabase {
                 .endVolumeMount()
                 .addToVolumeMounts(RestrictedPods.mount("tmp", RestrictedPods.TMP))
                 .endContainer()
+                .addAllToContainers(exporter.filter(e -> DatabaseExporter.fits(pod))
+                        .map(e -> java.util.List.of(e.container(run)))
+                        .orElse(java.util.List.of()))
                 // The root filesystem is read-only (RestrictedPods): the data, the socket directory and /tmp are
                 // all PostgreSQL writes.
                 .addToVolumes(RestrictedPods.scratch("data", DATA_SIZE, false))

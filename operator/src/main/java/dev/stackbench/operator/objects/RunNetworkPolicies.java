@@ -27,7 +27,8 @@ import java.util.Map;
  * egress of the target (its database, the delay service, DNS) and of the runners (the target, DNS) is closed too, so
  * a run reaches nothing else in the cluster, and nothing else reaches it but on the runners' REST API. With k6's
  * remote write ({@link K6RemoteWrite}) the Prometheus pods that receive it are one more peer: the runners send to
- * them, and they scrape the target's and the delay service's management ports.
+ * them, and they scrape the target's and the delay service's management ports and the database's exporter
+ * ({@link DatabaseExporter}).
  *
  * <p>Not listed, because they come from the pod's node rather than from a pod: kubelet probes and the API server's
  * pod proxy, through which the operator reads the target's Actuator. Enforcers let a pod's own node reach it (on the
@@ -43,14 +44,23 @@ public final class RunNetworkPolicies {
 
     private final OperatorSettings settings;
     private final java.util.Optional<K6RemoteWrite> remoteWrite;
+    private final java.util.Optional<DatabaseExporter> exporter;
 
     public RunNetworkPolicies(OperatorSettings settings) {
-        this(settings, K6RemoteWrite.fromEnvironment());
+        this(settings, K6RemoteWrite.fromEnvironment(), DatabaseExporter.fromEnvironment());
     }
 
     RunNetworkPolicies(OperatorSettings settings, java.util.Optional<K6RemoteWrite> remoteWrite) {
+        this(settings, remoteWrite, java.util.Optional.empty());
+    }
+
+    RunNetworkPolicies(
+            OperatorSettings settings,
+            java.util.Optional<K6RemoteWrite> remoteWrite,
+            java.util.Optional<DatabaseExporter> exporter) {
         this.settings = settings;
         this.remoteWrite = remoteWrite;
+        this.exporter = exporter;
     }
 
     public static String name(BenchmarkRun run, String role) {
@@ -69,8 +79,17 @@ public final class RunNetworkPolicies {
         return policies;
     }
 
+    /**
+     * Only the target reaches the server; the Prometheus pods reach the exporter beside it, when there are both (the
+     * exporter connects to the server over the pod's loopback, which no policy governs).
+     */
     NetworkPolicy database(BenchmarkRun run) {
-        return reachedOnlyByTheTarget(run, RunLabels.ROLE_DATABASE, RunDatabase.PORT);
+        List<NetworkPolicyIngressRule> ingress =
+                new ArrayList<>(List.of(ingress(RunDatabase.PORT, role(run, RunLabels.ROLE_TARGET))));
+        if (exporter.isPresent()) {
+            prometheus().ifPresent(peer -> ingress.add(ingress(DatabaseExporter.PORT, peer)));
+        }
+        return policy(run, RunLabels.ROLE_DATABASE, ingress, List.of());
     }
 
     NetworkPolicy target(BenchmarkRun run) {
@@ -97,18 +116,13 @@ public final class RunNetworkPolicies {
 
     /**
      * The Prometheus pods that receive k6's metrics, when there are: the runners send to them, and they scrape the
-     * target's and the delay service's Actuator metrics (the chart's ServiceMonitor) on the management ports.
+     * target's and the delay service's Actuator metrics (the chart's PodMonitor) on the management ports.
      */
     private java.util.Optional<NetworkPolicyPeer> prometheus() {
         return remoteWrite.map(receiver -> new NetworkPolicyPeerBuilder()
                 .withNamespaceSelector(labels(Map.of(NAMESPACE_NAME_LABEL, receiver.namespace())))
                 .withPodSelector(labels(receiver.podLabels()))
                 .build());
-    }
-
-    /** A role that only the target calls, on one port, and that calls nothing itself. */
-    private static NetworkPolicy reachedOnlyByTheTarget(BenchmarkRun run, String role, int port) {
-        return policy(run, role, List.of(ingress(port, role(run, RunLabels.ROLE_TARGET))), List.of());
     }
 
     /**
