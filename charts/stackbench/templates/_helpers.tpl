@@ -208,16 +208,24 @@ its fullname, at most 26 characters, then "-prometheus"; else empty.
 {{- end -}}
 
 {{/*
-"true" when the ServiceMonitor and the dashboard are to be created (metrics.monitors): always, never, or when the
-cluster serves ServiceMonitors or the bundled kube-prometheus-stack is enabled.
+"true" when the PodMonitor and the dashboard are to be created (metrics.monitors): always, never, or when the
+cluster serves PodMonitors or the bundled kube-prometheus-stack is enabled.
 */}}
 {{- define "stackbench.monitors" -}}
 {{- $mode := toString .Values.metrics.monitors -}}
 {{- if eq $mode "true" -}}
 true
 {{- else if eq $mode "auto" -}}
-{{- if or (index .Values "kube-prometheus-stack" "enabled") (.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/ServiceMonitor") -}}
+{{- if or (index .Values "kube-prometheus-stack" "enabled") (.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/PodMonitor") -}}
 true
 {{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The image of the exporter beside each run's own database (metrics.databaseExporter), or empty for none. */}}
+{{- define "stackbench.databaseExporterImage" -}}
+{{- $mode := toString .Values.metrics.databaseExporter.enabled -}}
+{{- if or (eq $mode "true") (and (eq $mode "auto") (include "stackbench.monitors" .)) -}}
+{{- .Values.metrics.databaseExporter.image -}}
 {{- end -}}
 {{- end -}}

@@ -270,8 +270,8 @@ class ChartRenderIT {
 
     /**
      * kube-prometheus-stack's real chart with stackbench's values: a Prometheus on the image hack/images.sh builds
-     * that accepts remote write (k6's output) and scrapes native histograms, selecting every ServiceMonitor
-     * (stackbench's included); the operator and the config reloader it adds to Prometheus pods on the project's
+     * that accepts remote write (k6's output) and scrapes native histograms, selecting every ServiceMonitor and
+     * PodMonitor (stackbench's included); the operator and the config reloader it adds to Prometheus pods on the project's
      * images too. Nothing that needs an image not built here is rendered.
      */
     @Test
@@ -297,8 +297,12 @@ class ChartRenderIT {
                         && prometheus.path("serviceMonitorSelector").isEmpty())
                 .as("every ServiceMonitor selected: %s", prometheus.path("serviceMonitorSelector"))
                 .isTrue();
+        assertThat(prometheus.path("podMonitorSelector").isObject()
+                        && prometheus.path("podMonitorSelector").isEmpty())
+                .as("every PodMonitor selected: %s", prometheus.path("podMonitorSelector"))
+                .isTrue();
         assertThat(manifests
-                        .get("ServiceMonitor", FULLNAME + "-targets")
+                        .get("PodMonitor", FULLNAME + "-runs")
                         .path("metadata")
                         .path("namespace")
                         .asText())
@@ -541,7 +545,8 @@ class ChartRenderIT {
         });
         assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
         assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
-        assertThat(manifests.find("ServiceMonitor", FULLNAME + "-targets")).isEmpty();
+        assertThat(manifests.find("PodMonitor", FULLNAME + "-runs")).isEmpty();
+        assertThat(env(deployment)).doesNotContainKey("STACKBENCH_DATABASE_EXPORTER_IMAGE");
     }
 
     @Test
@@ -710,14 +715,65 @@ class ChartRenderIT {
         assertThat(old.stderr()).contains("host");
     }
 
+    /**
+     * The dashboard the chart ships follows Grafana's own dashboard schema (the Dashboard type of @grafana/schema,
+     * checked by hack/check-dashboard.sh with the TypeScript compiler); the same check refuses a dashboard with a
+     * misspelt panel field or a grid position that is not a number, naming the file and line.
+     */
     @Test
-    void prometheusAddsTargetServiceMonitorAndLiveDashboard() throws IOException {
+    void dashboardFollowsGrafanasDashboardSchema() throws IOException {
+        Path root = ProjectTools.repositoryRoot();
+        Path script = root.resolve("hack/check-dashboard.sh");
+        JsonNode dashboardMap = chart.template(RELEASE, NAMESPACE, List.of("--set", "metrics.monitors=true"))
+                .get("ConfigMap", FULLNAME + "-dashboard");
+        Path rendered = Files.createTempFile("dashboard-", ".json");
+        Path broken = Files.createTempFile("dashboard-broken-", ".json");
+        try {
+            Files.writeString(
+                    rendered,
+                    dashboardMap
+                            .path("data")
+                            .path("stackbench-benchmarkrun.json")
+                            .asText());
+            CommandResult check = CommandResult.run(
+                    List.of("bash", script.toString(), rendered.toString()),
+                    null,
+                    java.time.Duration.ofMinutes(2),
+                    root);
+            assertThat(check.succeeded()).as(check.describe()).isTrue();
+
+            ObjectMapper json = new ObjectMapper();
+            com.fasterxml.jackson.databind.node.ObjectNode dashboard =
+                    (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(rendered.toFile());
+            // Two panels, one fault each: the compiler reports one fault per object.
+            com.fasterxml.jackson.databind.node.ObjectNode panel = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    dashboard.path("panels").get(0);
+            panel.put("titel", "misspelt");
+            ((com.fasterxml.jackson.databind.node.ObjectNode)
+                            dashboard.path("panels").get(1).path("gridPos"))
+                    .put("x", "left");
+            json.writerWithDefaultPrettyPrinter().writeValue(broken.toFile(), dashboard);
+            CommandResult refused = CommandResult.run(
+                    List.of("bash", script.toString(), broken.toString()), null, java.time.Duration.ofMinutes(2), root);
+            assertThat(refused.succeeded()).isFalse();
+            assertThat(refused.stderr())
+                    .contains(broken + ":")
+                    .contains("'\"titel\"' does not exist in type 'Panel")
+                    .contains("Type 'string' is not assignable to type 'number'");
+        } finally {
+            Files.deleteIfExists(rendered);
+            Files.deleteIfExists(broken);
+        }
+    }
+
+    @Test
+    void prometheusAddsThePodMonitorTheDatabaseExporterAndTheLiveDashboard() throws IOException {
         Manifests manifests = chart.template(
                 RELEASE,
                 NAMESPACE,
                 List.of("--set", "kube-prometheus-stack.enabled=true", "--set", "watch.allNamespaces=true"));
 
-        JsonNode monitor = manifests.get("ServiceMonitor", FULLNAME + "-targets");
+        JsonNode monitor = manifests.get("PodMonitor", FULLNAME + "-runs");
         assertThat(monitor.path("spec")
                         .path("selector")
                         .path("matchLabels")
@@ -726,9 +782,17 @@ class ChartRenderIT {
                 .isEqualTo("stackbench");
         assertThat(monitor.path("spec").path("namespaceSelector").path("any").asBoolean())
                 .isTrue();
-        JsonNode endpoint = monitor.path("spec").path("endpoints").get(0);
-        assertThat(endpoint.path("port").asText()).isEqualTo("management");
-        assertThat(endpoint.path("path").asText()).isEqualTo("/actuator/prometheus");
+        JsonNode endpoints = monitor.path("spec").path("podMetricsEndpoints");
+        assertThat(endpoints.get(0).path("port").asText()).isEqualTo("management");
+        assertThat(endpoints.get(0).path("path").asText()).isEqualTo("/actuator/prometheus");
+        // The exporter beside each run's own database, on the port the operator names.
+        assertThat(endpoints.get(1).path("port").asText()).isEqualTo("metrics");
+        assertThat(endpoints.get(1).path("path").asText()).isEqualTo("/metrics");
+        assertThat(monitor.path("spec").path("podTargetLabels").toString())
+                .contains("stackbench.dev/run", "stackbench.dev/role");
+        assertThat(env(operatorDeployment(manifests)))
+                .containsEntry(
+                        "STACKBENCH_DATABASE_EXPORTER_IMAGE", "quay.io/prometheuscommunity/postgres-exporter:v0.17.1");
 
         JsonNode dashboardMap = manifests.get("ConfigMap", FULLNAME + "-dashboard");
         assertThat(dashboardMap
@@ -752,9 +816,20 @@ class ChartRenderIT {
                         "jvm_memory_used_bytes",
                         "area=\"heap\"",
                         "http_server_requests_seconds_bucket",
-                        "http_server_requests_seconds_count");
+                        "http_server_requests_seconds_count",
+                        "jvm_gc_pause_seconds_sum",
+                        "container_cpu_cfs_throttled_seconds_total",
+                        "pg_stat_database_xact_commit",
+                        "pg_stat_activity_count");
         assertThat(dashboard.path("panels").findValuesAsText("title"))
-                .contains("Throughput", "Latency (server side)", "Threads", "CPU", "Heap");
+                .contains(
+                        "Throughput",
+                        "Latency (server side)",
+                        "Threads",
+                        "CPU and throttling",
+                        "Heap",
+                        "GC",
+                        "Database connections");
 
         assertThat(chart.template(
                                 RELEASE,
@@ -764,7 +839,7 @@ class ChartRenderIT {
                                         "kube-prometheus-stack.enabled=true",
                                         "--set",
                                         "watch.namespaces={team-a}"))
-                        .get("ServiceMonitor", FULLNAME + "-targets")
+                        .get("PodMonitor", FULLNAME + "-runs")
                         .path("spec")
                         .path("namespaceSelector")
                         .path("matchNames")
@@ -774,17 +849,18 @@ class ChartRenderIT {
     }
 
     /**
-     * A cluster that already runs a Prometheus operator gets the ServiceMonitor and the dashboard without the bundled
-     * stack, labelled as its Prometheus selects them; a cluster without one gets neither, and "false" turns them off.
+     * A cluster that already runs a Prometheus operator gets the PodMonitor, the database exporter and the dashboard
+     * without the bundled stack, labelled as its Prometheus selects them; a cluster without one gets none of them,
+     * and "false" turns them off (the exporter separately too).
      */
     @Test
-    void monitorsComeWheneverTheClusterServesServiceMonitors() {
-        String serviceMonitors = "monitoring.coreos.com/v1/ServiceMonitor";
+    void monitorsComeWheneverTheClusterServesPodMonitors() {
+        String serviceMonitors = "monitoring.coreos.com/v1/PodMonitor";
         Manifests existing = chart.template(
                 RELEASE,
                 NAMESPACE,
                 List.of("--api-versions", serviceMonitors, "--set", "metrics.monitorLabels.release=kps"));
-        assertThat(existing.get("ServiceMonitor", FULLNAME + "-targets")
+        assertThat(existing.get("PodMonitor", FULLNAME + "-runs")
                         .path("metadata")
                         .path("labels")
                         .path("release")
@@ -792,15 +868,22 @@ class ChartRenderIT {
                 .isEqualTo("kps");
         assertThat(existing.find("ConfigMap", FULLNAME + "-dashboard")).isPresent();
         assertThat(existing.ofKind("Prometheus")).isEmpty();
+        assertThat(env(operatorDeployment(existing))).containsKey("STACKBENCH_DATABASE_EXPORTER_IMAGE");
 
         Manifests none = chart.template(RELEASE, NAMESPACE, List.of());
-        assertThat(none.find("ServiceMonitor", FULLNAME + "-targets")).isEmpty();
+        assertThat(none.find("PodMonitor", FULLNAME + "-runs")).isEmpty();
         assertThat(none.find("ConfigMap", FULLNAME + "-dashboard")).isEmpty();
+        assertThat(env(operatorDeployment(none))).doesNotContainKey("STACKBENCH_DATABASE_EXPORTER_IMAGE");
         Manifests off = chart.template(
                 RELEASE, NAMESPACE, List.of("--api-versions", serviceMonitors, "--set", "metrics.monitors=false"));
-        assertThat(off.find("ServiceMonitor", FULLNAME + "-targets")).isEmpty();
+        assertThat(off.find("PodMonitor", FULLNAME + "-runs")).isEmpty();
         Manifests always = chart.template(RELEASE, NAMESPACE, List.of("--set", "metrics.monitors=true"));
-        assertThat(always.find("ServiceMonitor", FULLNAME + "-targets")).isPresent();
+        assertThat(always.find("PodMonitor", FULLNAME + "-runs")).isPresent();
+        Manifests noExporter = chart.template(
+                RELEASE,
+                NAMESPACE,
+                List.of("--set", "metrics.monitors=true", "--set", "metrics.databaseExporter.enabled=false"));
+        assertThat(env(operatorDeployment(noExporter))).doesNotContainKey("STACKBENCH_DATABASE_EXPORTER_IMAGE");
     }
 
     /**

@@ -52,8 +52,10 @@ class MonitoringE2E {
 
     private static final String PROMETHEUS_API =
             "/api/v1/namespaces/" + NAMESPACE + "/services/http:" + PROMETHEUS + ":9090/proxy/api/v1/";
-    /** The scrape pool of the chart's ServiceMonitor for target pods (templates/servicemonitor.yaml). */
-    private static final String TARGETS_POOL = "serviceMonitor/" + NAMESPACE + "/" + RELEASE + "-stackbench-targets/0";
+    /** The scrape pool of the chart's PodMonitor for runs' Actuator endpoints (templates/podmonitor.yaml). */
+    private static final String TARGETS_POOL = "podMonitor/" + NAMESPACE + "/" + RELEASE + "-stackbench-runs/0";
+    /** The image hack/image-base/prometheus-images.sh builds for the exporter beside each run's database. */
+    private static final String EXPORTER_IMAGE = "docker.io/stackbench/postgres-exporter:v0.17.1";
     /** The scrape pool through which Prometheus scrapes itself: an active target once scraping works. */
     private static final String SELF_POOL = "serviceMonitor/" + NAMESPACE + "/" + PROMETHEUS + "/0";
 
@@ -68,7 +70,13 @@ class MonitoringE2E {
     @BeforeAll
     void start() {
         release = RealNodesRelease.install(
-                getClass().getSimpleName(), measured, List.of("--set", "kube-prometheus-stack.enabled=true"));
+                getClass().getSimpleName(),
+                measured,
+                List.of(
+                        "--set",
+                        "kube-prometheus-stack.enabled=true",
+                        "--set",
+                        "metrics.databaseExporter.image=" + EXPORTER_IMAGE));
         cluster = release.cluster();
     }
 
@@ -157,14 +165,14 @@ class MonitoringE2E {
     }
 
     /**
-     * Prometheus found the chart's ServiceMonitor for target pods (its scrape pool is configured, with no target
-     * before a run deploys one) and scrapes for real: its own ServiceMonitor's target is up.
+     * Prometheus found the chart's PodMonitor for runs' pods (its scrape pool is configured, with no target before a
+     * run deploys one) and scrapes for real: its own ServiceMonitor's target is up.
      */
     @Test
     @Order(3)
-    void targetsIncludeTheChartsServiceMonitor() {
+    void targetsIncludeTheChartsPodMonitor() {
         Instant began = Instant.now();
-        JsonNode pools = await("the chart's ServiceMonitor among Prometheus' scrape pools", () -> {
+        JsonNode pools = await("the chart's PodMonitor among Prometheus' scrape pools", () -> {
             JsonNode data = api("scrape_pools").path("data").path("scrapePools");
             return data.toString().contains(TARGETS_POOL) ? data : null;
         });
@@ -292,6 +300,35 @@ class MonitoringE2E {
         assertThat(Math.round(count.path(0).path("value").path(1).asDouble())).isEqualTo(requests);
         everyDashboardPanelHasDataFor(
                 name, Instant.parse(run.getStatus().getFinishedAt()).getEpochSecond());
+        // The run's own PostgreSQL through the exporter beside it, labelled with the run: reached (pg_up 1), with
+        // the statistics of the run's database (the target's migrations committed there at least).
+        String database = "{stackbench_dev_run=\"" + name + "\",stackbench_dev_role=\"database\"}";
+        JsonNode up = query("max_over_time(pg_up" + database + "[10m])", at);
+        assertThat(up.path(0).path("value").path(1).asText())
+                .as("pg_up of the run's database")
+                .isEqualTo("1");
+        JsonNode commits = query(
+                "max_over_time(pg_stat_database_xact_commit{stackbench_dev_run=\"" + name
+                        + "\",stackbench_dev_role=\"database\",datname=\"stackbench\"}[10m])",
+                at);
+        measured.put("database.commits", commits.path(0).path("value").path(1).asText());
+        // Whether this Prometheus scrapes the kubelets' cAdvisor (kube-prometheus-stack's kubelet ServiceMonitor),
+        // which the dashboard's throttling query needs: recorded, not required.
+        JsonNode cadvisor = api("query?query="
+                + java.net.URLEncoder.encode(
+                        "count(container_cpu_cfs_periods_total)", java.nio.charset.StandardCharsets.UTF_8)
+                + "&time=" + at);
+        measured.put(
+                "kubelet.cadvisorSeries",
+                cadvisor.path("data")
+                        .path("result")
+                        .path(0)
+                        .path("value")
+                        .path(1)
+                        .asText("0"));
+        assertThat(commits.path(0).path("value").path(1).asDouble())
+                .as("commits in the run's database")
+                .isPositive();
 
         List<CheckResult> checks = run.getStatus().getSummary().getChecks();
         assertThat(checks).hasSize(2);

@@ -36,22 +36,24 @@ final class RealNodesRelease {
 
     /**
      * The node pools whose pods run each image: the chart's pods (kube-prometheus-stack's included), k6-operator's
-     * starter and the helm test on the untainted system node, the target on the target node, each run's database and delay service on the backend node,
+     * starter and the helm test on the untainted system node, the target on the target node, each run's database (with
+     * its exporter) and delay service on the backend node,
      * k6's initializer and runners on the load generator. An image not named here goes into every node. The node
      * images (pause, postgres, busybox), which the chart's image directory holds too, are in every node from the
      * cluster's start.
      */
-    private static final Map<String, List<String>> IMAGE_POOLS = Map.of(
-            "operator.tar", List.of("system"),
-            "k6-operator.tar", List.of("system"),
-            "k6-starter.tar", List.of("system"),
-            "mvc-app.tar", List.of("target"),
-            "webflux-app.tar", List.of("target"),
-            "delay-service.tar", List.of("backend"),
-            "k6.tar", List.of("loadgen"),
-            "prometheus-operator.tar", List.of("system"),
-            "prometheus-config-reloader.tar", List.of("system"),
-            "prometheus.tar", List.of("system"));
+    private static final Map<String, List<String>> IMAGE_POOLS = Map.ofEntries(
+            Map.entry("operator.tar", List.of("system")),
+            Map.entry("k6-operator.tar", List.of("system")),
+            Map.entry("k6-starter.tar", List.of("system")),
+            Map.entry("mvc-app.tar", List.of("target")),
+            Map.entry("webflux-app.tar", List.of("target")),
+            Map.entry("delay-service.tar", List.of("backend")),
+            Map.entry("k6.tar", List.of("loadgen")),
+            Map.entry("prometheus-operator.tar", List.of("system")),
+            Map.entry("prometheus-config-reloader.tar", List.of("system")),
+            Map.entry("prometheus.tar", List.of("system")),
+            Map.entry("postgres-exporter.tar", List.of("backend")));
 
     private static final Set<String> NODE_IMAGES = Set.of("pause.tar", "postgres.tar", "busybox.tar");
 
