@@ -1,0 +1,198 @@
+// Package persecond is a k6 output that counts requests, failed requests, dropped iterations and request latencies
+// per whole second of each sample's own time stamp and per scenario, and writes one JSON line per second to a file.
+//
+// Polling k6's REST API sees counts at the moment of the poll, so a steady load shows as uneven seconds; binning by
+// the samples' time stamps shows it as it was sent. Per sample it costs a map look-up and an increment; the file is
+// written by its own goroutine once a second.
+package persecond
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"go.k6.io/k6/metrics"
+	"go.k6.io/k6/output"
+)
+
+// Name is the output's name on k6's command line: --out stackbench=FILE.
+const Name = "stackbench"
+
+// settle is how long after a second ends its line is written: samples reach an output in batches, up to about a
+// second late. A sample later still adds a second line for the same second, which a reader sums.
+const settle = 2 * time.Second
+
+// flushEvery is how often finished seconds are written, so a killed k6 loses at most the last few.
+const flushEvery = time.Second
+
+// scenarioCacheLimit bounds the tag sets whose scenario is remembered (a script may tag each request differently).
+const scenarioCacheLimit = 4096
+
+func init() {
+	output.RegisterExtension(Name, New)
+}
+
+// Output is the stackbench per-second output.
+type Output struct {
+	path   string
+	logger logrus.FieldLogger
+	now    func() time.Time
+
+	mu        sync.Mutex
+	bins      bins
+	scenarios map[*metrics.TagSet]string
+
+	file    *os.File
+	writer  *bufio.Writer
+	writeMu sync.Mutex
+	failed  bool
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+// New makes the output for `--out stackbench=FILE`.
+func New(params output.Params) (output.Output, error) {
+	if params.ConfigArgument == "" {
+		return nil, errors.New("the stackbench output needs a file to write to: --out stackbench=FILE")
+	}
+	return newOutput(params.ConfigArgument, params.Logger, time.Now), nil
+}
+
+func newOutput(path string, logger logrus.FieldLogger, now func() time.Time) *Output {
+	return &Output{
+		path:      path,
+		logger:    logger,
+		now:       now,
+		bins:      make(bins),
+		scenarios: make(map[*metrics.TagSet]string),
+	}
+}
+
+// Description is what k6 prints for the output.
+func (o *Output) Description() string {
+	return fmt.Sprintf("%s (per-second counts and latencies to %s)", Name, o.path)
+}
+
+// Start creates the file and the goroutine that writes finished seconds to it.
+func (o *Output) Start() error {
+	if dir := filepath.Dir(o.path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("the stackbench output cannot create the directory of %s: %w", o.path, err)
+		}
+	}
+	file, err := os.Create(o.path)
+	if err != nil {
+		return fmt.Errorf("the stackbench output cannot create %s: %w", o.path, err)
+	}
+	o.file = file
+	o.writer = bufio.NewWriterSize(file, 64*1024)
+	o.stop = make(chan struct{})
+	o.done = make(chan struct{})
+	go o.run()
+	return nil
+}
+
+func (o *Output) run() {
+	defer close(o.done)
+	ticker := time.NewTicker(flushEvery)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-o.stop:
+			return
+		case <-ticker.C:
+			o.flushBefore(o.now().Add(-settle).Unix())
+		}
+	}
+}
+
+// AddMetricSamples bins the samples k6 sends; k6 never calls it concurrently with itself.
+func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, container := range containers {
+		for _, sample := range container.GetSamples() {
+			o.add(sample)
+		}
+	}
+}
+
+func (o *Output) add(sample metrics.Sample) {
+	var add func(*counts)
+	switch sample.Metric.Name {
+	case metrics.HTTPReqsName:
+		add = func(c *counts) { c.Requests += int64(sample.Value) }
+	case metrics.HTTPReqFailedName:
+		if sample.Value == 0 {
+			return
+		}
+		add = func(c *counts) { c.Failed++ }
+	case metrics.DroppedIterationsName:
+		add = func(c *counts) { c.Dropped += int64(sample.Value) }
+	case metrics.HTTPReqDurationName:
+		add = func(c *counts) { c.addLatency(sample.Value) }
+	default:
+		return
+	}
+	add(o.bins.at(sample.Time.Unix(), o.scenarioOf(sample.Tags)))
+}
+
+// scenarioOf remembers the scenario of each tag set: k6 interns tag sets, so most samples share a few.
+func (o *Output) scenarioOf(tags *metrics.TagSet) string {
+	if scenario, ok := o.scenarios[tags]; ok {
+		return scenario
+	}
+	scenario := ""
+	if tags != nil {
+		scenario, _ = tags.Get("scenario")
+	}
+	if len(o.scenarios) >= scenarioCacheLimit {
+		clear(o.scenarios)
+	}
+	o.scenarios[tags] = scenario
+	return scenario
+}
+
+// flushBefore writes the seconds before the given Unix second and flushes the file.
+func (o *Output) flushBefore(second int64) {
+	o.mu.Lock()
+	lines, err := o.bins.takeBefore(second)
+	o.mu.Unlock()
+	o.writeMu.Lock()
+	defer o.writeMu.Unlock()
+	if err == nil {
+		for _, l := range lines {
+			if _, err = o.writer.Write(append(l, '\n')); err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		err = o.writer.Flush()
+	}
+	if err != nil && !o.failed {
+		o.failed = true
+		o.logger.WithError(err).Errorf("the stackbench output could not write %s; per-second figures are incomplete", o.path)
+	}
+}
+
+// Stop writes every second still held and closes the file.
+func (o *Output) Stop() error {
+	if o.stop == nil {
+		return nil
+	}
+	close(o.stop)
+	<-o.done
+	o.flushBefore(math.MaxInt64)
+	if err := o.file.Close(); err != nil {
+		return fmt.Errorf("the stackbench output could not close %s: %w", o.path, err)
+	}
+	return nil
+}

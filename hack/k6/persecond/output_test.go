@@ -1,0 +1,154 @@
+package persecond
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"go.k6.io/k6/metrics"
+)
+
+// TestBucketsAreContiguousAndNarrow checks that every latency lands in the bucket whose bounds hold it, that buckets
+// follow each other without gaps, and that none is wider than 1/64 of its lower bound.
+func TestBucketsAreContiguousAndNarrow(t *testing.T) {
+	previous := -1
+	for micros := uint64(0); micros < 5_000_000; micros += 1 + micros/1000 {
+		bucket := bucketOf(micros)
+		if bucket < previous {
+			t.Fatalf("bucket of %d µs is %d, below the bucket of a smaller latency (%d)", micros, bucket, previous)
+		}
+		lower, upper := bucketLowerMicros(bucket), bucketLowerMicros(bucket+1)
+		if micros < lower || micros >= upper {
+			t.Fatalf("%d µs is in bucket %d, which holds [%d, %d)", micros, bucket, lower, upper)
+		}
+		if lower >= exactMicros && float64(upper-lower) > float64(lower)/subBuckets {
+			t.Fatalf("bucket %d [%d, %d) is wider than 1/%d of its lower bound", bucket, lower, upper, subBuckets)
+		}
+		previous = bucket
+	}
+}
+
+// TestSamplesAreBinnedByTheirOwnTimeStamps feeds samples whose time stamps lie in three seconds, in one batch and out
+// of order, as k6 hands over requests that completed at different times, and reads the file the output writes.
+func TestSamplesAreBinnedByTheirOwnTimeStamps(t *testing.T) {
+	registry := metrics.NewRegistry()
+	builtin := metrics.RegisterBuiltinMetrics(registry)
+	measure := registry.RootTagSet().With("scenario", "measure")
+	warmup := registry.RootTagSet().With("scenario", "warmup")
+	base := time.Unix(1_800_000_000, 0)
+	at := func(millis int) time.Time { return base.Add(time.Duration(millis) * time.Millisecond) }
+	sample := func(metric *metrics.Metric, tags *metrics.TagSet, when time.Time, value float64) metrics.Sample {
+		return metrics.Sample{TimeSeries: metrics.TimeSeries{Metric: metric, Tags: tags}, Time: when, Value: value}
+	}
+	request := func(tags *metrics.TagSet, when time.Time, millis float64, failed bool) metrics.SampleContainer {
+		failure := 0.0
+		if failed {
+			failure = 1
+		}
+		return metrics.ConnectedSamples{Tags: tags, Time: when, Samples: []metrics.Sample{
+			sample(builtin.HTTPReqs, tags, when, 1),
+			sample(builtin.HTTPReqDuration, tags, when, millis),
+			sample(builtin.HTTPReqFailed, tags, when, failure),
+			sample(builtin.HTTPReqWaiting, tags, when, millis),
+		}}
+	}
+
+	path := filepath.Join(t.TempDir(), "per-second.ndjson")
+	out := newOutput(path, logrus.New(), func() time.Time { return base })
+	if err := out.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out.AddMetricSamples([]metrics.SampleContainer{
+		request(measure, at(1999), 10, false),
+		request(measure, at(1000), 20, true),
+		request(warmup, at(999), 5, false),
+		request(measure, at(2000), 1000, false),
+		metrics.Samples{sample(builtin.DroppedIterations, measure, at(2500), 1)},
+	})
+	// A request whose sample arrives after its second was written adds a second line for that second.
+	out.flushBefore(base.Unix() + 2)
+	out.AddMetricSamples([]metrics.SampleContainer{request(measure, at(1500), 30, false)})
+	if err := out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	got := readSeconds(t, path)
+	want := map[int64]map[string]counts{
+		base.Unix():     {"warmup": {Requests: 1}},
+		base.Unix() + 1: {"measure": {Requests: 3, Failed: 1}},
+		base.Unix() + 2: {"measure": {Requests: 1, Dropped: 1}},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("seconds written: %v, want %v", got, want)
+	}
+	for second, scenarios := range want {
+		for scenario, w := range scenarios {
+			g := got[second][scenario]
+			if g.Requests != w.Requests || g.Failed != w.Failed || g.Dropped != w.Dropped {
+				t.Errorf("second %d, %s: %+v, want %+v", second-base.Unix(), scenario, g, w)
+			}
+		}
+	}
+	latencies := got[base.Unix()+1]["measure"].Latency
+	for _, millis := range []float64{10, 20, 30} {
+		if latencies[bucketOf(uint64(millis*1000))] != 1 {
+			t.Errorf("second 1 has no latency of %v ms in its buckets %v", millis, latencies)
+		}
+	}
+	if n := got[base.Unix()+2]["measure"].Latency[bucketOf(1_000_000)]; n != 1 {
+		t.Errorf("second 2 counts %d latencies of 1 s, want 1", n)
+	}
+}
+
+// readSeconds sums the lines of the file by second and scenario, as the Java reader does.
+func readSeconds(t *testing.T, path string) map[int64]map[string]counts {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	seconds := map[int64]map[string]counts{}
+	scanner := bufio.NewScanner(file)
+	for scanner.Scan() {
+		var l struct {
+			Second    int64 `json:"second"`
+			Scenarios map[string]struct {
+				Requests int64            `json:"requests"`
+				Failed   int64            `json:"failed"`
+				Dropped  int64            `json:"dropped"`
+				Latency  map[string]int64 `json:"latency"`
+			} `json:"scenarios"`
+		}
+		if err := json.Unmarshal(scanner.Bytes(), &l); err != nil {
+			t.Fatalf("line %q: %v", scanner.Text(), err)
+		}
+		if seconds[l.Second] == nil {
+			seconds[l.Second] = map[string]counts{}
+		}
+		for scenario, s := range l.Scenarios {
+			c := seconds[l.Second][scenario]
+			c.Requests += s.Requests
+			c.Failed += s.Failed
+			c.Dropped += s.Dropped
+			if c.Latency == nil {
+				c.Latency = map[int]int64{}
+			}
+			for bucket, n := range s.Latency {
+				index, err := strconv.Atoi(bucket)
+				if err != nil {
+					t.Fatalf("latency bucket %q is not a number", bucket)
+				}
+				c.Latency[index] += n
+			}
+			seconds[l.Second][scenario] = c
+		}
+	}
+	return seconds
+}
