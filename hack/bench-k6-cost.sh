@@ -7,7 +7,8 @@
 # for DURATION seconds (default 30), pinned to one CPU, ROUNDS times each (default 2, at least 2), alternating:
 #   (a) plain: one http.get of the same URL per iteration, the same VU counts, nothing else;
 #   (b) runner: the script `./stackbench script` generates for that load, run with the arguments
-#       `./stackbench script --k6-args` prints (paused, then resumed through k6's REST API) and the same environment,
+#       `./stackbench script --k6-args` prints (paused, then resumed through k6's REST API; the stackbench output
+#       writing its per-second figures) and the same environment,
 #       and not read while it runs: as a k6-operator runner runs it on a cluster;
 #   (c) local: the same, and followed through k6's REST API once a second by local mode's own follower
 #       (K6ApiFollower): exactly as local mode runs it;
@@ -97,8 +98,14 @@ fi
 select_jdk
 ./stackbench script "$work/load.yaml" > "$work/generated.js"
 mapfile -t k6_args < <(./stackbench script --k6-args "$work/load.yaml")
-k6_bin="${STACKBENCH_K6:-$STACKBENCH_TOOLS/k6-$K6_VERSION/k6}"
-[[ -x "$k6_bin" ]] || die "no k6 at $k6_bin: run hack/setup.sh k6"
+if [[ -z "${STACKBENCH_K6:-}" && -f "$STACKBENCH_TOOLS/env.sh" ]]; then
+  # shellcheck source=/dev/null
+  source "$STACKBENCH_TOOLS/env.sh"
+fi
+k6_bin="${STACKBENCH_K6:-}"
+[[ -x "$k6_bin" ]] || die "no k6 at '$k6_bin' (\$STACKBENCH_K6): run hack/setup.sh k6 and source .tools/env.sh"
+"$k6_bin" version | grep -q ', stackbench \[output\]' \
+  || die "$k6_bin has no stackbench output, which local mode's k6 arguments name: run hack/setup.sh k6"
 
 read -r pre_vus max_vus < <(python3 - "$work/generated.js" <<'EOF'
 import re, sys
@@ -179,6 +186,7 @@ run_k6() {
     local args=() arg
     for arg in "${k6_args[@]}"; do
       arg="${arg/ADDRESS/127.0.0.1:$port}"
+      arg="${arg/PER_SECOND_FILE/$out.per-second.ndjson}"
       args+=("${arg/SCRIPT/$work/generated.js}")
     done
     STACKBENCH_BASE_URL="$base_url" STACKBENCH_SUMMARY_FILE="$out.summary.json" K6_NO_USAGE_REPORT=true \

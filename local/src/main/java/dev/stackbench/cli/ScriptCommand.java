@@ -41,7 +41,8 @@ public final class ScriptCommand implements Callable<Integer> {
     @Option(
             names = "--k6-args",
             description = "print local mode's k6 arguments instead of the script, with these placeholders: ADDRESS"
-                    + " (k6's REST API, host:port) and SCRIPT (the script file)")
+                    + " (k6's REST API, host:port), PER_SECOND_FILE (where the stackbench output of k6 built by"
+                    + " hack/setup.sh writes per-second figures) and SCRIPT (the script file)")
     boolean k6Args;
 
     private final VariantCatalogue catalogue = VariantCatalogue.load();
@@ -51,7 +52,7 @@ public final class ScriptCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (k6Args) {
-            K6Process.k6RunArguments("ADDRESS", "SCRIPT").forEach(out::println);
+            K6Process.k6RunArguments("ADDRESS", "SCRIPT", "PER_SECOND_FILE").forEach(out::println);
             out.flush();
             return ExitCodes.OK;
         }

@@ -51,23 +51,38 @@ public final class K6Process {
      * k6 for the script in {@code files}, on a free port for its REST API from the run's {@code ports} (one source of
      * ports per run, so k6 never gets the port of a target JVM that has not bound it yet); {@link #startPaused} starts
      * it.
+     *
+     * @param perSecondOutput whether the binary has the stackbench output (hack/k6): it then writes the per-second
+     *     figures to {@link ResultsLayout.RunFiles#k6PerSecond}
      */
-    K6Process(Path k6Binary, ResultsLayout.RunFiles files, FreePorts ports) {
+    K6Process(Path k6Binary, ResultsLayout.RunFiles files, FreePorts ports, boolean perSecondOutput) {
         this.apiPort = ports.next();
         List<String> command = new ArrayList<>();
         command.add(k6Binary.toString());
         command.addAll(k6RunArguments(
-                AppWiring.LOOPBACK + ":" + apiPort, files.k6Script().toString()));
+                AppWiring.LOOPBACK + ":" + apiPort,
+                files.k6Script().toString(),
+                perSecondOutput ? files.k6PerSecond().toString() : null));
         this.command = List.copyOf(command);
         this.files = files;
     }
 
     /**
      * What local mode passes to k6 after the binary: a quiet run, paused until the target is ready (resumed through the
-     * REST API at {@code apiAddress}, which also gives the live counts), with no per-request output.
+     * REST API at {@code apiAddress}, which also gives the live counts), with no per-request output; with
+     * {@code perSecondFile}, the stackbench output writes per-second figures there, binned by the samples' own time
+     * stamps.
+     *
+     * @param perSecondFile null for a k6 without the stackbench output
      */
-    public static List<String> k6RunArguments(String apiAddress, String script) {
-        return List.of("run", "--quiet", "--no-color", "--paused", "--address", apiAddress, script);
+    public static List<String> k6RunArguments(String apiAddress, String script, String perSecondFile) {
+        List<String> arguments =
+                new ArrayList<>(List.of("run", "--quiet", "--no-color", "--paused", "--address", apiAddress));
+        if (perSecondFile != null) {
+            arguments.addAll(List.of("--out", "stackbench=" + perSecondFile));
+        }
+        arguments.add(script);
+        return List.copyOf(arguments);
     }
 
     /** Starts k6 against {@code baseUrl}, paused until {@link #resume}. */

@@ -10,6 +10,7 @@ import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.api.run.Scenario;
 import dev.stackbench.api.status.Conditions;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6ScriptGenerator;
 import dev.stackbench.k6.K6SummaryParser;
@@ -20,6 +21,7 @@ import dev.stackbench.lifecycle.RunFacts;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.SpringApp;
+import dev.stackbench.report.RequestTimeline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -41,11 +43,16 @@ import java.util.Map;
 final class LocalRun {
 
     /** What a runner lends each of its runs. */
+    /**
+     * @param k6PerSecondOutput whether the k6 binary has the stackbench output (hack/k6), which bins the per-second
+     *     figures by the samples' own time stamps; without it they are what k6's REST API counted between two polls
+     */
     record Tools(
             LocalRunner.Settings settings,
             VariantCatalogue catalogue,
             SpringAppLauncher launcher,
-            ProgressPrinter printer) {}
+            ProgressPrinter printer,
+            boolean k6PerSecondOutput) {}
 
     private static final String INTERRUPTED = "interrupted (Ctrl-C or SIGTERM): every process the run started was "
             + "stopped; the figures are incomplete";
@@ -126,6 +133,11 @@ final class LocalRun {
     LocalRunner.Result execute() {
         notes.addAll(plan.notes());
         notes.addAll(LocalEnvironment.clusterOnlySettings(spec));
+        if (!tools.k6PerSecondOutput()) {
+            notes.add("k6 at " + tools.settings().k6Binary()
+                    + " has no stackbench output: per-second series sampled from its REST API (hack/setup.sh k6"
+                    + " builds a k6 that has it)");
+        }
         if (plan.isolated()) {
             notes.add(
                     CpuAffinity.pinThisProcess(plan.supportCpus())
@@ -293,7 +305,7 @@ final class LocalRun {
     }
 
     private void startK6Paused(ProcessSupervisor supervisor, String baseUrl, K6Script script) throws IOException {
-        k6 = new K6Process(tools.settings().k6Binary(), k6Files, ports);
+        k6 = new K6Process(tools.settings().k6Binary(), k6Files, ports, tools.k6PerSecondOutput());
         k6.startPaused(supervisor, baseUrl, plan.supportCpus());
         loads.put(load.number(), new Paused(script));
     }
@@ -313,7 +325,8 @@ final class LocalRun {
                 SpringAppLauncher.managementUri(stack.targetApp(), SpringApp.PROMETHEUS_PATH),
                 stack.target().process().toHandle(),
                 plan.isolated() ? plan.supportCpus() : null);
-        // No per-request output: k6 would spend as much CPU writing it as sending the requests.
+        // No per-request output: k6 would spend as much CPU writing it as sending the requests. The REST API gives the
+        // live progress; the stackbench output, when k6 has it, the per-second series.
         K6ApiFollower follower = new K6ApiFollower(k6.apiAddress());
         Duration warmup = script.warmup();
         Duration planned = warmup.plus(script.measured());
@@ -361,9 +374,24 @@ final class LocalRun {
         observation = WindowRecorder.observe(
                 k6Files,
                 script,
-                new WindowRecorder.FinishedLoad(exitCode, loadStarted, follower, sampler),
+                new WindowRecorder.FinishedLoad(exitCode, loadStarted, measureTimeline(follower), sampler),
                 stack.poolThreads());
         loads.put(step.number(), new Exited(exitCode));
+    }
+
+    /**
+     * The measure scenario's per-second series: from k6's stackbench output when k6 has it and wrote the scenario,
+     * else what the REST API polls counted.
+     */
+    private RequestTimeline measureTimeline(K6ApiFollower follower) {
+        if (tools.k6PerSecondOutput()) {
+            RequestTimeline fromOutput =
+                    K6PerSecondFile.read(k6Files.k6PerSecond()).get(K6Env.MEASURE_SCENARIO);
+            if (fromOutput != null && !fromOutput.isEmpty()) {
+                return fromOutput;
+            }
+        }
+        return follower.timeline(K6Env.MEASURE_SCENARIO);
     }
 
     private void collect(LoadStep step) {

@@ -29,7 +29,12 @@ public final class LocalRunner {
     private final LocalRun.Tools tools;
 
     public LocalRunner(Settings settings, ProgressPrinter printer, VariantCatalogue catalogue) {
-        this.tools = new LocalRun.Tools(settings, catalogue, new SpringAppLauncher(settings), printer);
+        this.tools = new LocalRun.Tools(
+                settings,
+                catalogue,
+                new SpringAppLauncher(settings),
+                printer,
+                K6Version.hasStackbenchOutput(settings.k6Binary()));
     }
 
     /**

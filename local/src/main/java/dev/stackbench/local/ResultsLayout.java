@@ -95,6 +95,11 @@ public record ResultsLayout(Path root) {
             return dir.resolve("k6-summary.json");
         }
 
+        /** Per-second figures of k6's stackbench output, one JSON line per second ({@link K6PerSecondFile}). */
+        public Path k6PerSecond() {
+            return dir.resolve("k6-per-second.ndjson");
+        }
+
         public Path k6Log() {
             return dir.resolve("k6.log");
         }

@@ -1,6 +1,5 @@
 package dev.stackbench.local;
 
-import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.report.RequestTimeline;
@@ -23,17 +22,17 @@ final class WindowRecorder {
      * A load k6 has finished sending.
      *
      * @param started when k6 was told to start
-     * @param follower what k6's REST API counted, per second and scenario
+     * @param measure the measure scenario's counts per second
      * @param sampler the target samples of the whole load, and the one after it
      */
-    record FinishedLoad(int exitCode, Instant started, K6ApiFollower follower, MetricsSampler sampler) {}
+    record FinishedLoad(int exitCode, Instant started, RequestTimeline measure, MetricsSampler sampler) {}
 
     private WindowRecorder() {}
 
     /** The measured window and the target samples inside it, with its files written into {@code files}. */
     static RunObservation observe(ResultsLayout.RunFiles files, K6Script script, FinishedLoad load, int poolThreads)
             throws IOException {
-        RequestTimeline measure = load.follower().timeline(K6Env.MEASURE_SCENARIO);
+        RequestTimeline measure = load.measure();
         Instant windowStart;
         Instant windowEnd;
         Optional<Instant> measuredFrom = measuredWindowStart(files.k6Summary());

@@ -75,7 +75,9 @@ class ScriptCommandTest {
     void printsLocalModesK6ArgumentsWithPlaceholders() {
         assertThat(run("script", "--k6-args", "unused.yaml")).isZero();
 
-        assertThat(out.toString().lines().toList()).isEqualTo(K6Process.k6RunArguments("ADDRESS", "SCRIPT"));
-        assertThat(out.toString()).doesNotContain("--out");
+        assertThat(out.toString().lines().toList())
+                .isEqualTo(K6Process.k6RunArguments("ADDRESS", "SCRIPT", "PER_SECOND_FILE"));
+        // One output, the per-second figures: no per-request output, which would cost k6 as much as its requests.
+        assertThat(out.toString()).containsOnlyOnce("--out").contains("--out\nstackbench=PER_SECOND_FILE\n");
     }
 }

@@ -17,12 +17,9 @@ import dev.stackbench.api.status.ServerAgreement;
 import dev.stackbench.api.status.ServerSummary;
 import dev.stackbench.api.status.StepOutcome;
 import dev.stackbench.api.status.StepResult;
-import dev.stackbench.cli.StackbenchCommand;
 import dev.stackbench.results.ScrapeLog;
 import dev.stackbench.results.TimedScrape;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -33,7 +30,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A short, low-rate local run for real: PostgreSQL, the delay service and a target variant as real processes,
@@ -42,7 +38,7 @@ import picocli.CommandLine;
  */
 class LocalRunIT {
 
-    private static final Path REPO_ROOT = Path.of("").toAbsolutePath().getParent();
+    private static final Path REPO_ROOT = CliInvocation.REPO_ROOT;
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
 
     @TempDir
@@ -50,10 +46,7 @@ class LocalRunIT {
 
     @BeforeAll
     static void requireToolsAndJars() {
-        String k6 = System.getenv("STACKBENCH_K6");
-        assertThat(k6)
-                .as("STACKBENCH_K6 is not set: run hack/setup.sh and source .tools/env.sh")
-                .isNotBlank();
+        CliInvocation.k6FromEnvironment();
         for (String jar : List.of(
                 "targets/delay-service/target/delay-service.jar",
                 "targets/webflux-app/target/webflux-app.jar",
@@ -90,7 +83,7 @@ class LocalRunIT {
         Path results = dir.resolve("results");
         CpuSet cpusBefore = CpuSet.ofThisProcess();
 
-        Invocation cli = run("--results-dir", results.toString(), "--output", "json", spec.toString());
+        CliInvocation cli = CliInvocation.run("--results-dir", results.toString(), "--output", "json", spec.toString());
 
         assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
         assertThat(CpuSet.ofThisProcess())
@@ -206,7 +199,7 @@ class LocalRunIT {
                 """);
         Path results = dir.resolve("results");
 
-        Invocation cli = run("--results-dir", results.toString(), "--output", "json", spec.toString());
+        CliInvocation cli = CliInvocation.run("--results-dir", results.toString(), "--output", "json", spec.toString());
 
         assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
         BenchmarkRunStatus status = JSON.readValue(cli.out(), BenchmarkRunStatus.class);
@@ -244,7 +237,8 @@ class LocalRunIT {
                     script: {configMapRef: {name: browse, key: browse.js}}
                     load: {executor: constant-vus, vus: 1}
                 """);
-        Invocation cli = run("--results-dir", dir.resolve("results").toString(), spec.toString());
+        CliInvocation cli =
+                CliInvocation.run("--results-dir", dir.resolve("results").toString(), spec.toString());
 
         assertThat(cli.exitCode()).isEqualTo(2);
         assertThat(cli.err())
@@ -254,8 +248,6 @@ class LocalRunIT {
                 .contains("nothing was started");
         assertThat(dir.resolve("results")).doesNotExist();
     }
-
-    private record Invocation(int exitCode, String out, String err) {}
 
     @Test
     void aComparisonFileRunsEveryRepetitionOnOneSharedBackendAndGivesVerdicts() throws Exception {
@@ -287,7 +279,7 @@ class LocalRunIT {
                 """);
         Path results = dir.resolve("results");
 
-        Invocation cli = run("--results-dir", results.toString(), "-o", "json", file.toString());
+        CliInvocation cli = CliInvocation.run("--results-dir", results.toString(), "-o", "json", file.toString());
 
         assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
         assertThat(cli.err())
@@ -358,7 +350,7 @@ class LocalRunIT {
         Path slow = Files.writeString(dir.resolve("slow.yaml"), template.formatted("slow", "150ms"));
         Path results = dir.resolve("results");
 
-        Invocation cli = run(
+        CliInvocation cli = CliInvocation.run(
                 "--results-dir",
                 results.toString(),
                 "--repetitions",
@@ -438,7 +430,8 @@ class LocalRunIT {
                 """));
         Path results = dir.resolve("results");
 
-        Invocation cli = run("--results-dir", results.toString(), burst.toString(), fanout.toString(), lock.toString());
+        CliInvocation cli = CliInvocation.run(
+                "--results-dir", results.toString(), burst.toString(), fanout.toString(), lock.toString());
 
         assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
         RunSummary burstSummary = summaryOf(results, "01-it-burst");
@@ -504,7 +497,7 @@ class LocalRunIT {
                 """);
         Path results = dir.resolve("results");
 
-        Invocation cli = run("--results-dir", results.toString(), sweep.toString());
+        CliInvocation cli = CliInvocation.run("--results-dir", results.toString(), sweep.toString());
 
         assertThat(cli.exitCode()).as("exit code; stderr:\n" + cli.err()).isZero();
         Path runDir = results.resolve("01-it-sweep");
@@ -548,19 +541,6 @@ class LocalRunIT {
                 .filter(shift -> metric.equals(shift.getMetric()))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + metric + " in " + status.getContenders()));
-    }
-
-    /** {@code stackbench run --root <repo> ARGS...} in this JVM, as the launcher would call it. */
-    private static Invocation run(String... arguments) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = StackbenchCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        List<String> line = new ArrayList<>(List.of("run", "--root", REPO_ROOT.toString()));
-        line.addAll(List.of(arguments));
-        int exitCode = cli.execute(line.toArray(String[]::new));
-        return new Invocation(exitCode, out.toString(), err.toString());
     }
 
     private static Path onlyRunDirectory(Path results) throws IOException {
