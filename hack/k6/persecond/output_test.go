@@ -152,3 +152,51 @@ func readSeconds(t *testing.T, path string) map[int64]map[string]counts {
 	}
 	return seconds
 }
+
+// BenchmarkRequest is the output's cost per HTTP request: the samples k6 sends for one request of a generated script
+// (the request's metrics and its iteration's), one container each, as k6 hands them over.
+func BenchmarkRequest(b *testing.B) {
+	registry := metrics.NewRegistry()
+	builtin := metrics.RegisterBuiltinMetrics(registry)
+	tags := registry.RootTagSet().With("scenario", "measure").With("name", "upstream").With("status", "200")
+	requestMetrics := []*metrics.Metric{
+		builtin.HTTPReqs, builtin.HTTPReqFailed, builtin.HTTPReqDuration, builtin.HTTPReqBlocked,
+		builtin.HTTPReqConnecting, builtin.HTTPReqTLSHandshaking, builtin.HTTPReqSending, builtin.HTTPReqWaiting,
+		builtin.HTTPReqReceiving,
+	}
+	iterationMetrics := []*metrics.Metric{builtin.DataSent, builtin.DataReceived, builtin.Iterations, builtin.IterationDuration}
+	out := newOutput(filepath.Join(b.TempDir(), "per-second.ndjson"), logrus.New(), time.Now)
+	if err := out.Start(); err != nil {
+		b.Fatal(err)
+	}
+	// Three seconds of requests at 1000/s, built before the clock starts so that only the output is measured.
+	base := time.Now()
+	batches := make([][]metrics.SampleContainer, 3000)
+	for i := range batches {
+		when := base.Add(time.Duration(i) * time.Millisecond)
+		sample := func(metric *metrics.Metric) metrics.Sample {
+			return metrics.Sample{TimeSeries: metrics.TimeSeries{Metric: metric, Tags: tags}, Time: when, Value: 1}
+		}
+		request := make([]metrics.Sample, 0, len(requestMetrics))
+		for _, metric := range requestMetrics {
+			request = append(request, sample(metric))
+		}
+		iteration := make([]metrics.Sample, 0, len(iterationMetrics))
+		for _, metric := range iterationMetrics {
+			iteration = append(iteration, sample(metric))
+		}
+		batches[i] = []metrics.SampleContainer{
+			metrics.ConnectedSamples{Samples: request, Tags: tags, Time: when},
+			metrics.ConnectedSamples{Samples: iteration, Tags: tags, Time: when},
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out.AddMetricSamples(batches[i%len(batches)])
+	}
+	b.StopTimer()
+	if err := out.Stop(); err != nil {
+		b.Fatal(err)
+	}
+}
