@@ -21,7 +21,16 @@ public final class ReportRows {
     private ReportRows() {}
 
     public static RunRow of(BenchmarkRun run, RunObservation observation) {
-        RunRow row = summaryRow(run, observation);
+        return fromStatus(run, observation == null ? null : observation.averageLoadGeneratorCores());
+    }
+
+    /**
+     * The run's line from its status alone, as read back from a results directory.
+     *
+     * @param loadGeneratorCores average CPU k6 used over the measured window, in cores, or null when not known
+     */
+    public static RunRow fromStatus(BenchmarkRun run, Double loadGeneratorCores) {
+        RunRow row = summaryRow(run, loadGeneratorCores);
         BenchmarkRunStatus status = run.getStatus();
         if (status == null || (status.getSteps() == null && status.getCapacity() == null)) {
             return row;
@@ -32,7 +41,7 @@ public final class ReportRows {
     }
 
     /** The run's line: the status summary's figures, for a sweep those of the kept step. */
-    private static RunRow summaryRow(BenchmarkRun run, RunObservation observation) {
+    private static RunRow summaryRow(BenchmarkRun run, Double k6Cores) {
         BenchmarkRunStatus status = run.getStatus();
         RunSummary summary = status == null ? null : status.getSummary();
         String phase = status == null || status.getPhase() == null
@@ -87,7 +96,6 @@ public final class ReportRows {
             // The alarm already says k6 fell short; the summary's own note on dropped iterations repeats it.
             warnings.removeIf(warning -> warning.startsWith("k6 dropped"));
         }
-        Double k6Cores = observation == null ? null : observation.averageLoadGeneratorCores();
         return new RunRow(
                 run.getMetadata().getName(),
                 variant,
@@ -121,9 +129,15 @@ public final class ReportRows {
                                     + entry.getValue())
                             .collect(Collectors.joining(", ")));
         }
-        if (summary.getTarget() != null && summary.getTarget().getPeakPoolThreads() != null) {
-            lines.add("pool: at most " + summary.getTarget().getPeakPoolThreads()
+        Integer peakPool =
+                summary.getTarget() == null ? null : summary.getTarget().getPeakPoolThreads();
+        if (peakPool != null && peakPool >= 0) {
+            lines.add("pool: at most " + peakPool
                     + " threads of the request pool at work (its live threads for an offloading pool)");
+        } else if (peakPool != null) {
+            // Tomcat publishes -1 busy threads when its executor is no thread pool (virtual threads): nothing to count.
+            lines.add("pool: the target reports no busy-thread count for its requests (" + peakPool
+                    + " from Tomcat: its executor is not a pool of platform threads, e.g. virtual threads)");
         }
         BurstSummary burst = summary.getBurst();
         if (burst != null) {

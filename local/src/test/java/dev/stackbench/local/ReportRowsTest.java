@@ -171,4 +171,22 @@ class ReportRowsTest {
                         "lock: 90 groups of 3: 89 correct, 1 with several successes, 0 with none, 0 with errors;"
                                 + " lock wait p50 2.0 ms, p95 7.9 ms, p99 11.0 ms, max 12.5 ms");
     }
+
+    @Test
+    void aPoolWithoutABusyThreadCountIsSaidSoInsteadOfAtMostMinusOne() {
+        RunSummary summary = new RunSummary();
+        summary.setTarget(new TargetSummary());
+        summary.getTarget().setPeakPoolThreads(-1);
+
+        assertThat(ReportRows.details(summary))
+                .singleElement()
+                .asString()
+                .doesNotContain("at most -1")
+                .contains("reports no busy-thread count");
+
+        summary.getTarget().setPeakPoolThreads(12);
+        assertThat(ReportRows.details(summary))
+                .containsExactly("pool: at most 12 threads of the request pool at work (its live threads for an"
+                        + " offloading pool)");
+    }
 }
