@@ -1,5 +1,6 @@
 package dev.stackbench.cli;
 
+import dev.stackbench.local.BuildInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,11 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = StackbenchCommand.Version.class,
         description = "Fair, repeatable load experiments comparing server stacks.",
-        subcommands = {RunCommand.class, ScriptCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            RunCommand.class,
+            ScriptCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class StackbenchCommand implements Runnable {
 
     @CommandLine.Spec
@@ -39,8 +44,7 @@ public final class StackbenchCommand implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String version = StackbenchCommand.class.getPackage().getImplementationVersion();
-            return new String[] {"stackbench " + (version == null ? "development build" : version)};
+            return new String[] {"stackbench " + BuildInfo.current().describe()};
         }
     }
 }

@@ -190,6 +190,14 @@ final class LocalRun {
         LocalManifest manifest = environment.manifest();
         writeJson(files.status(), progress.status());
         writeJson(files.environment(), manifest);
+        writeJson(
+                files.provenance(),
+                Provenance.of(
+                        BuildInfo.current(),
+                        k6Version,
+                        tools.settings().machineCpus().size(),
+                        tools.settings().repoRoot(),
+                        variant == null ? null : variant.jar()));
         return new LocalRunner.Result(run, environment.report(manifest), List.copyOf(pids));
     }
 

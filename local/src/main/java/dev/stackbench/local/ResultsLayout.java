@@ -112,6 +112,21 @@ public record ResultsLayout(Path root) {
             return dir.resolve("requests-per-second.csv");
         }
 
+        /** The warmup's requests per second, its seconds counted back from the measured window's start (negative). */
+        public Path warmupTimeline() {
+            return dir.resolve("warmup-requests-per-second.csv");
+        }
+
+        /** The measured window's latency distribution as a percentile table (HdrHistogram's percentile spectrum). */
+        public Path latencyPercentiles() {
+            return dir.resolve("latency-percentiles.csv");
+        }
+
+        /** What made the results: the stackbench build, k6 and this machine. */
+        public Path provenance() {
+            return dir.resolve("provenance.json");
+        }
+
         public Path scrapes() {
             return dir.resolve("prometheus-scrapes.txt");
         }

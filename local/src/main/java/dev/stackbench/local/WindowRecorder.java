@@ -2,6 +2,7 @@ package dev.stackbench.local;
 
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6SummaryParser;
+import dev.stackbench.report.LatencyPercentile;
 import dev.stackbench.report.RequestTimeline;
 import dev.stackbench.results.ScrapeLog;
 import java.io.IOException;
@@ -57,7 +58,12 @@ final class WindowRecorder {
                 .toList();
         RunObservation observation = new RunObservation(
                 load.exitCode(), measure, inWindow, windowStart, windowEnd, poolThreads, sampler.scrapes());
-        writeTimeline(files.timeline(), measure);
+        writeTimeline(files.timeline(), measure, 0);
+        RequestTimeline warmup = load.follower().timeline(K6Env.WARMUP_SCENARIO);
+        if (!warmup.isEmpty()) {
+            writeTimeline(files.warmupTimeline(), warmup, warmup.firstEpochSecond() - windowStart.getEpochSecond());
+        }
+        writePercentiles(files.latencyPercentiles(), measure);
         writeMetrics(files.metrics(), observation);
         return observation;
     }
@@ -72,19 +78,29 @@ final class WindowRecorder {
         }
     }
 
-    private static void writeTimeline(Path file, RequestTimeline timeline) throws IOException {
+    /** @param offset added to each point's second, e.g. to count the warmup's seconds from the measured window */
+    private static void writeTimeline(Path file, RequestTimeline timeline, long offset) throws IOException {
         StringBuilder csv = new StringBuilder("second,requests,failed,dropped,p50_ms,p95_ms,p99_ms\n");
         for (RequestTimeline.Point point : timeline.points()) {
             csv.append(String.format(
                     Locale.ROOT,
                     "%d,%d,%d,%d,%.3f,%.3f,%.3f%n",
-                    point.second(),
+                    point.second() + offset,
                     point.requests(),
                     point.failed(),
                     point.dropped(),
                     point.p50Ms(),
                     point.p95Ms(),
                     point.p99Ms()));
+        }
+        Files.writeString(file, csv);
+    }
+
+    /** The report's percentile spectrum, which the per-second CSV cannot give (percentiles do not add up). */
+    private static void writePercentiles(Path file, RequestTimeline timeline) throws IOException {
+        StringBuilder csv = new StringBuilder("percentile,latency_ms\n");
+        for (LatencyPercentile point : timeline.percentileSpectrum()) {
+            csv.append(String.format(Locale.ROOT, "%s,%.3f%n", point.percentile(), point.latencyMs()));
         }
         Files.writeString(file, csv);
     }

@@ -125,6 +125,23 @@ public final class RequestTimeline {
         return percentiles;
     }
 
+    /**
+     * The distribution of every recorded latency at {@link LatencyPercentile#SPECTRUM}; empty when nothing was
+     * recorded.
+     */
+    public synchronized List<LatencyPercentile> percentileSpectrum() {
+        Histogram all = new Histogram(HIGHEST_MICROS, 3);
+        bucketsByEpochSecond.values().forEach(bucket -> all.add(bucket.latencyMicros));
+        List<LatencyPercentile> spectrum = new ArrayList<>();
+        if (all.getTotalCount() > 0) {
+            for (double percentile : LatencyPercentile.SPECTRUM) {
+                double micros = percentile >= 100 ? all.getMaxValue() : all.getValueAtPercentile(percentile);
+                spectrum.add(new LatencyPercentile(percentile, micros / 1000.0));
+            }
+        }
+        return spectrum;
+    }
+
     private static double percentileMs(Bucket bucket, double percentile) {
         return bucket.latencyMicros.getTotalCount() == 0
                 ? Double.NaN
