@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
         description = "Fair, repeatable load experiments comparing server stacks.",
         subcommands = {
             RunCommand.class,
+            ReportCommand.class,
             ScriptCommand.class,
             CommandLine.HelpCommand.class
         })

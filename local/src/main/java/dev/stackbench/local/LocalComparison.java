@@ -138,11 +138,35 @@ public final class LocalComparison {
                     repetitions.spec().getConfidence());
             Files.writeString(layout.repetitionStatistics(), statistics);
         }
-        Files.writeString(layout.report(), HtmlReport.render(title, finished, reportRuns, comparison, statistics));
+        Files.writeString(layout.report(), report(planned, reportRuns, comparison, statistics, title, finished));
         return new Outcome(table, statuses, comparison, statistics);
     }
 
     private static List<BenchmarkRun> ended(List<LocalRunner.Result> results) {
         return results.stream().map(LocalRunner.Result::run).toList();
+    }
+
+    /**
+     * The page, rendered from the files the runs wrote, as `stackbench report` renders it later: what it shows now is
+     * what can be shown again. Runs whose files cannot be read (an interrupted run) fall back to what is in memory.
+     */
+    private String report(
+            List<PlannedRun> planned,
+            List<ReportRun> inMemory,
+            BenchmarkComparisonStatus comparison,
+            String statistics,
+            String title,
+            Instant finished) {
+        List<ReportRun> runs = new ArrayList<>();
+        for (int i = 0; i < inMemory.size(); i++) {
+            java.nio.file.Path dir =
+                    layout.run(i + 1, planned.get(i).run().getMetadata().getName());
+            try {
+                runs.add(RunResults.read(dir).report());
+            } catch (RuntimeException unreadable) {
+                runs.add(inMemory.get(i));
+            }
+        }
+        return HtmlReport.render(title, finished, runs, comparison, statistics, layout.root());
     }
 }

@@ -4,6 +4,7 @@ import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
 import dev.stackbench.api.comparison.ComparisonRunRecord;
 import dev.stackbench.api.comparison.MetricSpread;
 import dev.stackbench.api.comparison.VariantStatistics;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,22 @@ public final class HtmlReport {
             List<ReportRun> runs,
             BenchmarkComparisonStatus comparison,
             String statistics) {
+        return render(title, generatedAt, runs, comparison, statistics, null);
+    }
+
+    /**
+     * The page, with its links to each run's raw files relative to the directory the page is written into.
+     *
+     * @param reportDir where the page is written, or null to link the files by their absolute paths
+     */
+    public static String render(
+            String title,
+            Instant generatedAt,
+            List<ReportRun> runs,
+            BenchmarkComparisonStatus comparison,
+            String statistics,
+            Path reportDir) {
+        InteractiveCharts charts = new InteractiveCharts();
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>")
                 .append(escape(title))
@@ -47,27 +64,34 @@ public final class HtmlReport {
                 .append(".warn{background:#fff6d5;border:1px solid #d9b400;padding:0.5em}\n")
                 .append("pre{background:#f7f7f7;padding:0.8em;overflow:auto}img{max-width:100%}\n")
                 .append("tr.kept td{font-weight:bold;background:#eef5ff}\n")
+                .append("p.hint{color:#555;font-size:0.9em}\n")
                 .append("</style></head><body>\n");
         html.append("<h1>")
                 .append(escape(title))
                 .append("</h1>\n<p>Generated ")
                 .append(generatedAt)
-                .append(". Every figure covers the measured window only; warmup is excluded.</p>\n");
+                .append(". Every figure covers the measured window only; warmup is excluded (shaded grey where"
+                        + " a chart shows it).</p>\n<p class=\"hint\">Charts: drag across one to zoom in,"
+                        + " double-click to zoom out; the legend shows the values under the cursor, a click on an"
+                        + " entry hides or shows its series.</p>\n");
         if (comparison != null) {
-            appendComparison(html, comparison, statistics);
+            appendComparison(html, comparison, statistics, charts);
         }
         appendAlarms(html, runs);
         appendTable(html, runs);
-        StepsSection.append(html, runs);
-        appendCharts(html, runs);
+        StepsSection.append(html, runs, charts);
+        appendCharts(html, runs, charts);
+        ErrorsSection.append(html, runs);
         for (ReportRun run : runs) {
-            appendRunDetails(html, run);
+            appendRunDetails(html, run, reportDir);
         }
+        charts.appendScripts(html);
         html.append("</body></html>\n");
         return html.toString();
     }
 
-    private static void appendComparison(StringBuilder html, BenchmarkComparisonStatus comparison, String statistics) {
+    private static void appendComparison(
+            StringBuilder html, BenchmarkComparisonStatus comparison, String statistics, InteractiveCharts charts) {
         html.append("<h2>Comparison</h2>\n<p><b>")
                 .append(escape(comparison.getVerdict()))
                 .append("</b> (")
@@ -117,6 +141,7 @@ public final class HtmlReport {
                         spread == null ? null : spread.getLower(),
                         spread == null ? null : spread.getUpper()));
             }
+            charts.add(html, InteractiveCharts.comparison(metric, unit(metric), points));
             image(html, Charts.comparison(metric, unit(metric), points));
         }
     }
@@ -225,68 +250,101 @@ public final class HtmlReport {
                 + "variants whose pool threads block on the scenario's work.</p>\n");
     }
 
-    private static void appendCharts(StringBuilder html, List<ReportRun> runs) {
+    private static void appendCharts(StringBuilder html, List<ReportRun> runs, InteractiveCharts charts) {
         html.append("<h2>Over time</h2>\n");
-        image(
+        requestChart(
                 html,
-                Charts.perRun(
-                        "Throughput (completed requests per second)",
-                        "requests/s",
-                        runs,
-                        ReportRun::requests,
-                        RequestTimeline.Point::second,
-                        point -> point.requests()));
-        image(
-                html,
-                Charts.perRun(
-                        "p95 latency per second",
-                        "latency (ms)",
-                        runs,
-                        ReportRun::requests,
-                        RequestTimeline.Point::second,
-                        RequestTimeline.Point::p95Ms));
+                charts,
+                "Throughput (completed requests per second)",
+                "requests/s",
+                runs,
+                true,
+                point -> point.requests());
+        requestChart(html, charts, "p95 latency per second", "latency (ms)", runs, false, RequestTimeline.Point::p95Ms);
         for (ReportRun run : runs) {
+            if (!run.requests().isEmpty()) {
+                charts.add(html, InteractiveCharts.latencyPercentiles(run));
+            }
             image(html, Charts.latencyPercentiles(run));
         }
-        image(
-                html,
-                Charts.perRun(
-                        "Target live JVM threads",
-                        "threads",
-                        runs,
-                        ReportRun::liveThreads,
-                        GaugePoint::second,
-                        GaugePoint::value));
-        image(
-                html,
-                Charts.perRun(
-                        "Target CPU use",
-                        "cores",
-                        runs,
-                        ReportRun::targetCpuCores,
-                        GaugePoint::second,
-                        GaugePoint::value));
-        image(
-                html,
-                Charts.perRun(
-                        "Load generator (k6) CPU use",
-                        "cores",
-                        runs,
-                        ReportRun::loadGeneratorCpuCores,
-                        GaugePoint::second,
-                        GaugePoint::value));
-        image(
-                html,
-                Charts.perRun(
-                        "Errors per second",
-                        "failed requests/s",
-                        runs,
-                        ReportRun::requests,
-                        RequestTimeline.Point::second,
-                        point -> point.failed()));
+        if (runs.stream().anyMatch(run -> !run.details().spectrum().isEmpty())) {
+            html.append("<h2>Latency distribution</h2>\n<p>Each run's latencies over the measured window by"
+                    + " percentile, on a scale that gives p90, p99, p99.9 and p99.99 equal room (HdrHistogram's"
+                    + " percentile spectrum).</p>\n");
+            charts.add(html, InteractiveCharts.spectrum(runs));
+            appendSpectrumTable(html, runs);
+        }
+        html.append("<h2>Target and load generator</h2>\n");
+        gaugeChart(html, charts, "Target live JVM threads", "threads", runs, ReportRun::liveThreads);
+        gaugeChart(html, charts, "Target CPU use", "cores", runs, ReportRun::targetCpuCores);
+        gaugeChart(html, charts, "Load generator (k6) CPU use", "cores", runs, ReportRun::loadGeneratorCpuCores);
+        requestChart(html, charts, "Errors per second", "failed requests/s", runs, true, point -> point.failed());
     }
 
-    private static void appendRunDetails(StringBuilder html, ReportRun run) {
+    /**
+     * A chart of the runs' per-second request figures: interactive (with the warmup, shaded, when it has the figure)
+     * and as a static image for a reader without JavaScript.
+     */
+    private static void requestChart(
+            StringBuilder html,
+            InteractiveCharts charts,
+            String title,
+            String unit,
+            List<ReportRun> runs,
+            boolean warmupToo,
+            java.util.function.ToDoubleFunction<RequestTimeline.Point> y) {
+        charts.add(
+                html,
+                InteractiveCharts.perRun(
+                        title + (warmupToo ? " (warmup shaded)" : ""),
+                        unit,
+                        runs,
+                        warmupToo ? InteractiveCharts::withWarmup : ReportRun::requests,
+                        RequestTimeline.Point::second,
+                        y));
+        image(html, Charts.perRun(title, unit, runs, ReportRun::requests, RequestTimeline.Point::second, y));
+    }
+
+    private static void gaugeChart(
+            StringBuilder html,
+            InteractiveCharts charts,
+            String title,
+            String unit,
+            List<ReportRun> runs,
+            java.util.function.Function<ReportRun, List<GaugePoint>> points) {
+        charts.add(html, InteractiveCharts.perRun(title, unit, runs, points, GaugePoint::second, GaugePoint::value));
+        image(html, Charts.perRun(title, unit, runs, points, GaugePoint::second, GaugePoint::value));
+    }
+
+    /** The spectrum's main percentiles as a table, for a reader without JavaScript and for copying figures. */
+    private static void appendSpectrumTable(StringBuilder html, List<ReportRun> runs) {
+        List<Double> shown = List.of(50.0, 90.0, 99.0, 99.9, 99.99, 100.0);
+        html.append("<table><tr><th>run</th>");
+        shown.forEach(p -> html.append("<th>")
+                .append(p == 100.0 ? "max" : "p" + SummaryTable.number(p, p % 1 == 0 ? 0 : 2))
+                .append(" ms</th>"));
+        html.append("</tr>\n");
+        for (ReportRun run : runs) {
+            if (run.details().spectrum().isEmpty()) {
+                continue;
+            }
+            html.append("<tr><td>").append(escape(run.row().name())).append("</td>");
+            for (double p : shown) {
+                Double value = run.details().spectrum().stream()
+                        .filter(point -> point.percentile() == p)
+                        .map(LatencyPercentile::latencyMs)
+                        .findFirst()
+                        .orElse(null);
+                html.append("<td class=\"n\">")
+                        .append(SummaryTable.number(value, 1))
+                        .append("</td>");
+            }
+            html.append("</tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    private static void appendRunDetails(StringBuilder html, ReportRun run, Path reportDir) {
         html.append("<h2>").append(escape(run.row().name())).append("</h2>\n");
         if (!run.isolationNotes().isEmpty()) {
             html.append("<h3>Isolation on this machine</h3>\n<ul>");
@@ -302,14 +360,44 @@ public final class HtmlReport {
                     .append(escape(String.valueOf(entry.getValue())))
                     .append("</td></tr>");
         }
-        html.append("</table>\n<details><summary>BenchmarkRun</summary><pre>")
+        html.append("</table>\n");
+        if (!run.details().provenance().isEmpty()) {
+            html.append("<h3>Provenance</h3>\n<table>");
+            run.details().provenance().forEach((key, value) -> html.append("<tr><th>")
+                    .append(escape(key))
+                    .append("</th><td>")
+                    .append(escape(String.valueOf(value)))
+                    .append("</td></tr>"));
+            html.append("</table>\n");
+        }
+        html.append("<details><summary>BenchmarkRun</summary><pre>")
                 .append(escape(run.specYaml()))
                 .append("</pre></details>\n");
+        RunDetails details = run.details();
+        if (details.directory() != null && !details.files().isEmpty()) {
+            html.append("<p>Raw files: ");
+            for (int i = 0; i < details.files().size(); i++) {
+                Path file = details.directory().resolve(details.files().get(i)).toAbsolutePath();
+                String href = reportDir == null
+                        ? file.toUri().toString()
+                        : reportDir.toAbsolutePath().relativize(file).toString().replace('\\', '/');
+                html.append(i == 0 ? "" : ", ")
+                        .append("<a href=\"")
+                        .append(escape(href))
+                        .append("\">")
+                        .append(escape(details.files().get(i)))
+                        .append("</a>");
+            }
+            html.append("</p>\n");
+        }
     }
 
+    /** A static chart for a reader without JavaScript: the interactive chart beside it draws the same data. */
     static void image(StringBuilder html, String dataUri) {
         if (dataUri != null) {
-            html.append("<p><img alt=\"chart\" src=\"").append(dataUri).append("\"></p>\n");
+            html.append("<noscript><p><img alt=\"chart\" src=\"")
+                    .append(dataUri)
+                    .append("\"></p></noscript>\n");
         }
     }
 

@@ -163,4 +163,31 @@ public record RunRow(
                 keptStep,
                 capacity);
     }
+
+    /** This row under another name, e.g. with its invocation's directory in front when runs of several are shown. */
+    public RunRow withName(String newName) {
+        return new RunRow(
+                newName,
+                variant,
+                phase,
+                requests,
+                rps,
+                p50Ms,
+                p95Ms,
+                p99Ms,
+                maxMs,
+                errorRate,
+                droppedIterations,
+                peakThreads,
+                avgCpuCores,
+                loadGeneratorCpuCores,
+                littleLawRps,
+                thresholdsPassed,
+                loadGeneratorAlarm,
+                warnings,
+                details,
+                steps,
+                keptStep,
+                capacity);
+    }
 }

@@ -14,7 +14,7 @@ final class StepsSection {
      * what the capacity search found, and the charts against offered load: one pair per unit of load, so that
      * iterations/s and VUs never share an axis.
      */
-    static void append(StringBuilder html, List<ReportRun> runs) {
+    static void append(StringBuilder html, List<ReportRun> runs, InteractiveCharts charts) {
         if (runs.stream()
                 .allMatch(run -> run.row().steps().isEmpty() && run.row().capacity() == null)) {
             return;
@@ -45,6 +45,8 @@ final class StepsSection {
                         + " passed, hollow when it failed (circle), broke (square) or k6 could not deliver its load (triangle)."
                         + " A dashed line is the Little's-law cap of the run in the same colour, where its steps have one.</p>\n");
         for (String unit : units) {
+            charts.add(html, InteractiveCharts.againstLoad(runs, unit, true));
+            charts.add(html, InteractiveCharts.againstLoad(runs, unit, false));
             HtmlReport.image(html, Charts.toPng(Charts.throughputAgainstLoad(runs, unit)));
             HtmlReport.image(html, Charts.toPng(Charts.latencyAgainstLoad(runs, unit)));
         }
