@@ -121,7 +121,9 @@ public record RunResults(BenchmarkRun run, ReportRun report, Provenance provenan
         RunDetails details = new RunDetails(
                 dir,
                 linkedFiles(dir, load),
-                timeline(load.warmupTimeline()),
+                timeline(load.warmupTimeline()).stream()
+                        .filter(point -> point.second() < 0)
+                        .toList(),
                 spectrum(load.latencyPercentiles()),
                 provenance == null ? Map.of() : provenanceRows(provenance),
                 run.getStatus().getSummary() == null

@@ -78,10 +78,17 @@ final class WindowRecorder {
         }
     }
 
-    /** @param offset added to each point's second, e.g. to count the warmup's seconds from the measured window */
+    /**
+     * @param offset added to each point's second: negative for the warmup, whose seconds count back from the measured
+     *     window; its points from the window's start on are left out (k6's counts of the whole test less the measure
+     *     scenario's, not warmup requests)
+     */
     private static void writeTimeline(Path file, RequestTimeline timeline, long offset) throws IOException {
         StringBuilder csv = new StringBuilder("second,requests,failed,dropped,p50_ms,p95_ms,p99_ms\n");
         for (RequestTimeline.Point point : timeline.points()) {
+            if (offset < 0 && point.second() + offset >= 0) {
+                break;
+            }
             csv.append(String.format(
                     Locale.ROOT,
                     "%d,%d,%d,%d,%.3f,%.3f,%.3f%n",
