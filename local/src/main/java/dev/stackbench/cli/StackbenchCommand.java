@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             RunCommand.class,
             ReportCommand.class,
+            CompareCommand.class,
             ScriptCommand.class,
             CommandLine.HelpCommand.class
         })

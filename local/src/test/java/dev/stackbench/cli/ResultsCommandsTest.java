@@ -1,0 +1,142 @@
+package dev.stackbench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * `stackbench report`, `stackbench compare` and `stackbench --version` on results directories real local runs wrote
+ * (src/test/resources/results), run in-process as a user would type them.
+ */
+class ResultsCommandsTest {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = StackbenchCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private Path results(String name) throws IOException, URISyntaxException {
+        Path source = Path.of(getClass().getResource("/results/" + name).toURI());
+        Path copy = dir.resolve(name);
+        try (Stream<Path> files = Files.walk(source)) {
+            for (Path file : files.sorted(Comparator.naturalOrder()).toList()) {
+                Path target = copy.resolve(source.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        return copy;
+    }
+
+    @Test
+    void reportOfOneDirectoryIsWrittenIntoItWithRelativeLinks() throws Exception {
+        Path plain = results("plain");
+
+        assertThat(run("report", plain.toString())).as(err.toString()).isZero();
+
+        String html = Files.readString(plain.resolve("report.html"));
+        assertThat(html)
+                .contains("<td>fx-mvc-jdbc</td>")
+                .contains("<td>fx-mvc-virtual-threads</td>")
+                .contains("href=\"01-fx-mvc-jdbc/requests-per-second.csv\"")
+                .contains("stackbench commit")
+                .contains("upstream: status 200");
+        assertThat(err.toString()).contains("report of 2 run(s) from 1 directory");
+    }
+
+    @Test
+    void reportOfADirectoryWithoutRunsSaysWhatIsMissingAndWhatToPass() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("not-results"));
+
+        assertThat(run("report", empty.toString())).isEqualTo(ExitCodes.INVALID_INPUT);
+
+        assertThat(err.toString())
+                .contains("is not a stackbench results directory")
+                .contains("benchmarkrun.yaml and status.json")
+                .contains("pass a directory ./stackbench run wrote");
+    }
+
+    @Test
+    void reportRefusesAClusterResourceForNow() {
+        assertThat(run("report", "benchmarkrun/demo")).isEqualTo(ExitCodes.INVALID_INPUT);
+
+        assertThat(err.toString()).contains("names a cluster resource").contains("pass the directory");
+    }
+
+    @Test
+    void compareGroupsRunsOfSeparateInvocationsByVariantAndPrintsTheStatistics() throws Exception {
+        int exit = run(
+                "compare",
+                "--include-flagged-runs",
+                "--baseline",
+                "mvc-jdbc",
+                results("comparison-counted").toString(),
+                results("plain").toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString())
+                .contains("mvc-jdbc: comparison-counted/fx-mvc-jdbc-r1, comparison-counted/fx-mvc-jdbc-r2,"
+                        + " comparison-counted/fx-mvc-jdbc-r3, plain/fx-mvc-jdbc")
+                .contains("mvc-virtual-threads: comparison-counted/fx-mvc-virtual-threads-r1")
+                .containsPattern("metric +variant +median")
+                .containsPattern("rps +mvc-virtual-threads +[0-9.]+ req/s")
+                .contains("verdict: mvc-virtual-threads")
+                // Same machine, build and JDK: nothing to warn about.
+                .doesNotContain("not made in the same conditions");
+    }
+
+    @Test
+    void compareSaysWhichRunsWereMadeInOtherConditions() throws Exception {
+        Path again = results("again");
+        Path provenance = again.resolve("01-fx-mvc-jdbc/provenance.json");
+        Files.writeString(
+                provenance,
+                Files.readString(provenance)
+                        .replaceFirst("\"stackbenchCommit\" : \"[0-9a-f]+\"", "\"stackbenchCommit\" : \"0123abcd\"")
+                        .replaceFirst("\"cpus\" : \\d+", "\"cpus\" : 64"));
+
+        run("compare", "--include-flagged-runs", results("plain").toString(), again.toString());
+
+        assertThat(out.toString())
+                .contains("these runs were not made in the same conditions, so the comparison may not be fair")
+                .containsPattern("stackbench commit differs: [0-9a-f]{40}\\S* \\(plain/fx-mvc-jdbc,"
+                        + " plain/fx-mvc-virtual-threads\\); 0123abcd\\S* \\(again/fx-mvc-jdbc\\)")
+                .contains("CPU count differs: 2 (plain/fx-mvc-jdbc, plain/fx-mvc-virtual-threads); 64"
+                        + " (again/fx-mvc-jdbc)");
+    }
+
+    @Test
+    void compareOfOneVariantOnlySaysThereIsNothingToCompareWith() throws Exception {
+        assertThat(run("compare", results("again").toString())).isEqualTo(ExitCodes.INVALID_INPUT);
+
+        assertThat(err.toString()).contains("nothing to compare it with");
+    }
+
+    @Test
+    void versionPrintsTheCommitTheCliWasBuiltFrom() {
+        assertThat(run("--version")).isZero();
+
+        assertThat(out.toString()).containsPattern("stackbench \\S+ \\(commit [0-9a-f]{40}");
+    }
+}
