@@ -58,10 +58,11 @@ final class WindowRecorder {
                 .toList();
         RunObservation observation = new RunObservation(
                 load.exitCode(), measure, inWindow, windowStart, windowEnd, poolThreads, sampler.scrapes());
-        writeTimeline(files.timeline(), measure, 0);
+        writeTimeline(files.timeline(), measure, 0, false);
         RequestTimeline warmup = load.follower().timeline(K6Env.WARMUP_SCENARIO);
         if (!warmup.isEmpty()) {
-            writeTimeline(files.warmupTimeline(), warmup, warmup.firstEpochSecond() - windowStart.getEpochSecond());
+            writeTimeline(
+                    files.warmupTimeline(), warmup, warmup.firstEpochSecond() - windowStart.getEpochSecond(), true);
         }
         writePercentiles(files.latencyPercentiles(), measure);
         writeMetrics(files.metrics(), observation);
@@ -79,14 +80,15 @@ final class WindowRecorder {
     }
 
     /**
-     * @param offset added to each point's second: negative for the warmup, whose seconds count back from the measured
-     *     window; its points from the window's start on are left out (k6's counts of the whole test less the measure
-     *     scenario's, not warmup requests)
+     * @param offset added to each point's second: for the warmup, to count its seconds back from the measured window
+     * @param beforeWindowOnly leave out the points from the window's start on: for the warmup, k6's counts of the
+     *     whole test less the measure scenario's, which are not warmup requests once the window started
      */
-    private static void writeTimeline(Path file, RequestTimeline timeline, long offset) throws IOException {
+    private static void writeTimeline(Path file, RequestTimeline timeline, long offset, boolean beforeWindowOnly)
+            throws IOException {
         StringBuilder csv = new StringBuilder("second,requests,failed,dropped,p50_ms,p95_ms,p99_ms\n");
         for (RequestTimeline.Point point : timeline.points()) {
-            if (offset < 0 && point.second() + offset >= 0) {
+            if (beforeWindowOnly && point.second() + offset >= 0) {
                 break;
             }
             csv.append(String.format(

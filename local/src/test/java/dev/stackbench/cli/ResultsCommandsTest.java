@@ -2,14 +2,13 @@ package dev.stackbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.local.ResultsFixtures;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -34,19 +33,7 @@ class ResultsCommandsTest {
     }
 
     private Path results(String name) throws IOException, URISyntaxException {
-        Path source = Path.of(getClass().getResource("/results/" + name).toURI());
-        Path copy = dir.resolve(name);
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path file : files.sorted(Comparator.naturalOrder()).toList()) {
-                Path target = copy.resolve(source.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
-        return copy;
+        return ResultsFixtures.copy(name, dir);
     }
 
     @Test

@@ -18,7 +18,7 @@ class RunResultsTest {
     Path dir;
 
     private static Path fixture(String path) throws Exception {
-        return Path.of(RunResultsTest.class.getResource("/results/" + path).toURI());
+        return ResultsFixtures.of(path);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.stackbench.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.cli.StackbenchCommand;
+import dev.stackbench.local.ResultsFixtures;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,18 +35,16 @@ class ReportInBrowserIT {
     private static final Pattern CHART = Pattern.compile("<div class=\"ichart\" id=\"(chart-\\d+)\"([^>]*)>");
 
     private static Path chromium;
-    private static Path results;
 
     @BeforeAll
     static void findChromiumAndResults() throws IOException, URISyntaxException {
         chromium = chromium();
-        results = Path.of(ReportInBrowserIT.class.getResource("/results").toURI());
-        Files.createDirectories(OUT);
+        Files.createDirectories(OUT.resolve("results"));
     }
 
     @Test
     void aSingleRunsReportDrawsEveryChart() throws Exception {
-        Page page = open("single", results.resolve("plain"));
+        Page page = open("single", "plain");
 
         assertThat(page.charts())
                 .as("charts of two runs over time, spectrum, gauges")
@@ -59,7 +57,7 @@ class ReportInBrowserIT {
 
     @Test
     void severalInvocationsAreShownSideBySide() throws Exception {
-        Page page = open("several", results.resolve("plain"), results.resolve("again"));
+        Page page = open("several", "plain", "again");
 
         assertThat(page.dom()).contains("plain/fx-mvc-jdbc").contains("again/fx-mvc-jdbc");
         assertThat(page.charts()).isGreaterThanOrEqualTo(10);
@@ -67,7 +65,7 @@ class ReportInBrowserIT {
 
     @Test
     void aComparisonOverlaysEveryRepetitionPerMetric() throws Exception {
-        Page page = open("comparison", results.resolve("comparison-counted"));
+        Page page = open("comparison", "comparison-counted");
 
         assertThat(page.dom())
                 .contains("rps: every repetition")
@@ -77,7 +75,7 @@ class ReportInBrowserIT {
 
     @Test
     void aSweepDrawsItsCurvesAgainstOfferedLoad() throws Exception {
-        Page page = open("sweep", results.resolve("sweep"));
+        Page page = open("sweep", "sweep");
 
         assertThat(page.dom())
                 .contains("Throughput against offered load (VUs)")
@@ -87,11 +85,11 @@ class ReportInBrowserIT {
     /** What Chromium made of a page: its DOM once the scripts ran, and how many charts it drew. */
     private record Page(String dom, int charts) {}
 
-    private Page open(String kind, Path... directories) throws Exception {
+    private Page open(String kind, String... directories) throws Exception {
         Path html = OUT.resolve(kind + ".html").toAbsolutePath();
         List<String> args = new ArrayList<>(List.of("report", "-o", html.toString()));
-        for (Path directory : directories) {
-            args.add(copy(directory).toString());
+        for (String directory : directories) {
+            args.add(ResultsFixtures.copy(directory, OUT.resolve("results")).toString());
         }
         StringWriter err = new StringWriter();
         int exit = StackbenchCommand.commandLine().setErr(new PrintWriter(err)).execute(args.toArray(String[]::new));
@@ -132,25 +130,6 @@ class ReportInBrowserIT {
         assertThat(checked).isEqualTo(placeholders);
         assertThat(Files.size(png)).as("screenshot %s", png).isGreaterThan(10_000);
         return new Page(dump.stdout(), placeholders);
-    }
-
-    /** The results in a directory of their own, so the report's relative links point into target/. */
-    private static Path copy(Path directory) throws IOException {
-        Path target = OUT.resolve("results").resolve(directory.getFileName());
-        if (Files.exists(target)) {
-            return target;
-        }
-        try (Stream<Path> files = Files.walk(directory)) {
-            for (Path file : files.sorted(Comparator.naturalOrder()).toList()) {
-                Path copy = target.resolve(directory.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(copy);
-                } else {
-                    Files.copy(file, copy);
-                }
-            }
-        }
-        return target;
     }
 
     private record Browser(String stdout, List<String> console) {}
