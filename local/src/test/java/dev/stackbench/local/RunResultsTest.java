@@ -88,4 +88,26 @@ class RunResultsTest {
                 .hasMessageContaining("it has no status.json")
                 .hasMessageContaining("pass a directory ./stackbench run wrote");
     }
+
+    @Test
+    void aRunWrittenBeforeTheOptionalFilesExistedIsStillRead() throws Exception {
+        Path run = ResultsFixtures.copy("plain", dir).resolve("01-fx-mvc-jdbc");
+        for (String optional : List.of(
+                "provenance.json",
+                "latency-percentiles.csv",
+                "warmup-requests-per-second.csv",
+                "environment.json",
+                "k6-summary.json")) {
+            Files.delete(run.resolve(optional));
+        }
+
+        RunResults read = RunResults.read(run);
+
+        assertThat(read.provenance()).isNull();
+        assertThat(read.report().details().spectrum()).isEmpty();
+        assertThat(read.report().details().checks()).isEmpty();
+        assertThat(read.report().requests()).isNotEmpty();
+        // The environment then comes from the status, as a cluster run's would.
+        assertThat(read.report().environment()).containsEntry("mode", "local");
+    }
 }
