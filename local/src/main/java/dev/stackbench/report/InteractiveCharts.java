@@ -71,7 +71,10 @@ final class InteractiveCharts {
         }
         html.append("<style>")
                 .append(resource(UPLOT + "uPlot.min.css"))
-                .append("\n.ichart{margin:1em 0}</style>\n<script>")
+                .append("\n.ichart{margin:1em 0}</style>\n<script>/*\n")
+                // uPlot's MIT licence travels with every copy of its code, so with every report.
+                .append(resource(UPLOT.replace("dist/", "LICENSE")).replace("*/", "* /"))
+                .append("\n*/\n")
                 .append(resource(UPLOT + "uPlot.iife.min.js"))
                 .append("</script>\n<script type=\"application/json\" id=\"stackbench-charts\">")
                 // "</" inside a script element would end it early.
