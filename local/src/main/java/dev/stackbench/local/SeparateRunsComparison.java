@@ -60,7 +60,7 @@ public record SeparateRunsComparison(
                         + run.run().getMetadata().getName();
                 groups.computeIfAbsent(parameters(run.run()), key -> new Group(run.run()))
                         .runs()
-                        .add(new Named(name, run));
+                        .add(new Named(name, run, comparisonLabel(invocation, run)));
             }
         }
         List<Group> sides = new ArrayList<>(groups.values());
@@ -94,9 +94,20 @@ public record SeparateRunsComparison(
                                     other.first().getSpec().getTarget().getVariant()))
                             .count()
                     > 1;
-            // A variant run with different parameters is a side of its own, named after its first run.
-            String label =
-                    shared ? variant + " (" + side.runs().getFirst().name().replace('/', '_') + ")" : variant;
+            // A variant run with different parameters is a side of its own, named as its comparison named it, else
+            // after its first run.
+            String label = !shared
+                    ? variant
+                    : side.runs().stream()
+                            .map(Named::comparisonLabel)
+                            .filter(java.util.Objects::nonNull)
+                            .filter(candidate -> !candidate.equals(variant))
+                            .findFirst()
+                            .orElse(variant + " ("
+                                    + side.runs().getFirst().name().replace('/', '_') + ")");
+            if (labelled.containsKey(label)) {
+                label = label + " (" + side.runs().getFirst().name().replace('/', '_') + ")";
+            }
             labelled.put(label, side.runs().stream().map(Named::name).toList());
             variants.add(new ComparisonVariant().withVariant(variant).withName(label));
         }
@@ -132,7 +143,19 @@ public record SeparateRunsComparison(
         return new SeparateRunsComparison(status, table, labelled, differences(sides, all));
     }
 
-    private record Named(String name, RunResults run) {}
+    /** A run under the name the output gives it, with the side its own comparison put it on, if any. */
+    private record Named(String name, RunResults run, String comparisonLabel) {}
+
+    /** The variant name a comparison's status gives the run (a BenchmarkComparison's spec.variants[].name). */
+    private static String comparisonLabel(ResultsDirectories.Invocation invocation, RunResults run) {
+        if (invocation.comparison() == null) {
+            return null;
+        }
+        return ComparisonResults.find(
+                        invocation.comparison(), run.run().getMetadata().getName())
+                .map(record -> record.getVariant())
+                .orElse(null);
+    }
 
     private record Group(BenchmarkRun first, List<Named> runs) {
         Group(BenchmarkRun first) {

@@ -114,6 +114,24 @@ class ResultsCommandsTest {
     }
 
     @Test
+    void runsOfOneVariantWithOtherParametersAreASideOfTheirOwn() throws Exception {
+        Path again = results("again");
+        Path spec = again.resolve("01-fx-mvc-jdbc/benchmarkrun.yaml");
+        Files.writeString(
+                spec,
+                Files.readString(spec)
+                        .replace("SERVER_TOMCAT_THREADS_MAX: \"10\"", "SERVER_TOMCAT_THREADS_MAX: \"20\""));
+
+        run("compare", "--include-flagged-runs", results("comparison-counted").toString(), again.toString());
+
+        assertThat(out.toString())
+                // Named as the comparison named its side, and after its first run where nothing named it.
+                .contains("fx-mvc-jdbc: comparison-counted/fx-mvc-jdbc-r1,")
+                .contains("mvc-jdbc (again_fx-mvc-jdbc): again/fx-mvc-jdbc")
+                .contains("mvc-virtual-threads: comparison-counted/fx-mvc-virtual-threads-r1,");
+    }
+
+    @Test
     void compareOfOneVariantOnlySaysThereIsNothingToCompareWith() throws Exception {
         assertThat(run("compare", results("again").toString())).isEqualTo(ExitCodes.INVALID_INPUT);
 
