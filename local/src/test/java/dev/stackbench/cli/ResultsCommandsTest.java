@@ -32,6 +32,11 @@ class ResultsCommandsTest {
         return cli.execute(args);
     }
 
+    /** A results file changed as another run would have written it. */
+    private static void edit(Path file, java.util.function.UnaryOperator<String> change) throws IOException {
+        Files.writeString(file, change.apply(Files.readString(file)));
+    }
+
     private Path results(String name) throws IOException, URISyntaxException {
         return ResultsFixtures.copy(name, dir);
     }
@@ -96,12 +101,9 @@ class ResultsCommandsTest {
     @Test
     void compareSaysWhichRunsWereMadeInOtherConditions() throws Exception {
         Path again = results("again");
-        Path provenance = again.resolve("01-fx-mvc-jdbc/provenance.json");
-        Files.writeString(
-                provenance,
-                Files.readString(provenance)
-                        .replaceFirst("\"stackbenchCommit\" : \"[0-9a-f]+\"", "\"stackbenchCommit\" : \"0123abcd\"")
-                        .replaceFirst("\"cpus\" : \\d+", "\"cpus\" : 64"));
+        edit(again.resolve("01-fx-mvc-jdbc/provenance.json"), text -> text.replaceFirst(
+                        "\"stackbenchCommit\" : \"[0-9a-f]+\"", "\"stackbenchCommit\" : \"0123abcd\"")
+                .replaceFirst("\"cpus\" : \\d+", "\"cpus\" : 64"));
 
         run("compare", "--include-flagged-runs", results("plain").toString(), again.toString());
 
@@ -116,11 +118,9 @@ class ResultsCommandsTest {
     @Test
     void runsOfOneVariantWithOtherParametersAreASideOfTheirOwn() throws Exception {
         Path again = results("again");
-        Path spec = again.resolve("01-fx-mvc-jdbc/benchmarkrun.yaml");
-        Files.writeString(
-                spec,
-                Files.readString(spec)
-                        .replace("SERVER_TOMCAT_THREADS_MAX: \"10\"", "SERVER_TOMCAT_THREADS_MAX: \"20\""));
+        edit(
+                again.resolve("01-fx-mvc-jdbc/benchmarkrun.yaml"),
+                text -> text.replace("SERVER_TOMCAT_THREADS_MAX: \"10\"", "SERVER_TOMCAT_THREADS_MAX: \"20\""));
 
         run("compare", "--include-flagged-runs", results("comparison-counted").toString(), again.toString());
 
