@@ -135,6 +135,7 @@
       holder.setAttribute("data-series-planned", spec.series.length);
       holder.setAttribute("data-series-drawn", withData);
       holder.setAttribute("data-canvas", plot.ctx ? "yes" : "no");
+      holder.setAttribute("data-intervals", (spec.intervals || []).length);
       drawn++;
       seriesDrawn += withData;
       seriesPlanned += spec.series.length;

@@ -83,19 +83,24 @@ class ResultsCommandsTest {
                 "--include-flagged-runs",
                 "--baseline",
                 "mvc-jdbc",
-                results("comparison-counted").toString(),
+                results("comparison").toString(),
                 results("plain").toString());
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString())
-                .contains("mvc-jdbc: comparison-counted/fx-mvc-jdbc-r1, comparison-counted/fx-mvc-jdbc-r2,"
-                        + " comparison-counted/fx-mvc-jdbc-r3, plain/fx-mvc-jdbc")
-                .contains("mvc-virtual-threads: comparison-counted/fx-mvc-virtual-threads-r1")
+                .contains("mvc-jdbc: comparison/fx-mvc-jdbc-r1, comparison/fx-mvc-jdbc-r2, comparison/fx-mvc-jdbc-r3,"
+                        + " comparison/fx-mvc-jdbc-r4, comparison/fx-mvc-jdbc-r5, comparison/fx-mvc-jdbc-r6,"
+                        + " plain/fx-mvc-jdbc")
+                .contains("mvc-virtual-threads: comparison/fx-mvc-virtual-threads-r1")
                 .containsPattern("metric +variant +median")
                 .containsPattern("rps +mvc-virtual-threads +[0-9.]+ req/s")
                 .contains("verdict: mvc-virtual-threads")
-                // Same machine, build and JDK: nothing to warn about.
-                .doesNotContain("not made in the same conditions");
+                // The comparison was run by a later build of stackbench than the plain runs, on the same machine.
+                .containsPattern("stackbench commit differs: [0-9a-f]{40}\\S* \\(comparison/fx-mvc-jdbc-r1, .*\\);"
+                        + " [0-9a-f]{40}\\S* \\(plain/fx-mvc-jdbc, plain/fx-mvc-virtual-threads\\)")
+                .doesNotContain("CPU model differs")
+                .doesNotContain("JDK differs")
+                .doesNotContain("mvc-jdbc jar digest differs");
     }
 
     @Test
@@ -122,13 +127,13 @@ class ResultsCommandsTest {
                 again.resolve("01-fx-mvc-jdbc/benchmarkrun.yaml"),
                 text -> text.replace("SERVER_TOMCAT_THREADS_MAX: \"10\"", "SERVER_TOMCAT_THREADS_MAX: \"20\""));
 
-        run("compare", "--include-flagged-runs", results("comparison-counted").toString(), again.toString());
+        run("compare", "--include-flagged-runs", results("comparison").toString(), again.toString());
 
         assertThat(out.toString())
                 // Named as the comparison named its side, and after its first run where nothing named it.
-                .contains("fx-mvc-jdbc: comparison-counted/fx-mvc-jdbc-r1,")
+                .contains("fx-mvc-jdbc: comparison/fx-mvc-jdbc-r1,")
                 .contains("mvc-jdbc (again_fx-mvc-jdbc): again/fx-mvc-jdbc")
-                .contains("mvc-virtual-threads: comparison-counted/fx-mvc-virtual-threads-r1,");
+                .contains("mvc-virtual-threads: comparison/fx-mvc-virtual-threads-r1,");
     }
 
     @Test

@@ -12,7 +12,7 @@ public final class ResultsFixtures {
 
     private ResultsFixtures() {}
 
-    /** The checked-in directory {@code name} (plain, again, sweep, comparison-counted). */
+    /** The checked-in directory {@code name} (plain, again, sweep, comparison). */
     public static Path of(String name) throws URISyntaxException {
         return Path.of(ResultsFixtures.class.getResource("/results/" + name).toURI());
     }

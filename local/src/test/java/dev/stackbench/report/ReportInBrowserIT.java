@@ -65,12 +65,14 @@ class ReportInBrowserIT {
 
     @Test
     void aComparisonOverlaysEveryRepetitionPerMetric() throws Exception {
-        Page page = open("comparison", "comparison-counted");
+        Page page = open("comparison", "comparison");
 
         assertThat(page.dom())
                 .contains("rps: every repetition")
                 .contains("p95: every repetition")
                 .contains("errorRate: every repetition");
+        // Six repetitions of each variant give each median a 95 % interval: one bar per variant and metric.
+        assertThat(count(Pattern.compile("data-intervals=\"2\""), page.dom())).isEqualTo(5);
     }
 
     @Test
