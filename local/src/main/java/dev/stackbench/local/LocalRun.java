@@ -382,24 +382,29 @@ final class LocalRun {
         observation = WindowRecorder.observe(
                 k6Files,
                 script,
-                new WindowRecorder.FinishedLoad(exitCode, loadStarted, measureTimeline(follower), sampler),
+                new WindowRecorder.FinishedLoad(
+                        exitCode,
+                        loadStarted,
+                        timeline(follower, K6Env.MEASURE_SCENARIO),
+                        timeline(follower, K6Env.WARMUP_SCENARIO),
+                        sampler),
                 stack.poolThreads());
         loads.put(step.number(), new Exited(exitCode));
     }
 
     /**
-     * The measure scenario's per-second series: from k6's stackbench output when k6 has it and wrote the scenario,
-     * else what the REST API polls counted.
+     * A scenario's per-second series: from k6's stackbench output when k6 has it and wrote the scenario, else what the
+     * REST API polls counted.
      */
-    private RequestTimeline measureTimeline(K6ApiFollower follower) {
+    private RequestTimeline timeline(K6ApiFollower follower, String scenario) {
         if (tools.k6PerSecondOutput()) {
             RequestTimeline fromOutput =
-                    K6PerSecondFile.read(k6Files.k6PerSecond()).get(K6Env.MEASURE_SCENARIO);
+                    K6PerSecondFile.read(k6Files.k6PerSecond()).get(scenario);
             if (fromOutput != null && !fromOutput.isEmpty()) {
                 return fromOutput;
             }
         }
-        return follower.timeline(K6Env.MEASURE_SCENARIO);
+        return follower.timeline(scenario);
     }
 
     private void collect(LoadStep step) {

@@ -24,9 +24,11 @@ final class WindowRecorder {
      *
      * @param started when k6 was told to start
      * @param measure the measure scenario's counts per second
+     * @param warmup the warmup scenario's counts per second (empty without a warmup)
      * @param sampler the target samples of the whole load, and the one after it
      */
-    record FinishedLoad(int exitCode, Instant started, RequestTimeline measure, MetricsSampler sampler) {}
+    record FinishedLoad(
+            int exitCode, Instant started, RequestTimeline measure, RequestTimeline warmup, MetricsSampler sampler) {}
 
     private WindowRecorder() {}
 
@@ -59,7 +61,7 @@ final class WindowRecorder {
         RunObservation observation = new RunObservation(
                 load.exitCode(), measure, inWindow, windowStart, windowEnd, poolThreads, sampler.scrapes());
         writeTimeline(files.timeline(), measure, 0, false);
-        RequestTimeline warmup = load.follower().timeline(K6Env.WARMUP_SCENARIO);
+        RequestTimeline warmup = load.warmup();
         if (!warmup.isEmpty()) {
             writeTimeline(
                     files.warmupTimeline(), warmup, warmup.firstEpochSecond() - windowStart.getEpochSecond(), true);
@@ -84,7 +86,7 @@ final class WindowRecorder {
      * @param beforeWindowOnly leave out the points from the window's start on: for the warmup, k6's counts of the
      *     whole test less the measure scenario's, which are not warmup requests once the window started
      */
-    private static void writeTimeline(Path file, RequestTimeline timeline, long offset, boolean beforeWindowOnly)
+    static void writeTimeline(Path file, RequestTimeline timeline, long offset, boolean beforeWindowOnly)
             throws IOException {
         StringBuilder csv = new StringBuilder("second,requests,failed,dropped,p50_ms,p95_ms,p99_ms\n");
         for (RequestTimeline.Point point : timeline.points()) {
@@ -106,7 +108,7 @@ final class WindowRecorder {
     }
 
     /** The report's percentile spectrum, which the per-second CSV cannot give (percentiles do not add up). */
-    private static void writePercentiles(Path file, RequestTimeline timeline) throws IOException {
+    static void writePercentiles(Path file, RequestTimeline timeline) throws IOException {
         StringBuilder csv = new StringBuilder("percentile,latency_ms\n");
         for (LatencyPercentile point : timeline.percentileSpectrum()) {
             csv.append(String.format(Locale.ROOT, "%s,%.3f%n", point.percentile(), point.latencyMs()));
