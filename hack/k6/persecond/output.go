@@ -1,6 +1,10 @@
 // Package persecond is a k6 output that counts requests, failed requests, dropped iterations and request latencies
 // per whole second of each sample's own time stamp and per scenario, and writes one JSON line per second to a file.
 //
+// With "-" instead of a file (a k6 runner in a pod, whose files go with the pod) it keeps the lines and, when k6
+// stops, prints them on standard output as one line: LogPrefix followed by the lines gzip-compressed and
+// base64-encoded, which whoever reads the pod's log takes from the end of it.
+//
 // Polling k6's REST API sees counts at the moment of the poll, so a steady load shows as uneven seconds; binning by
 // the samples' time stamps shows it as it was sent. Per sample it costs a map look-up and an increment; the file is
 // written by its own goroutine once a second.
@@ -8,8 +12,12 @@ package persecond
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,6 +32,12 @@ import (
 
 // Name is the output's name on k6's command line: --out stackbench=FILE.
 const Name = "stackbench"
+
+// ToLog is the argument that asks for the seconds on standard output when k6 stops: --out stackbench=-.
+const ToLog = "-"
+
+// LogPrefix starts the one line the seconds are printed on with --out stackbench=-.
+const LogPrefix = "stackbench-per-second-gzip-base64: "
 
 // settle is how long after a second ends its line is written: samples reach an output in batches, up to about a
 // second late. A sample later still adds a second line for the same second, which a reader sums.
@@ -49,8 +63,12 @@ type Output struct {
 	bins      bins
 	scenarios map[*metrics.TagSet]string
 
-	file    *os.File
-	writer  *bufio.Writer
+	file   *os.File
+	writer *bufio.Writer
+	// held collects the lines, gzip-compressed, when they go to the log at the end (ToLog).
+	held    *gzip.Writer
+	heldRaw *bytes.Buffer
+	stdout  io.Writer
 	writeMu sync.Mutex
 	failed  bool
 	stop    chan struct{}
@@ -72,16 +90,29 @@ func newOutput(path string, logger logrus.FieldLogger, now func() time.Time) *Ou
 		now:       now,
 		bins:      make(bins),
 		scenarios: make(map[*metrics.TagSet]string),
+		stdout:    os.Stdout,
 	}
 }
 
 // Description is what k6 prints for the output.
 func (o *Output) Description() string {
+	if o.path == ToLog {
+		return fmt.Sprintf("%s (per-second counts and latencies to standard output when k6 stops)", Name)
+	}
 	return fmt.Sprintf("%s (per-second counts and latencies to %s)", Name, o.path)
 }
 
-// Start creates the file and the goroutine that writes finished seconds to it.
+// Start creates the file (or the buffer, for ToLog) and the goroutine that writes finished seconds to it.
 func (o *Output) Start() error {
+	if o.path == ToLog {
+		o.heldRaw = &bytes.Buffer{}
+		o.held = gzip.NewWriter(o.heldRaw)
+		o.writer = bufio.NewWriterSize(o.held, 64*1024)
+		o.stop = make(chan struct{})
+		o.done = make(chan struct{})
+		go o.run()
+		return nil
+	}
 	if dir := filepath.Dir(o.path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("the stackbench output cannot create the directory of %s: %w", o.path, err)
@@ -174,7 +205,7 @@ func (o *Output) flushBefore(second int64) {
 			}
 		}
 	}
-	if err == nil {
+	if err == nil && o.held == nil {
 		err = o.writer.Flush()
 	}
 	if err != nil && !o.failed {
@@ -191,8 +222,28 @@ func (o *Output) Stop() error {
 	close(o.stop)
 	<-o.done
 	o.flushBefore(math.MaxInt64)
+	if o.held != nil {
+		return o.printHeld()
+	}
 	if err := o.file.Close(); err != nil {
 		return fmt.Errorf("the stackbench output could not close %s: %w", o.path, err)
+	}
+	return nil
+}
+
+// printHeld prints the held seconds as one line on standard output (ToLog).
+func (o *Output) printHeld() error {
+	o.writeMu.Lock()
+	defer o.writeMu.Unlock()
+	if err := o.writer.Flush(); err != nil {
+		return fmt.Errorf("the stackbench output could not compress its seconds: %w", err)
+	}
+	if err := o.held.Close(); err != nil {
+		return fmt.Errorf("the stackbench output could not compress its seconds: %w", err)
+	}
+	encoded := base64.StdEncoding.EncodeToString(o.heldRaw.Bytes())
+	if _, err := fmt.Fprintf(o.stdout, "%s%s\n", LogPrefix, encoded); err != nil {
+		return fmt.Errorf("the stackbench output could not print its seconds: %w", err)
 	}
 	return nil
 }

@@ -2,10 +2,15 @@ package persecond
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,8 +119,14 @@ func readSeconds(t *testing.T, path string) map[int64]map[string]counts {
 		t.Fatal(err)
 	}
 	defer file.Close()
+	return sumSeconds(t, file)
+}
+
+// sumSeconds sums JSON lines by second and scenario.
+func sumSeconds(t *testing.T, in io.Reader) map[int64]map[string]counts {
+	t.Helper()
 	seconds := map[int64]map[string]counts{}
-	scanner := bufio.NewScanner(file)
+	scanner := bufio.NewScanner(in)
 	for scanner.Scan() {
 		var l struct {
 			Second    int64 `json:"second"`
@@ -151,6 +162,53 @@ func readSeconds(t *testing.T, path string) map[int64]map[string]counts {
 		}
 	}
 	return seconds
+}
+
+// TestSecondsGoToTheLogWhenK6Stops: with "-" nothing is written while k6 runs, and when it stops one line on standard
+// output, the prefix and then the JSON lines gzip-compressed and base64-encoded, holds every second.
+func TestSecondsGoToTheLogWhenK6Stops(t *testing.T) {
+	registry := metrics.NewRegistry()
+	builtin := metrics.RegisterBuiltinMetrics(registry)
+	measure := registry.RootTagSet().With("scenario", "measure")
+	base := time.Unix(1_800_000_000, 0)
+	var stdout bytes.Buffer
+	out := newOutput(ToLog, logrus.New(), func() time.Time { return base.Add(10 * time.Second) })
+	out.stdout = &stdout
+	if err := out.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 300; i++ {
+		when := base.Add(time.Duration(i) * 10 * time.Millisecond)
+		out.AddMetricSamples([]metrics.SampleContainer{metrics.Samples{
+			{TimeSeries: metrics.TimeSeries{Metric: builtin.HTTPReqs, Tags: measure}, Time: when, Value: 1},
+			{TimeSeries: metrics.TimeSeries{Metric: builtin.HTTPReqDuration, Tags: measure}, Time: when, Value: 12},
+		}})
+	}
+	out.flushBefore(base.Unix() + 2)
+	if stdout.Len() != 0 {
+		t.Fatalf("printed while running: %q", stdout.String())
+	}
+	if err := out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	printed := stdout.String()
+	if strings.Count(printed, "\n") != 1 || !strings.HasPrefix(printed, LogPrefix) {
+		t.Fatalf("want one line starting %q, got %q", LogPrefix, printed)
+	}
+	compressed, err := base64.StdEncoding.DecodeString(strings.TrimSpace(strings.TrimPrefix(printed, LogPrefix)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := gzip.NewReader(bytes.NewReader(compressed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sumSeconds(t, reader)
+	for second := int64(0); second < 3; second++ {
+		if n := got[base.Unix()+second]["measure"].Requests; n != 100 {
+			t.Errorf("second %d: %d requests, want 100", second, n)
+		}
+	}
 }
 
 // BenchmarkRequest is the output's cost per HTTP request: the samples k6 sends for one request of a generated script
