@@ -2,20 +2,16 @@ package dev.stackbench.operator;
 
 import dev.stackbench.api.run.BenchmarkRun;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * The scrapes of a running run (the target's metrics and the pods' CPU counters), kept in a ConfigMap the run owns,
@@ -56,25 +52,10 @@ public final class ScrapeJournal {
     }
 
     void save(BenchmarkRun run, String target, String cpu) {
-        Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(RunLabels.RUN, run.getMetadata().getName());
-        labels.put(RunLabels.INSTANCE, run.getMetadata().getName());
-        ConfigMap configMap = new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName(name(run))
-                .withNamespace(run.getMetadata().getNamespace())
-                .withLabels(labels)
-                .withOwnerReferences(RunLabels.ownerReference(run))
-                .endMetadata()
-                .addToBinaryData(TARGET_KEY, gzip(target))
-                .addToBinaryData(CPU_KEY, gzip(cpu))
-                .build();
-        client.configMaps()
-                .inNamespace(run.getMetadata().getNamespace())
-                .resource(configMap)
-                .fieldManager(RunEvents.COMPONENT)
-                .forceConflicts()
-                .serverSideApply();
+        Map<String, String> binary = new LinkedHashMap<>();
+        binary.put(TARGET_KEY, gzip(target));
+        binary.put(CPU_KEY, gzip(cpu));
+        UnwatchedConfigMaps.apply(client, run, name(run), Map.of(), Map.of(), binary);
     }
 
     /** The journal of the run, if an earlier operator process wrote one. */
@@ -88,10 +69,7 @@ public final class ScrapeJournal {
                 return Optional.empty();
             }
             // A ConfigMap of the same name left by an earlier run of the same name belongs to another uid.
-            boolean ours = configMap.getMetadata().getOwnerReferences() != null
-                    && configMap.getMetadata().getOwnerReferences().stream()
-                            .anyMatch(owner -> run.getMetadata().getUid().equals(owner.getUid()));
-            if (!ours) {
+            if (!UnwatchedConfigMaps.ownedBy(configMap, run)) {
                 return Optional.empty();
             }
             Map<String, String> data = configMap.getBinaryData();
@@ -115,13 +93,7 @@ public final class ScrapeJournal {
     }
 
     static String gzip(String text) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
-            out.write(text.getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return Base64.getEncoder().encodeToString(bytes.toByteArray());
+        return Base64.getEncoder().encodeToString(UnwatchedConfigMaps.gzip(text));
     }
 
     /**

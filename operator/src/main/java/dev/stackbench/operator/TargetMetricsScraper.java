@@ -306,6 +306,18 @@ public class TargetMetricsScraper {
      * Each pod's CPU and throttling over the measured window, and why there are none when there are none (no
      * window, no permission to read the kubelets, too few readings).
      */
+    /**
+     * The run's scrapes and CPU readings as the scrape journal writes them (every histogram kept), for the results the
+     * run keeps after cleanup: empty texts when there are none.
+     */
+    public Map<String, String> journalTexts(BenchmarkRun run) {
+        TargetScrapes scrapes = runs.get(run.getMetadata().getUid());
+        Map<String, String> texts = new java.util.LinkedHashMap<>();
+        texts.put("target-scrapes.tsv", scrapes == null ? "" : scrapes.journal(null, null));
+        texts.put("pod-cpu.txt", podCpu == null ? "" : podCpu.journal(run));
+        return texts;
+    }
+
     public PodCpu podCpu(BenchmarkRun run, String startedAt) {
         Optional<MeasuredWindow> window = MeasuredWindow.of(run, startedAt);
         if (podCpu == null || window.isEmpty()) {

@@ -43,16 +43,29 @@ public final class K6TestRun {
      */
     public static final String VERSION_CONTAINER = "k6-version";
 
+    /**
+     * "true" when the runners' k6 has stackbench's per-second output (the chart's stackbench/k6 image; chart value
+     * k6.perSecondOutput): each runner then prints its per-second counts at the end of its log ({@code --out
+     * stackbench=-}), which the run keeps after cleanup. A k6 without the output would refuse the option.
+     */
+    public static final String PER_SECOND_ENV = "STACKBENCH_K6_PER_SECOND";
+
     private final OperatorSettings settings;
     private final Optional<K6RemoteWrite> remoteWrite;
+    private final boolean perSecond;
 
     public K6TestRun(OperatorSettings settings) {
-        this(settings, K6RemoteWrite.fromEnvironment());
+        this(settings, K6RemoteWrite.fromEnvironment(), "true".equalsIgnoreCase(System.getenv(PER_SECOND_ENV)));
     }
 
     K6TestRun(OperatorSettings settings, Optional<K6RemoteWrite> remoteWrite) {
+        this(settings, remoteWrite, false);
+    }
+
+    K6TestRun(OperatorSettings settings, Optional<K6RemoteWrite> remoteWrite, boolean perSecond) {
         this.settings = settings;
         this.remoteWrite = remoteWrite;
+        this.perSecond = perSecond;
     }
 
     public GenericKubernetesResource desired(BenchmarkRun run) {
@@ -122,6 +135,7 @@ public final class K6TestRun {
         spec.put(
                 "arguments",
                 "--tag stackbench_run=" + run.getMetadata().getName()
+                        + (perSecond ? " --out stackbench=-" : "")
                         + remoteWrite
                                 .map(receiver -> " --out experimental-prometheus-rw")
                                 .orElse(""));

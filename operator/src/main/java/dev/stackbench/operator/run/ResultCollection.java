@@ -10,7 +10,9 @@ import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.RunArtifacts;
 import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.TargetService;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +30,7 @@ public final class ResultCollection {
     private final EnvironmentRecord environment;
     private final SteppedLoadStage steps;
     private final PromQLChecks checks = new PromQLChecks();
+    private final K6ScriptConfigMap script = new K6ScriptConfigMap();
 
     public ResultCollection(RunMeasurement measurement, EnvironmentRecord environment, SteppedLoadStage steps) {
         this.measurement = measurement;
@@ -112,6 +115,28 @@ public final class ResultCollection {
     }
 
     /**
+     * Keeps what the load's report needs beyond its status (RunArtifacts): the script, each runner's summary, the
+     * runners' per-second counts, the target's scrapes and the pods' CPU readings.
+     */
+    private void keepResults(RunContext pass, LoadStep step, BenchmarkRun load, RunnerLogs.Read read) {
+        List<RunArtifacts.Entry> entries = new ArrayList<>();
+        entries.add(RunArtifacts.Entry.text("k6-script.js", script.script(load).text()));
+        for (RunnerResults.RunnerLog log : read.logs()) {
+            entries.add(RunArtifacts.Entry.text(
+                    "k6-summary-" + (log.runner() > 0 ? log.runner() : log.podName()) + ".json", log.text()));
+        }
+        if (!read.perSecond().isEmpty()) {
+            // Each runner's stream is gzip already; gzip members one after the other are one gzip stream.
+            java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+            read.perSecond().forEach(joined::writeBytes);
+            entries.add(new RunArtifacts.Entry("k6-per-second.ndjson", joined.toByteArray()));
+        }
+        measurement.scrapeTexts(load).forEach((name, text) -> entries.add(RunArtifacts.Entry.text(name, text)));
+        String prefix = step.isStep() ? String.format(java.util.Locale.ROOT, "step-%02d.", step.number()) : "";
+        new RunArtifacts(pass.client()).save(pass.run(), prefix, entries);
+    }
+
+    /**
      * Reads every runner's k6 summary from its pod log and ends the measurement of the load with them; empty when the
      * run failed on them.
      *
@@ -134,7 +159,10 @@ public final class ResultCollection {
             progress.status().setStartedAt(result.startedAt());
         }
         return switch (result) {
-            case RunMeasurement.Measured measured -> Optional.of(measured);
+            case RunMeasurement.Measured measured -> {
+                keepResults(pass, step, load, read);
+                yield Optional.of(measured);
+            }
             case RunMeasurement.Unreadable unreadable -> {
                 progress.resultsUnreadable(unreadable.reason());
                 yield Optional.empty();

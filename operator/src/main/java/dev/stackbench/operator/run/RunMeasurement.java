@@ -129,6 +129,11 @@ public final class RunMeasurement {
         return new Measured(summary, generatorJudgement(summary), logs.size(), metrics, startedAt);
     }
 
+    /** What the run's scrapes hold, as text by file name, for the results it keeps after cleanup. */
+    java.util.Map<String, String> scrapeTexts(BenchmarkRun load) {
+        return scraper.journalTexts(load);
+    }
+
     /** The run has ended on results read already: no more periodic scrapes. */
     void stop(BenchmarkRun run) {
         scraper.stopScraping(run);

@@ -32,8 +32,16 @@ final class RunnerLogs {
     /** What is kept of the end of a log without a valid summary, for the message that says what it holds instead. */
     static final int KEPT_WITHOUT_SUMMARY = 8 * 1024;
 
-    /** The runners' logs, or why the runners whose logs make the results could not all be found. */
-    record Read(List<RunnerResults.RunnerLog> logs, Optional<String> problem) {}
+    /**
+     * The runners' logs, or why the runners whose logs make the results could not all be found; with each runner's
+     * per-second counts, when its k6 printed them ({@link K6PerSecondLog}), in the order of {@code logs}.
+     */
+    record Read(List<RunnerResults.RunnerLog> logs, Optional<String> problem, List<byte[]> perSecond) {
+
+        Read(List<RunnerResults.RunnerLog> logs, Optional<String> problem) {
+            this(logs, problem, List.of());
+        }
+    }
 
     private RunnerLogs() {}
 
@@ -71,6 +79,7 @@ final class RunnerLogs {
                     + " results are missing; see kubectl get jobs,pods -l " + RunLabels.K6_TEST_RUN + "=" + name);
         }
         List<RunnerResults.RunnerLog> logs = new ArrayList<>();
+        List<byte[]> perSecond = new ArrayList<>();
         for (Map.Entry<Integer, Pod> runner : selection.runners().entrySet()) {
             String pod = runner.getValue().getMetadata().getName();
             BoundedReads.Tail tail = BoundedReads.tail(
@@ -86,8 +95,9 @@ final class RunnerLogs {
             String kept = K6SummaryParser.lastValidBlock(tail.text()).orElseGet(() -> tail.text()
                     .substring(Math.max(0, tail.text().length() - KEPT_WITHOUT_SUMMARY)));
             logs.add(new RunnerResults.RunnerLog(pod, runner.getKey(), kept, tail.cut() ? TAIL_BYTES : 0));
+            K6PerSecondLog.find(tail.text()).ifPresent(perSecond::add);
         }
-        return new Read(logs, Optional.empty());
+        return new Read(logs, Optional.empty(), perSecond);
     }
 
     private static Read problem(String why) {

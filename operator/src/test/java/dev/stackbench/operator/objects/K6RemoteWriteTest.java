@@ -43,6 +43,25 @@ class K6RemoteWriteTest {
                 .hasMessageContaining("not key=value");
     }
 
+    /** With a runner image whose k6 has stackbench's output, each runner prints its seconds into its log. */
+    @Test
+    void runnersPrintTheirPerSecondCountsOnlyWhenTheirK6HasTheOutput() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> with = (Map<String, Object>) new K6TestRun(ExampleRuns.settings(), Optional.empty(), true)
+                .desired(run)
+                .getAdditionalProperties()
+                .get("spec");
+        assertThat((String) with.get("arguments")).isEqualTo("--tag stackbench_run=webflux-r2dbc --out stackbench=-");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> without =
+                (Map<String, Object>) new K6TestRun(ExampleRuns.settings(), Optional.empty(), false)
+                        .desired(run)
+                        .getAdditionalProperties()
+                        .get("spec");
+        assertThat((String) without.get("arguments")).doesNotContain("--out stackbench");
+    }
+
     @Test
     void runnersSendTheirMetricsAsNativeHistogramsAndMayReachOnlyThePrometheusPodsBesides() {
         Optional<K6RemoteWrite> receiver = K6RemoteWrite.from(ENV);
