@@ -1,6 +1,7 @@
 package dev.stackbench.cli;
 
 import dev.stackbench.api.comparison.ComparisonPhase;
+import dev.stackbench.local.ClusterResults;
 import dev.stackbench.local.ResultsDirectories;
 import dev.stackbench.local.SeparateRunsComparison;
 import java.io.PrintWriter;
@@ -36,9 +37,13 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Parameters(
             arity = "1..*",
-            paramLabel = "DIR",
-            description = "results directories ./stackbench run wrote: invocations' (results/<time>) or runs'")
+            paramLabel = "DIR|KIND/NAME",
+            description = "results directories ./stackbench run wrote: invocations' (results/<time>) or runs'; or a"
+                    + " cluster's benchmarkrun/NAME or benchmarkcomparison/NAME (br/, bc/), fetched with kubectl")
     List<String> sources;
+
+    @CommandLine.Mixin
+    ClusterOption cluster = new ClusterOption();
 
     @Option(
             names = "--confidence",
@@ -72,7 +77,11 @@ public final class CompareCommand implements Callable<Integer> {
         SeparateRunsComparison comparison;
         try {
             comparison = SeparateRunsComparison.of(
-                    ResultsDirectories.read(ResultsArguments.directories(sources)),
+                    ResultsDirectories.read(ResultsArguments.directories(
+                            sources,
+                            cluster.namespace,
+                            ClusterResults.kubectl(),
+                            spec.commandLine().getErr())),
                     new SeparateRunsComparison.Options(confidence, baseline, includeFlaggedRuns));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             err.println("stackbench compare: " + e.getMessage());

@@ -1,5 +1,6 @@
 package dev.stackbench.cli;
 
+import dev.stackbench.local.ClusterResults;
 import dev.stackbench.local.ResultsDirectories;
 import dev.stackbench.local.ResultsReport;
 import java.io.IOException;
@@ -35,10 +36,14 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Parameters(
             arity = "1..*",
-            paramLabel = "DIR",
+            paramLabel = "DIR|KIND/NAME",
             description = "results directories ./stackbench run wrote: an invocation's (results/<time>) or one run's"
-                    + " (results/<time>/01-NAME)")
+                    + " (results/<time>/01-NAME); or a cluster's benchmarkrun/NAME or benchmarkcomparison/NAME"
+                    + " (br/, bc/), fetched with kubectl into results/cluster/NAMESPACE/")
     List<String> sources;
+
+    @CommandLine.Mixin
+    ClusterOption cluster = new ClusterOption();
 
     @Option(
             names = {"-o", "--output"},
@@ -52,7 +57,11 @@ public final class ReportCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<ResultsDirectories.Invocation> invocations;
         try {
-            invocations = ResultsDirectories.read(ResultsArguments.directories(sources));
+            invocations = ResultsDirectories.read(ResultsArguments.directories(
+                    sources,
+                    cluster.namespace,
+                    ClusterResults.kubectl(),
+                    spec.commandLine().getErr()));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             err.println("stackbench report: " + e.getMessage());
             err.flush();

@@ -69,11 +69,14 @@ class ResultsCommandsTest {
                 .contains("pass a directory ./stackbench run wrote");
     }
 
+    /** A cluster resource is read with kubectl; a kubectl that cannot reach a cluster says so, naming the command. */
     @Test
-    void reportRefusesAClusterResourceForNow() {
-        assertThat(run("report", "benchmarkrun/demo")).isEqualTo(ExitCodes.INVALID_INPUT);
+    void reportOfAClusterResourceWithoutAClusterSaysWhatKubectlSaid() {
+        assertThat(run("report", "-n", "team-a", "benchmarkrun/demo")).isEqualTo(ExitCodes.INVALID_INPUT);
 
-        assertThat(err.toString()).contains("names a cluster resource").contains("pass the directory");
+        assertThat(err.toString())
+                .startsWith("stackbench report: ")
+                .contains("get benchmarkrun demo --namespace team-a --output json failed");
     }
 
     @Test

@@ -330,6 +330,8 @@ class MonitoringE2E {
                 .as("commits in the run's database")
                 .isPositive();
 
+        reportOfTheCleanedUpRun(name, requests);
+
         List<CheckResult> checks = run.getStatus().getSummary().getChecks();
         assertThat(checks).hasSize(2);
         assertThat(checks.get(0).getFired())
@@ -346,6 +348,55 @@ class MonitoringE2E {
         measured.put("checks.warningValue", checks.get(1).getValue());
         cluster.kubectl("delete", "benchmarkrun", "--namespace", NAMESPACE, name, "--wait=true", "--timeout=2m")
                 .requireSuccess();
+    }
+
+    /**
+     * The run's pods are gone (cleanup: Always), and what it kept lets {@code stackbench report} render it from the
+     * cluster with kubectl: the ConfigMap it owns holds the script, both runners' summaries and their per-second counts,
+     * whose measure-scenario seconds add up to the requests of the status; the report renders from them. The fetched
+     * files and the report stay in target/e2e/cluster-report/.
+     */
+    private void reportOfTheCleanedUpRun(String name, long requests) throws IOException {
+        assertThat(cluster.client()
+                        .pods()
+                        .inNamespace(NAMESPACE)
+                        .withLabel("stackbench.dev/run", name)
+                        .list()
+                        .getItems())
+                .as("pods of the run after its cleanup")
+                .isEmpty();
+        Path dir = Path.of("target/e2e/cluster-report", name);
+        dev.stackbench.local.ClusterResults.Kubectl kubectl = arguments -> {
+            CommandResult result = cluster.kubectl(arguments.toArray(String[]::new));
+            if (!result.succeeded()) {
+                throw new IllegalArgumentException(result.describe());
+            }
+            return result.stdout();
+        };
+        List<String> warnings = dev.stackbench.local.ClusterResults.fetch(kubectl, NAMESPACE, name, dir);
+        assertThat(warnings).as("warnings of the fetch").isEmpty();
+        assertThat(dir.resolve("k6-script.js")).isNotEmptyFile();
+        assertThat(dir.resolve("k6-summary-1.json")).isNotEmptyFile();
+        assertThat(dir.resolve("k6-summary-2.json")).isNotEmptyFile();
+        assertThat(dir.resolve("target-scrapes.tsv")).isNotEmptyFile();
+        assertThat(dir.resolve("target-metrics.csv")).isNotEmptyFile();
+        List<String> seconds = Files.readAllLines(dir.resolve("requests-per-second.csv"));
+        long perSecondTotal = 0;
+        List<Long> counts = new ArrayList<>();
+        for (String line : seconds.subList(1, seconds.size())) {
+            long count = Long.parseLong(line.split(",")[1]);
+            counts.add(count);
+            perSecondTotal += count;
+        }
+        measured.put("clusterReport.perSecond", counts.toString());
+        assertThat(perSecondTotal)
+                .as("the measure scenario's seconds of both runners against the status' requests")
+                .isEqualTo(requests);
+        Path report = dir.resolveSibling(name + "-report.html");
+        int exit = dev.stackbench.cli.StackbenchCommand.commandLine()
+                .execute("report", "-o", report.toString(), dir.toString());
+        assertThat(exit).as("stackbench report of the fetched run").isZero();
+        assertThat(Files.readString(report)).contains(name);
     }
 
     /**
