@@ -221,7 +221,17 @@ public final class ResultAggregator {
     private static LatencySummary latency(List<RunnerSummary> runners, MergedLatency merged, RunSummary summary) {
         if (runners.size() == 1) {
             summary.setPercentilesExact(true);
-            return runners.get(0).latencyMs();
+            // k6 interpolates its percentiles to many decimals; a microsecond is far below what a latency figure
+            // can mean, and `kubectl get` prints the status' numbers as they are.
+            LatencySummary own = runners.get(0).latencyMs();
+            return new LatencySummary()
+                    .withMin(roundOrNull(own.getMin()))
+                    .withMean(roundOrNull(own.getMean()))
+                    .withP50(roundOrNull(own.getP50()))
+                    .withP90(roundOrNull(own.getP90()))
+                    .withP95(roundOrNull(own.getP95()))
+                    .withP99(roundOrNull(own.getP99()))
+                    .withMax(roundOrNull(own.getMax()));
         }
         LatencySummary latency = new LatencySummary();
         runners.stream()
@@ -535,5 +545,9 @@ public final class ResultAggregator {
 
     private static double round(double value) {
         return TargetMetrics.round(value, 3);
+    }
+
+    private static Double roundOrNull(Double value) {
+        return value == null ? null : round(value);
     }
 }

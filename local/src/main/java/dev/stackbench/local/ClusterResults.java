@@ -140,6 +140,9 @@ public final class ClusterResults {
             Files.writeString(
                     files.environment(),
                     JSON.writerWithDefaultPrettyPrinter().writeValueAsString(status.path("environment")));
+            Files.writeString(
+                    files.provenance(),
+                    JSON.writerWithDefaultPrettyPrinter().writeValueAsString(provenance(status.path("environment"))));
         }
         JsonNode kept;
         try {
@@ -175,6 +178,48 @@ public final class ClusterResults {
             writeLoad(new ResultsLayout.RunFiles(Files.createDirectories(loadDir)), load.getValue(), run);
         }
         return warnings;
+    }
+
+    /**
+     * What made a cluster run, in the terms of a local run's provenance.json, so that compare can tell runs made in
+     * different conditions apart: the operator's version and image for stackbench's, the target node for the machine
+     * (its name, allocatable CPUs, kernel; the CPU model is not in the status), the target's Java and image digest.
+     */
+    static ObjectNode provenance(JsonNode environment) {
+        JsonNode targetNode = JSON.createObjectNode();
+        for (JsonNode node : environment.path("nodes")) {
+            for (JsonNode role : node.path("roles")) {
+                if ("target".equals(role.asText())) {
+                    targetNode = node;
+                }
+            }
+        }
+        ObjectNode provenance = JSON.createObjectNode();
+        provenance.put("stackbenchVersion", environment.path("operatorVersion").asText(null));
+        provenance.put("stackbenchCommit", environment.path("operatorImage").asText(null));
+        provenance.put("stackbenchDirty", false);
+        provenance.put("k6Version", environment.path("k6Version").asText(null));
+        provenance.put("host", targetNode.path("name").asText(null));
+        provenance.putNull("cpuModel");
+        provenance.put(
+                "cpus", (int) Math.floor(cores(targetNode.path("cpuAllocatable").asText("0"))));
+        provenance.put("kernel", targetNode.path("kernelVersion").asText(null));
+        provenance.put("jdk", environment.path("javaVersion").asText(null));
+        provenance.put("targetJar", environment.path("images").path("target").asText(null));
+        provenance.put(
+                "targetJarSha256",
+                environment.path("imageDigests").path("target").asText(null));
+        return provenance;
+    }
+
+    private static double cores(String quantity) {
+        try {
+            return quantity.endsWith("m")
+                    ? Double.parseDouble(quantity.substring(0, quantity.length() - 1)) / 1000
+                    : Double.parseDouble(quantity);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** One load's kept files, and the series local mode writes derived from them. */

@@ -88,6 +88,26 @@ class ClusterResultsTest {
         List<String> warnings = ClusterResults.fetch(kubectl, "team-a", "fx-mvc-jdbc", dir);
         assertThat(warnings).singleElement().asString().contains("no results kept after cleanup");
         assertThat(RunResults.isRunDirectory(dir)).isTrue();
+        // What made it, from its status' environment.
+        assertThat(dir.resolve("provenance.json")).isNotEmptyFile();
+    }
+
+    @Test
+    void whatMadeAClusterRunIsTakenFromItsEnvironment() throws IOException {
+        ObjectNode environment = (ObjectNode) JSON.readTree("""
+                {"operatorVersion": "0.1.0", "operatorImage": "stackbench/operator:0.1.0", "k6Version": "k6 v1.8.1",
+                 "javaVersion": "25.0.3", "images": {"target": "stackbench/mvc-app:0.1.0"},
+                 "imageDigests": {"target": "sha256:abc"},
+                 "nodes": [{"name": "backend-0", "roles": ["database"], "cpuAllocatable": "4"},
+                           {"name": "target-0", "roles": ["target"], "cpuAllocatable": "1500m",
+                            "kernelVersion": "6.1.0"}]}
+                """);
+        Provenance provenance = JSON.treeToValue(ClusterResults.provenance(environment), Provenance.class);
+        assertThat(provenance.host()).isEqualTo("target-0");
+        assertThat(provenance.cpus()).isEqualTo(1);
+        assertThat(provenance.kernel()).isEqualTo("6.1.0");
+        assertThat(provenance.targetJarSha256()).isEqualTo("sha256:abc");
+        assertThat(provenance.k6Version()).isEqualTo("k6 v1.8.1");
     }
 
     @Test

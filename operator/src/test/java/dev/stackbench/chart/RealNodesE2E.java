@@ -494,6 +494,52 @@ class RealNodesE2E {
         measured.put("comparison.verdict", status.getVerdict());
         measured.put("comparison.kubectlGet", table.stdout().strip().replace("\n", " | "));
         Files.writeString(root.resolve("operator/target/e2e-comparison-status.yaml"), BenchmarkRuns.toYaml(status));
+        compareAndReportFromTheCluster("demo");
+    }
+
+    /**
+     * The comparison's runs, their pods long deleted, fetched as {@code stackbench compare} and {@code stackbench
+     * report} fetch them (here through the test cluster's kubectl): compare prints the statistics table of local mode
+     * for the six runs, and report renders them; both kept in operator/target/e2e/cluster-comparison/.
+     */
+    private void compareAndReportFromTheCluster(String comparison) throws IOException {
+        dev.stackbench.local.ClusterResults.Kubectl kubectl = arguments -> {
+            CommandResult result = cluster.kubectl(arguments.toArray(String[]::new));
+            if (!result.succeeded()) {
+                throw new IllegalArgumentException(result.describe());
+            }
+            return result.stdout();
+        };
+        Path dir = root.resolve("operator/target/e2e/cluster-comparison");
+        List<String> arguments = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        for (String run : dev.stackbench.local.ClusterResults.comparisonRuns(kubectl, NAMESPACE, comparison)) {
+            Path runDir = dir.resolve(run);
+            warnings.addAll(dev.stackbench.local.ClusterResults.fetch(kubectl, NAMESPACE, run, runDir));
+            arguments.add(runDir.toString());
+        }
+        assertThat(arguments).hasSize(6);
+        assertThat(warnings).as("what the fetch missed").isEmpty();
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        // The comparison's own terms: 85 % (as its spec above), and mvc-jdbc's runs, which drop iterations above
+        // their Little's-law cap by design, counted as the example's includeFlaggedRuns counts them.
+        List<String> compare = new ArrayList<>(List.of("compare", "--confidence", "0.85", "--include-flagged-runs"));
+        compare.addAll(arguments);
+        int exit = dev.stackbench.cli.StackbenchCommand.commandLine()
+                .setOut(new java.io.PrintWriter(out))
+                .setErr(new java.io.PrintWriter(err))
+                .execute(compare.toArray(String[]::new));
+        Files.writeString(dir.resolve("compare.txt"), out + "\n" + err);
+        assertThat(exit).as("stackbench compare:%n%s%n%s", out, err).isZero();
+        assertThat(out.toString()).contains("mvc-jdbc", "webflux-r2dbc");
+        List<String> report = new ArrayList<>(
+                List.of("report", "-o", dir.resolve("report.html").toString()));
+        report.addAll(arguments);
+        assertThat(dev.stackbench.cli.StackbenchCommand.commandLine().execute(report.toArray(String[]::new)))
+                .as("stackbench report of the comparison's runs")
+                .isZero();
+        measured.put("comparison.clusterCompare", out.toString().strip().replace("\n", " | "));
     }
 
     /** The live texts a comparison showed while it was awaited ({@link #awaitComparison}), in order. */
