@@ -134,6 +134,13 @@ class FaultsE2E {
             soft.assertThat(followed.leftBehind.getOrDefault(name, List.of()))
                     .as("objects of %s left after its cleanup", name)
                     .isEmpty();
+            // What the report needs after cleanup stays, whatever the operator went through.
+            soft.assertThat(client().configMaps()
+                            .inNamespace(NAMESPACE)
+                            .withName(dev.stackbench.operator.RunArtifacts.name(run))
+                            .get())
+                    .as("results %s kept after the cleanup of %s", dev.stackbench.operator.RunArtifacts.name(run), name)
+                    .isNotNull();
         }
         for (int i = 1; i < RUNS.size(); i++) {
             String before = RUNS.get(i - 1);
@@ -484,7 +491,8 @@ class FaultsE2E {
 
     /**
      * What the run left once cleaned up: pods, deployments, services, config maps, secrets, TestRuns and k6-operator's
-     * jobs that carry its label or its name, waited for up to a minute (pods end after their grace period).
+     * jobs that carry its label or its name, waited for up to a minute (pods end after their grace period); not the
+     * results it keeps on purpose (RunArtifacts: the ConfigMap {@code <run>-results}, deleted with the run).
      */
     private List<String> leftBehind(String run) {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
@@ -501,6 +509,8 @@ class FaultsE2E {
                             testRunsOf(run))
                     .flatMap(List::stream)
                     .filter(o -> belongsTo(o, run))
+                    .filter(o -> !(o instanceof io.fabric8.kubernetes.api.model.ConfigMap
+                            && o.getMetadata().getName().equals(run + "-results")))
                     .map(o -> o.getKind() + " " + o.getMetadata().getName())
                     .toList();
             if (left.isEmpty()) {

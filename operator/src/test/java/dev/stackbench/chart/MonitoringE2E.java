@@ -357,14 +357,18 @@ class MonitoringE2E {
      * files and the report stay in target/e2e/cluster-report/.
      */
     private void reportOfTheCleanedUpRun(String name, long requests) throws IOException {
-        assertThat(cluster.client()
-                        .pods()
-                        .inNamespace(NAMESPACE)
-                        .withLabel("stackbench.dev/run", name)
-                        .list()
-                        .getItems())
-                .as("pods of the run after its cleanup")
-                .isEmpty();
+        // Cleanup has deleted the pods; they end within their grace period.
+        await(
+                "the pods of run " + name + " gone after its cleanup",
+                () -> cluster.client()
+                                .pods()
+                                .inNamespace(NAMESPACE)
+                                .withLabel("stackbench.dev/run", name)
+                                .list()
+                                .getItems()
+                                .isEmpty()
+                        ? Boolean.TRUE
+                        : null);
         Path dir = Path.of("target/e2e/cluster-report", name);
         dev.stackbench.local.ClusterResults.Kubectl kubectl = arguments -> {
             CommandResult result = cluster.kubectl(arguments.toArray(String[]::new));

@@ -217,12 +217,14 @@ class BenchmarkRunLoadIT {
                     .isEmpty();
             assertThat(client.services().inNamespace(namespace).list().getItems())
                     .isEmpty();
+            // All but the results the run keeps for its report (RunArtifacts), which go with the run.
             assertThat(client.configMaps()
                             .inNamespace(namespace)
                             .withLabel(RunLabels.RUN)
                             .list()
                             .getItems())
-                    .isEmpty();
+                    .extracting(configMap -> configMap.getMetadata().getName())
+                    .containsExactly(RunArtifacts.name(harness.run("cleaned")));
             assertThat(client.genericKubernetesResources(K6TestRun.CONTEXT)
                             .inNamespace(namespace)
                             .list()
@@ -242,6 +244,16 @@ class BenchmarkRunLoadIT {
         assertThat(Conditions.find(run.getStatus().getConditions(), RunProgress.CLEANED_UP))
                 .hasValueSatisfying(
                         condition -> assertThat(condition.getReason()).isEqualTo("Deleted"));
+        // The kept results: the script and the runner's summary, said so in their index.
+        io.fabric8.kubernetes.api.model.ConfigMap kept = client.configMaps()
+                .inNamespace(namespace)
+                .withName(RunArtifacts.name(run))
+                .get();
+        assertThat(kept.getBinaryData()).containsKeys("k6-script.js", "k6-summary-1.json");
+        assertThat(kept.getData().get(RunArtifacts.INDEX_KEY)).contains("kept k6-script.js");
+        assertThat(kept.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(
+                        owner.getUid())
+                .isEqualTo(run.getMetadata().getUid()));
     }
 
     @Test
