@@ -34,12 +34,36 @@ func bucketLowerMicros(bucket int) uint64 {
 	return uint64(bucket%subBuckets+subBuckets) << uint(shift)
 }
 
-// counts is what one scenario did in one second.
+// counts is what one scenario did in one second, and within it each request name (k6's "name" tag).
 type counts struct {
 	Requests int64         `json:"requests"`
 	Failed   int64         `json:"failed"`
 	Dropped  int64         `json:"dropped"`
 	Latency  map[int]int64 `json:"-"`
+	names    map[string]*counts
+}
+
+// namesLimit bounds the request names kept apart per scenario and second: a script that names each request by its
+// URL (k6's default name) would otherwise make a line per second as long as its requests.
+const namesLimit = 50
+
+// otherNames collects the names beyond namesLimit.
+const otherNames = "(other names)"
+
+// named is the counts of one request name within these.
+func (c *counts) named(name string) *counts {
+	if c.names == nil {
+		c.names = make(map[string]*counts, 4)
+	}
+	n := c.names[name]
+	if n == nil {
+		if len(c.names) >= namesLimit && name != otherNames {
+			return c.named(otherNames)
+		}
+		n = &counts{}
+		c.names[name] = n
+	}
+	return n
 }
 
 // bins holds counts by whole second of the samples' own time stamps (Unix seconds) and by scenario.
@@ -69,7 +93,8 @@ func (c *counts) addLatency(millis float64) {
 	c.Latency[bucketOf(uint64(millis*1000+0.5))]++
 }
 
-// line is one second as written: {"second":S,"scenarios":{"measure":{"requests":N,...,"latency":{"BUCKET":N}}}}.
+// line is one second as written: {"second":S,"scenarios":{"measure":{"requests":N,...,"latency":{"BUCKET":N},
+// "names":{"NAME":{"requests":N,"failed":N,"dropped":0,"latency":{...}}}}}}.
 type line struct {
 	Second    int64                     `json:"second"`
 	Scenarios map[string]scenarioCounts `json:"scenarios"`
@@ -77,7 +102,26 @@ type line struct {
 
 type scenarioCounts struct {
 	counts
-	LatencyBuckets map[string]int64 `json:"latency,omitempty"`
+	LatencyBuckets map[string]int64          `json:"latency,omitempty"`
+	Names          map[string]scenarioCounts `json:"names,omitempty"`
+}
+
+// encode is the counts as written, request names included.
+func encode(c *counts) scenarioCounts {
+	sc := scenarioCounts{counts: *c}
+	if len(c.Latency) > 0 {
+		sc.LatencyBuckets = make(map[string]int64, len(c.Latency))
+		for bucket, n := range c.Latency {
+			sc.LatencyBuckets[strconv.Itoa(bucket)] = n
+		}
+	}
+	if len(c.names) > 0 {
+		sc.Names = make(map[string]scenarioCounts, len(c.names))
+		for name, n := range c.names {
+			sc.Names[name] = encode(n)
+		}
+	}
+	return sc
 }
 
 // takeBefore removes the seconds before the given one and returns them as JSON lines, oldest first.
@@ -93,14 +137,7 @@ func (b bins) takeBefore(second int64) ([][]byte, error) {
 	for _, s := range done {
 		l := line{Second: s, Scenarios: make(map[string]scenarioCounts, len(b[s]))}
 		for scenario, c := range b[s] {
-			sc := scenarioCounts{counts: *c}
-			if len(c.Latency) > 0 {
-				sc.LatencyBuckets = make(map[string]int64, len(c.Latency))
-				for bucket, n := range c.Latency {
-					sc.LatencyBuckets[strconv.Itoa(bucket)] = n
-				}
-			}
-			l.Scenarios[scenario] = sc
+			l.Scenarios[scenario] = encode(c)
 		}
 		encoded, err := json.Marshal(l)
 		if err != nil {

@@ -61,7 +61,7 @@ type Output struct {
 
 	mu        sync.Mutex
 	bins      bins
-	scenarios map[*metrics.TagSet]string
+	scenarios map[*metrics.TagSet]tagKey
 
 	file   *os.File
 	writer *bufio.Writer
@@ -89,7 +89,7 @@ func newOutput(path string, logger logrus.FieldLogger, now func() time.Time) *Ou
 		logger:    logger,
 		now:       now,
 		bins:      make(bins),
-		scenarios: make(map[*metrics.TagSet]string),
+		scenarios: make(map[*metrics.TagSet]tagKey),
 		stdout:    os.Stdout,
 	}
 }
@@ -172,23 +172,36 @@ func (o *Output) add(sample metrics.Sample) {
 	default:
 		return
 	}
-	add(o.bins.at(sample.Time.Unix(), o.scenarioOf(sample.Tags)))
+	key := o.keyOf(sample.Tags)
+	c := o.bins.at(sample.Time.Unix(), key.scenario)
+	add(c)
+	// A request's own figures also by its name; a dropped iteration has none.
+	if key.name != "" && sample.Metric.Name != metrics.DroppedIterationsName {
+		add(c.named(key.name))
+	}
 }
 
-// scenarioOf remembers the scenario of each tag set: k6 interns tag sets, so most samples share a few.
-func (o *Output) scenarioOf(tags *metrics.TagSet) string {
-	if scenario, ok := o.scenarios[tags]; ok {
-		return scenario
+// tagKey is what the output reads of a sample's tags: its scenario and its request name.
+type tagKey struct {
+	scenario string
+	name     string
+}
+
+// keyOf remembers the scenario and name of each tag set: k6 interns tag sets, so most samples share a few.
+func (o *Output) keyOf(tags *metrics.TagSet) tagKey {
+	if key, ok := o.scenarios[tags]; ok {
+		return key
 	}
-	scenario := ""
+	key := tagKey{}
 	if tags != nil {
-		scenario, _ = tags.Get("scenario")
+		key.scenario, _ = tags.Get("scenario")
+		key.name, _ = tags.Get("name")
 	}
 	if len(o.scenarios) >= scenarioCacheLimit {
 		clear(o.scenarios)
 	}
-	o.scenarios[tags] = scenario
-	return scenario
+	o.scenarios[tags] = key
+	return key
 }
 
 // flushBefore writes the seconds before the given Unix second and flushes the file.

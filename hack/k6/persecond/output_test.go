@@ -211,6 +211,63 @@ func TestSecondsGoToTheLogWhenK6Stops(t *testing.T) {
 	}
 }
 
+// TestRequestNamesAreCountedApart: requests tagged with a name are counted under it as well as in their scenario;
+// past namesLimit names in a second the rest share one entry.
+func TestRequestNamesAreCountedApart(t *testing.T) {
+	registry := metrics.NewRegistry()
+	builtin := metrics.RegisterBuiltinMetrics(registry)
+	base := time.Unix(1_800_000_000, 0)
+	path := filepath.Join(t.TempDir(), "per-second.ndjson")
+	out := newOutput(path, logrus.New(), func() time.Time { return base })
+	if err := out.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tags := func(name string) *metrics.TagSet {
+		return registry.RootTagSet().With("scenario", "measure").With("name", name)
+	}
+	var samples []metrics.SampleContainer
+	for i := 0; i < namesLimit+5; i++ {
+		name := "GET /api/item/" + strconv.Itoa(i)
+		if i < 2 {
+			name = "orders"
+		}
+		samples = append(samples, metrics.Samples{
+			{TimeSeries: metrics.TimeSeries{Metric: builtin.HTTPReqs, Tags: tags(name)}, Time: base, Value: 1},
+			{TimeSeries: metrics.TimeSeries{Metric: builtin.HTTPReqFailed, Tags: tags(name)}, Time: base, Value: 1},
+			{TimeSeries: metrics.TimeSeries{Metric: builtin.HTTPReqDuration, Tags: tags(name)}, Time: base, Value: 7},
+		})
+	}
+	out.AddMetricSamples(samples)
+	if err := out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l line
+	if err := json.Unmarshal(data, &l); err != nil {
+		t.Fatal(err)
+	}
+	measure := l.Scenarios["measure"]
+	if measure.Requests != namesLimit+5 {
+		t.Fatalf("scenario requests %d, want %d", measure.Requests, namesLimit+5)
+	}
+	if orders := measure.Names["orders"]; orders.Requests != 2 || orders.Failed != 2 || len(orders.LatencyBuckets) != 1 {
+		t.Errorf("orders: %+v", orders)
+	}
+	if len(measure.Names) != namesLimit+1 {
+		t.Errorf("%d names kept apart, want %d plus %q", len(measure.Names), namesLimit, otherNames)
+	}
+	var total int64
+	for _, n := range measure.Names {
+		total += n.Requests
+	}
+	if total != measure.Requests {
+		t.Errorf("names add up to %d requests, the scenario has %d", total, measure.Requests)
+	}
+}
+
 // BenchmarkRequest is the output's cost per HTTP request: the samples k6 sends for one request of a generated script
 // (the request's metrics and its iteration's), one container each, as k6 hands them over.
 func BenchmarkRequest(b *testing.B) {

@@ -249,6 +249,7 @@ public final class ClusterResults {
             RequestTimeline measure = timelines.getOrDefault(K6Env.MEASURE_SCENARIO, new RequestTimeline());
             WindowRecorder.writeTimeline(files.timeline(), measure, 0, false);
             WindowRecorder.writePercentiles(files.latencyPercentiles(), measure);
+            RequestNameTotals.read(perSecond, K6Env.MEASURE_SCENARIO).write(files.requestsByName());
             RequestTimeline warmup = timelines.get(K6Env.WARMUP_SCENARIO);
             if (warmup != null && !warmup.isEmpty() && !measure.isEmpty()) {
                 WindowRecorder.writeTimeline(

@@ -122,6 +122,11 @@ public record ResultsLayout(Path root) {
             return dir.resolve("latency-percentiles.csv");
         }
 
+        /** Requests, failures and latency of each request name over the measured window. */
+        public Path requestsByName() {
+            return dir.resolve("requests-by-name.csv");
+        }
+
         /** What made the results: the stackbench build, k6 and this machine. */
         public Path provenance() {
             return dir.resolve("provenance.json");

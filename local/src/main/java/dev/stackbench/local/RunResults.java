@@ -51,6 +51,7 @@ public record RunResults(BenchmarkRun run, ReportRun report, Provenance provenan
             "requests-per-second.csv",
             "warmup-requests-per-second.csv",
             "latency-percentiles.csv",
+            "requests-by-name.csv",
             "target-metrics.csv",
             "k6-summary.json",
             "k6-script.js",
@@ -131,7 +132,7 @@ public record RunResults(BenchmarkRun run, ReportRun report, Provenance provenan
                         ? Map.of()
                         : run.getStatus().getSummary().getStatusCodes(),
                 K6SummaryFigures.checks(load.k6Summary()),
-                K6SummaryFigures.requestNames(load.k6Summary()));
+                requestNames(load));
         ReportRun report = new ReportRun(
                 ReportRows.fromStatus(run, k6Cores),
                 timeline(load.timeline()),
@@ -147,6 +148,12 @@ public record RunResults(BenchmarkRun run, ReportRun report, Provenance provenan
     }
 
     /** The kept step's directory (step-NN-LEVEL) of a sweep or capacity search, if the run has one on disk. */
+    /** Per request name: from k6's own time-stamped samples when the run kept them, else from k6's summary. */
+    private static List<RunDetails.RequestNameFigures> requestNames(ResultsLayout.RunFiles load) {
+        List<RunDetails.RequestNameFigures> fromSamples = RequestNameTotals.readCsv(load.requestsByName());
+        return fromSamples.isEmpty() ? K6SummaryFigures.requestNames(load.k6Summary()) : fromSamples;
+    }
+
     private static Optional<ResultsLayout.RunFiles> keptStep(Path dir, BenchmarkRunStatus status) {
         if (status == null || status.getSummary() == null || status.getSummary().getStep() == null) {
             return Optional.empty();

@@ -1,5 +1,6 @@
 package dev.stackbench.local;
 
+import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.report.LatencyPercentile;
@@ -67,6 +68,7 @@ final class WindowRecorder {
                     files.warmupTimeline(), warmup, warmup.firstEpochSecond() - windowStart.getEpochSecond(), true);
         }
         writePercentiles(files.latencyPercentiles(), measure);
+        RequestNameTotals.read(files.k6PerSecond(), K6Env.MEASURE_SCENARIO).write(files.requestsByName());
         writeMetrics(files.metrics(), observation);
         return observation;
     }

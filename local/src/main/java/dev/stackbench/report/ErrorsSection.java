@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Where requests went wrong: responses by HTTP status, k6's checks by name with their failures, and latency and errors
- * per request name where k6's summary has them. Left out for runs whose results directory holds none of these.
+ * per request name (from k6's own samples, requests-by-name.csv, else where k6's summary has them). Left out for runs whose results directory holds none of these.
  */
 final class ErrorsSection {
 
@@ -52,8 +52,9 @@ final class ErrorsSection {
                 html.append("</table>\n");
             }
             if (!details.requestNames().isEmpty()) {
-                html.append("<table><tr><th>request name</th><th>requests</th><th>p50 ms</th><th>p95 ms</th>"
-                        + "<th>p99 ms</th><th>max ms</th><th>errors</th></tr>\n");
+                html.append(
+                        "<table><tr><th>request name (measured window)</th><th>requests</th><th>p50 ms</th><th>p95 ms</th>"
+                                + "<th>p99 ms</th><th>max ms</th><th>errors</th></tr>\n");
                 for (RunDetails.RequestNameFigures name : details.requestNames()) {
                     html.append("<tr><td>")
                             .append(HtmlReport.escape(name.name()))

@@ -69,6 +69,16 @@ class ClusterResultsTest {
             assertThat(Double.parseDouble(f[4])).as(line).isCloseTo(12.0, org.assertj.core.data.Offset.offset(0.2));
         });
         assertThat(dir.resolve("k6-summary.json")).isNotEmptyFile();
+        // Per request name over the window: both runners' three seconds, 6 failed of 90.
+        List<String> byName = Files.readAllLines(dir.resolve("requests-by-name.csv"));
+        assertThat(byName.get(0)).isEqualTo(RequestNameTotals.HEADER);
+        assertThat(byName.get(1)).startsWith("orders; by id,90,6,0.066667,");
+        assertThat(RequestNameTotals.readCsv(dir.resolve("requests-by-name.csv")))
+                .singleElement()
+                .satisfies(row -> {
+                    assertThat(row.requests()).isEqualTo(90);
+                    assertThat(row.p95Ms()).isCloseTo(12.0, org.assertj.core.data.Offset.offset(0.2));
+                });
         assertThat(dir.resolve("k6-script.js")).hasContent("export default function () {}");
         assertThat(Files.readString(dir.resolve("benchmarkrun.yaml"))).contains("namespace: \"team-a\"");
         RunResults read = RunResults.read(dir);
@@ -138,7 +148,13 @@ class ClusterResultsTest {
                     .append(bucket(12_000))
                     .append("\":")
                     .append(perSecond)
-                    .append("}}}}\n");
+                    .append("},\"names\":{\"orders, by id\":{\"requests\":")
+                    .append(perSecond)
+                    .append(",\"failed\":1,\"dropped\":0,\"latency\":{\"")
+                    .append(bucket(12_000))
+                    .append("\":")
+                    .append(perSecond)
+                    .append("}}}}}}\n");
         }
         return lines.toString();
     }

@@ -84,6 +84,18 @@ class ReportInBrowserIT {
                 .contains("p95 latency against offered load (VUs)");
     }
 
+    /** A cluster run, fetched after its cleanup into the same layout, draws the charts of a local one. */
+    @Test
+    void aClusterRunsReportDrawsEveryChart() throws Exception {
+        Page page = open("cluster", "cluster");
+
+        assertThat(page.dom())
+                .contains("remote-write")
+                .contains("Throughput (completed requests per second) (warmup shaded)")
+                .contains("Latency by percentile (measured window)");
+        assertThat(page.charts()).isGreaterThanOrEqualTo(4);
+    }
+
     /** What Chromium made of a page: its DOM once the scripts ran, and how many charts it drew. */
     private record Page(String dom, int charts) {}
 
