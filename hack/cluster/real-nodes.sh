@@ -651,12 +651,35 @@ real_tag_major() {
   done
 }
 
+# real_kubelet_ready NAME POOL INDEX: waits up to 120 s for the node to be Ready. The kubelets of this machine share
+# one fixed device-plugin socket path whatever --root-dir says (each removes what is in /var/lib/kubelet/device-plugins
+# and binds its socket there as it starts), so two starting at the same instant can find it bound and exit; such a
+# kubelet is started once more, alone, its first log kept beside the new one.
+real_kubelet_ready() {
+  local name="$1" pool="$2" index="$3" restarted=false pid deadline=$(( SECONDS + 120 ))
+  until kubectl_admin wait --for condition=Ready --timeout 1s "node/$name" >/dev/null 2>&1; do
+    pid="$(pid_of "kubelet-$name")"
+    if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then
+      if ! $restarted && grep -q "while starting device plugin registry" "$DIR/logs/kubelet-$name.log" 2>/dev/null; then
+        log "the kubelet of $name found the shared device-plugin socket taken by another starting kubelet; starting it again"
+        mv "$DIR/logs/kubelet-$name.log" "$DIR/logs/kubelet-$name.first-start.log"
+        restarted=true
+        real_kubelet_start "$name" "$pool" "$index"
+        continue
+      fi
+      fail_with_log "kubelet-$name" "kubelet-$name exited while waiting for node $name to be Ready; see $DIR/logs/kubelet-$name.log"
+    fi
+    (( SECONDS < deadline )) \
+      || fail_with_log "kubelet-$name" "timed out after 120s waiting for node $name to be Ready; see $DIR/logs/kubelet-$name.log"
+    sleep 0.2
+  done
+}
+
 real_nodes_wait() {
   local line name pool index
   for line in "${REAL_NODES[@]}"; do
     read -r name pool index <<< "$line"
-    wait_until "kubelet-$name" 120 "node $name to be Ready" \
-      kubectl_admin wait --for condition=Ready --timeout 1s "node/$name"
+    real_kubelet_ready "$name" "$pool" "$index"
   done
   wait_until coredns 30 "the cluster DNS on $REAL_HOST_IP:53" \
     bash -c "exec 3<>/dev/tcp/$REAL_HOST_IP/53"
