@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"go.k6.io/k6/lib"
 	"go.k6.io/k6/metrics"
 	"go.k6.io/k6/output"
 )
@@ -62,6 +64,8 @@ type Output struct {
 	mu        sync.Mutex
 	bins      bins
 	scenarios map[*metrics.TagSet]tagKey
+	// intended holds the handled ticks of each arrival-rate scenario, for the latencies from the intended starts.
+	intended map[string]*intendedScenario
 
 	file   *os.File
 	writer *bufio.Writer
@@ -80,7 +84,25 @@ func New(params output.Params) (output.Output, error) {
 	if params.ConfigArgument == "" {
 		return nil, errors.New("the stackbench output needs a file to write to: --out stackbench=FILE")
 	}
-	return newOutput(params.ConfigArgument, params.Logger, time.Now), nil
+	o := newOutput(params.ConfigArgument, params.Logger, time.Now)
+	if err := o.followSchedules(params.ScriptOptions); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// followSchedules finds the arrival-rate scenarios and this instance's share of their ticks.
+func (o *Output) followSchedules(options lib.Options) error {
+	tuple, err := lib.NewExecutionTuple(options.ExecutionSegment, options.ExecutionSegmentSequence)
+	if err != nil {
+		return fmt.Errorf("the stackbench output cannot read the execution segment: %w", err)
+	}
+	for name, config := range options.Scenarios {
+		if s, ok := scheduleOf(config, tuple); ok {
+			o.intended[name] = &intendedScenario{schedule: s}
+		}
+	}
+	return nil
 }
 
 func newOutput(path string, logger logrus.FieldLogger, now func() time.Time) *Output {
@@ -90,6 +112,7 @@ func newOutput(path string, logger logrus.FieldLogger, now func() time.Time) *Ou
 		now:       now,
 		bins:      make(bins),
 		scenarios: make(map[*metrics.TagSet]tagKey),
+		intended:  make(map[string]*intendedScenario),
 		stdout:    os.Stdout,
 	}
 }
@@ -169,16 +192,40 @@ func (o *Output) add(sample metrics.Sample) {
 		add = func(c *counts) { c.Dropped += int64(sample.Value) }
 	case metrics.HTTPReqDurationName:
 		add = func(c *counts) { c.addLatency(sample.Value) }
+	case metrics.IterationDurationName:
+		o.addTick(sample, false)
+		return
 	default:
 		return
 	}
 	key := o.keyOf(sample.Tags)
+	if sample.Metric.Name == metrics.DroppedIterationsName {
+		o.addTick(sample, true)
+	}
 	c := o.bins.at(sample.Time.Unix(), key.scenario)
 	add(c)
 	// A request's own figures also by its name; a dropped iteration has none.
 	if key.name != "" && sample.Metric.Name != metrics.DroppedIterationsName {
 		add(c.named(key.name))
 	}
+}
+
+// addTick keeps a handled tick of an arrival-rate scenario: an iteration that ended (its start is its duration
+// before the sample) or a dropped one.
+func (o *Output) addTick(sample metrics.Sample, dropped bool) {
+	if len(o.intended) == 0 {
+		return
+	}
+	scenario := o.intended[o.keyOf(sample.Tags).scenario]
+	if scenario == nil {
+		return
+	}
+	end := sample.Time.UnixNano()
+	if dropped {
+		scenario.add(tickEvent{at: end, end: -1})
+		return
+	}
+	scenario.add(tickEvent{at: end - int64(sample.Value*float64(time.Millisecond)), end: end})
 }
 
 // tagKey is what the output reads of a sample's tags: its scenario and its request name.
@@ -235,6 +282,7 @@ func (o *Output) Stop() error {
 	close(o.stop)
 	<-o.done
 	o.flushBefore(math.MaxInt64)
+	o.writeIntended()
 	if o.held != nil {
 		return o.printHeld()
 	}
@@ -242,6 +290,34 @@ func (o *Output) Stop() error {
 		return fmt.Errorf("the stackbench output could not close %s: %w", o.path, err)
 	}
 	return nil
+}
+
+// writeIntended writes, once k6 stopped, the latencies from the intended starts of the arrival-rate scenarios.
+func (o *Output) writeIntended() {
+	o.mu.Lock()
+	l := intendedLine{Intended: make(map[string]intendedCounts, len(o.intended))}
+	for name, scenario := range o.intended {
+		if counts, ok := scenario.compute(); ok {
+			l.Intended[name] = counts
+		}
+	}
+	o.mu.Unlock()
+	if len(l.Intended) == 0 {
+		return
+	}
+	encoded, err := json.Marshal(l)
+	o.writeMu.Lock()
+	defer o.writeMu.Unlock()
+	if err == nil {
+		_, err = o.writer.Write(append(encoded, '\n'))
+	}
+	if err == nil && o.held == nil {
+		err = o.writer.Flush()
+	}
+	if err != nil && !o.failed {
+		o.failed = true
+		o.logger.WithError(err).Errorf("the stackbench output could not write the intended starts to %s", o.path)
+	}
 }
 
 // printHeld prints the held seconds as one line on standard output (ToLog).
