@@ -447,6 +447,12 @@ public final class SteppedLoad {
             result.setP95Ms(summary.getLatencyMs().getP95());
             result.setP99Ms(summary.getLatencyMs().getP99());
         }
+        if (summary.getIntendedLatencyMs() != null) {
+            result.setIntendedP95Ms(summary.getIntendedLatencyMs().getP95());
+            result.setIntendedP99Ms(summary.getIntendedLatencyMs().getP99());
+            result.setIntendedLowerBound(summary.getIntendedLatencyMs().getLowerBounds() != null
+                    && summary.getIntendedLatencyMs().getLowerBounds().contains("p95"));
+        }
         if (summary.getTarget() != null) {
             result.setPeakThreads(summary.getTarget().getPeakThreads());
             result.setTargetCpuCores(summary.getTarget().getAvgCpuCores());

@@ -1,5 +1,6 @@
 package dev.stackbench.stats;
 
+import dev.stackbench.api.status.IntendedLatency;
 import dev.stackbench.api.status.LatencySummary;
 import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.stats.RepetitionStatistics.Direction;
@@ -16,6 +17,10 @@ public enum ComparisonMetric {
     P95("p95", Direction.LOWER_IS_BETTER, summary -> latency(summary, LatencySummary::getP95)),
     P99("p99", Direction.LOWER_IS_BETTER, summary -> latency(summary, LatencySummary::getP99)),
     MAX("max", Direction.LOWER_IS_BETTER, summary -> latency(summary, LatencySummary::getMax)),
+    /** The 95th percentile latency from the intended start (arrival-rate executors), dropped iterations included. */
+    P95_INTENDED("p95Intended", Direction.LOWER_IS_BETTER, summary -> intended(summary, IntendedLatency::getP95)),
+    /** The 99th percentile latency from the intended start. */
+    P99_INTENDED("p99Intended", Direction.LOWER_IS_BETTER, summary -> intended(summary, IntendedLatency::getP99)),
     ERROR_RATE("errorRate", Direction.LOWER_IS_BETTER, RunSummary::getErrorRate),
     /** The rate a capacity search found (runs whose spec has workload.capacity). */
     CAPACITY(
@@ -80,5 +85,9 @@ public enum ComparisonMetric {
 
     private static Double latency(RunSummary summary, Function<LatencySummary, Double> percentile) {
         return summary.getLatencyMs() == null ? null : percentile.apply(summary.getLatencyMs());
+    }
+
+    private static Double intended(RunSummary summary, Function<IntendedLatency, Double> percentile) {
+        return summary.getIntendedLatencyMs() == null ? null : percentile.apply(summary.getIntendedLatencyMs());
     }
 }

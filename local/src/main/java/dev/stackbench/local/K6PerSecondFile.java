@@ -3,6 +3,7 @@ package dev.stackbench.local;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.k6.OutputBuckets;
 import dev.stackbench.report.RequestTimeline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,8 +27,6 @@ import java.util.Map;
  */
 final class K6PerSecondFile {
 
-    static final int SUB_BUCKETS = 64;
-    static final int EXACT_MICROS = 2 * SUB_BUCKETS;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private K6PerSecondFile() {}
@@ -70,25 +69,10 @@ final class K6PerSecondFile {
                 Map.Entry<String, JsonNode> bucket = buckets.next();
                 int index = Integer.parseInt(bucket.getKey());
                 timeline.recordLatency(
-                        second, middleMicros(index) / 1000.0, bucket.getValue().asLong());
+                        second,
+                        OutputBuckets.middleMicros(index) / 1000.0,
+                        bucket.getValue().asLong());
             }
         }
-    }
-
-    /** The smallest latency of a bucket, in microseconds. */
-    static long lowerMicros(int bucket) {
-        if (bucket < EXACT_MICROS) {
-            return bucket;
-        }
-        int shift = bucket / SUB_BUCKETS - 1;
-        return (long) (bucket % SUB_BUCKETS + SUB_BUCKETS) << shift;
-    }
-
-    /** A bucket's latency as read: its own value below {@value #EXACT_MICROS} µs, else the middle of its range. */
-    static double middleMicros(int bucket) {
-        if (bucket < EXACT_MICROS) {
-            return bucket;
-        }
-        return (lowerMicros(bucket) + lowerMicros(bucket + 1)) / 2.0;
     }
 }

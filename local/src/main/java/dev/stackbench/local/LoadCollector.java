@@ -40,7 +40,7 @@ final class LoadCollector {
     void collect(LoadStep step, int exitCode, ResultsLayout.RunFiles files, RunObservation observation) {
         RunSummary summary;
         try {
-            summary = LocalSummary.summarize(step.spec(), catalogue, files.k6Summary(), observation);
+            summary = LocalSummary.summarize(step.spec(), catalogue, files, observation);
         } catch (RuntimeException e) {
             if (step.isStep()) {
                 progress.loadFinished(1);

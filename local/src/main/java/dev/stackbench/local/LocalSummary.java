@@ -4,6 +4,8 @@ import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.catalogue.VariantCatalogue;
+import dev.stackbench.k6.IntendedStarts;
+import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.results.GeneratorCheck;
@@ -11,11 +13,16 @@ import dev.stackbench.results.ResultAggregator;
 import dev.stackbench.results.ServerSideCheck;
 import dev.stackbench.results.TargetMetrics;
 import dev.stackbench.results.TimedScrape;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The status summary of a local run, made by the results code the operator uses, so both modes give the same
@@ -27,14 +34,18 @@ final class LocalSummary {
 
     /** The status summary, from the k6 summary and the target scrapes of the measured window. */
     static RunSummary summarize(
-            BenchmarkRunSpec spec, VariantCatalogue catalogue, Path k6Summary, RunObservation observation) {
-        RunnerSummary runner = K6SummaryParser.parseFile(k6Summary);
+            BenchmarkRunSpec spec,
+            VariantCatalogue catalogue,
+            ResultsLayout.RunFiles files,
+            RunObservation observation) {
+        RunnerSummary runner = K6SummaryParser.parseFile(files.k6Summary());
         TargetMetrics metrics = targetMetrics(observation);
         RunSummary summary =
                 ResultAggregator.aggregate(List.of(runner), spec, catalogue, targetSummary(metrics, observation));
         // The client window: k6 counts what completed within measuredSeconds of the measured scenario's start.
         Instant windowEnd = observation.windowStart().plusNanos(Math.round(summary.getMeasuredSeconds() * 1e9));
         ServerSideCheck.addTo(summary, metrics.serverRequests(), observation.windowStart(), windowEnd);
+        intendedStarts(files.k6PerSecond()).summary().ifPresent(summary::setIntendedLatencyMs);
         return summary;
     }
 
@@ -70,6 +81,18 @@ final class LocalSummary {
                         + " metrics, so thread, heap and pool figures cover only the answered scrapes",
                 missed,
                 observation.ticks().size()));
+    }
+
+    /** The measured scenario's latencies from the intended starts, from k6's stackbench output when it wrote them. */
+    private static IntendedStarts intendedStarts(Path perSecondFile) {
+        if (!Files.isRegularFile(perSecondFile)) {
+            return IntendedStarts.read(Stream.empty(), K6Env.MEASURE_SCENARIO);
+        }
+        try (Stream<String> lines = Files.lines(perSecondFile, StandardCharsets.UTF_8)) {
+            return IntendedStarts.read(lines, K6Env.MEASURE_SCENARIO);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read k6's per-second file " + perSecondFile, e);
+        }
     }
 
     /** Every scrape of the run, in the same accumulator the operator feeds. */

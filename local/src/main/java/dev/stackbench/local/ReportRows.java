@@ -4,6 +4,7 @@ import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.BenchmarkRunStatus;
 import dev.stackbench.api.status.BurstSummary;
 import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.IntendedLatency;
 import dev.stackbench.api.status.LatencySummary;
 import dev.stackbench.api.status.LockSummary;
 import dev.stackbench.api.status.RunSummary;
@@ -13,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /** Turns a run's status (the same block the operator writes) into its line of the comparison table. */
@@ -139,6 +142,7 @@ public final class ReportRows {
             lines.add("pool: the target reports no busy-thread count for its requests (" + peakPool
                     + " from Tomcat: its executor is not a pool of platform threads, e.g. virtual threads)");
         }
+        intendedLine(summary.getIntendedLatencyMs()).ifPresent(lines::add);
         BurstSummary burst = summary.getBurst();
         if (burst != null) {
             lines.add(String.format(
@@ -174,5 +178,33 @@ public final class ReportRows {
                                             : "")));
         }
         return lines;
+    }
+
+    /**
+     * The latency from the intended start beside the service time, ">=" before a figure that dropped iterations make
+     * a lower bound.
+     */
+    static Optional<String> intendedLine(IntendedLatency intended) {
+        if (intended == null || intended.getP50() == null) {
+            return Optional.empty();
+        }
+        List<String> bounds = intended.getLowerBounds() == null ? List.of() : intended.getLowerBounds();
+        BiFunction<String, Double, String> figure = (name, value) ->
+                String.format(Locale.ROOT, "%s %s%.1f", name, bounds.contains(name) ? ">=" : "", value);
+        return Optional.of(String.format(
+                Locale.ROOT,
+                "from the intended start: %s, %s, %s, %s ms over %d intended iterations (%d dropped%s)%s",
+                figure.apply("p50", intended.getP50()),
+                figure.apply("p90", intended.getP90()),
+                figure.apply("p95", intended.getP95()),
+                figure.apply("p99", intended.getP99()),
+                intended.getIntended(),
+                intended.getDropped(),
+                intended.getBeyondWindow() != null && intended.getBeyondWindow() > 0
+                        ? ", " + intended.getBeyondWindow() + " never served in the window"
+                        : "",
+                intended.getScheduleLagP99Ms() == null
+                        ? ""
+                        : String.format(Locale.ROOT, "; schedule lag p99 %.1f ms", intended.getScheduleLagP99Ms())));
     }
 }

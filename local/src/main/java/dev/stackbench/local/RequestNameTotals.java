@@ -3,6 +3,7 @@ package dev.stackbench.local;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.k6.OutputBuckets;
 import dev.stackbench.report.RunDetails;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,7 +76,7 @@ final class RequestNameTotals {
                             counts.path("latency").fields();
                     buckets.hasNext(); ) {
                 Map.Entry<String, JsonNode> bucket = buckets.next();
-                long micros = Math.round(K6PerSecondFile.middleMicros(Integer.parseInt(bucket.getKey())));
+                long micros = Math.round(OutputBuckets.middleMicros(Integer.parseInt(bucket.getKey())));
                 totals.latencyMicros.recordValueWithCount(
                         Math.min(HIGHEST_MICROS, micros), bucket.getValue().asLong());
             }

@@ -28,6 +28,9 @@ public final class TinyTargetServer implements AutoCloseable {
     private final boolean honourLock;
     private final AtomicLong nextOrder = new AtomicLong();
     private final Map<Long, String> orders = new ConcurrentHashMap<>();
+    private final long startedNanos = System.nanoTime();
+    private volatile long stallEveryNanos;
+    private volatile long stallNanos;
 
     public TinyTargetServer(String variant) throws IOException {
         this(variant, true);
@@ -44,6 +47,35 @@ public final class TinyTargetServer implements AutoCloseable {
         server.start();
     }
 
+    /**
+     * Makes the server stall: for {@code length} at the start of every {@code period} (counted from the server's
+     * start) each request waits until the stall is over before it is answered, as a stop-the-world pause would.
+     */
+    public TinyTargetServer stallEvery(java.time.Duration period, java.time.Duration length) {
+        stallNanos = length.toNanos();
+        stallEveryNanos = period.toNanos();
+        return this;
+    }
+
+    private void waitOutStall() {
+        long every = stallEveryNanos;
+        if (every <= 0) {
+            return;
+        }
+        long phase = (System.nanoTime() - startedNanos) % every;
+        if (phase < stallNanos) {
+            sleepNanos(stallNanos - phase);
+        }
+    }
+
+    private static void sleepNanos(long nanos) {
+        try {
+            Thread.sleep(java.time.Duration.ofNanos(nanos));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
@@ -54,6 +86,7 @@ public final class TinyTargetServer implements AutoCloseable {
 
     private void answerUpstream(HttpExchange exchange) throws IOException {
         served.incrementAndGet();
+        waitOutStall();
         URI uri = exchange.getRequestURI();
         String delay = uri.getQuery() == null ? "0" : uri.getQuery().replaceAll(".*delayMs=(\\d+).*", "$1");
         try {

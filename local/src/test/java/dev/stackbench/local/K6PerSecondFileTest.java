@@ -3,6 +3,7 @@ package dev.stackbench.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.stackbench.k6.OutputBuckets;
 import dev.stackbench.report.RequestTimeline;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,21 +46,21 @@ class K6PerSecondFileTest {
         RequestTimeline.Point first = measure.points().getFirst();
         assertThat(first.failed()).isEqualTo(2);
         assertThat(first.dropped()).isEqualTo(1);
-        assertThat(first.p50Ms()).isCloseTo(10.0, within(10.0 / K6PerSecondFile.SUB_BUCKETS));
+        assertThat(first.p50Ms()).isCloseTo(10.0, within(10.0 / OutputBuckets.SUB_BUCKETS));
         assertThat(timelines.get("warmup").points().getFirst().p99Ms()).isCloseTo(0.1, within(0.001));
     }
 
     @Test
     void bucketsAreContiguousAndAtMostOneSixtyFourthWide() {
         for (int bucket = 0; bucket < 2000; bucket++) {
-            long lower = K6PerSecondFile.lowerMicros(bucket);
-            long upper = K6PerSecondFile.lowerMicros(bucket + 1);
+            long lower = OutputBuckets.lowerMicros(bucket);
+            long upper = OutputBuckets.lowerMicros(bucket + 1);
             assertThat(upper).as("bucket %d's upper bound", bucket).isGreaterThan(lower);
-            if (lower >= K6PerSecondFile.EXACT_MICROS) {
-                assertThat(upper - lower).isLessThanOrEqualTo(lower / K6PerSecondFile.SUB_BUCKETS);
+            if (lower >= OutputBuckets.EXACT_MICROS) {
+                assertThat(upper - lower).isLessThanOrEqualTo(lower / OutputBuckets.SUB_BUCKETS);
             }
         }
-        assertThat(K6PerSecondFile.lowerMicros(526)).isEqualTo(9984);
+        assertThat(OutputBuckets.lowerMicros(526)).isEqualTo(9984);
     }
 
     @Test

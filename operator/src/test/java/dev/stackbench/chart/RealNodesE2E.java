@@ -467,6 +467,7 @@ class RealNodesE2E {
                 }
             }
             record("comparison." + run.getMetadata().getName(), run);
+            checkIntendedStarts(run);
         }
         // One run at a time: each created after the one before it was cleaned up.
         for (int i = 1; i < runs.size(); i++) {
@@ -1162,6 +1163,35 @@ class RealNodesE2E {
                 "pod" + operator.getMetadata().getUid(),
                 "memory.usage_in_bytes");
         return Long.parseLong(read(cgroup).trim());
+    }
+
+    /**
+     * The two runners' k6 output matched their ticks to the schedule of their execution segments: every intended
+     * iteration is either served (as many as k6 counted) or dropped (as many as k6 dropped), and without drops the
+     * latency from the intended start is the service time plus the generator's own lag.
+     */
+    private void checkIntendedStarts(BenchmarkRun run) {
+        var summary = run.getStatus().getSummary();
+        var intended = summary.getIntendedLatencyMs();
+        assertThat(intended)
+                .as("latency from the intended start: %s", describe(run))
+                .isNotNull();
+        assertThat(intended.getDropped()).as(describe(run)).isEqualTo(summary.getDroppedIterations());
+        assertThat(intended.getServed())
+                .as(describe(run))
+                .isBetween(summary.getIterations() - 2, summary.getIterations());
+        if (intended.getDropped() == 0) {
+            assertThat(intended.getLowerBounds()).as(describe(run)).isNull();
+            assertThat(intended.getP95())
+                    .as(describe(run))
+                    .isGreaterThanOrEqualTo(summary.getLatencyMs().getP95() * 0.98);
+        } else {
+            assertThat(intended.getLowerBounds()).as(describe(run)).contains("max");
+        }
+        measured.put(
+                "comparison." + run.getMetadata().getName() + ".intendedP95Ms",
+                (intended.getLowerBounds() != null && intended.getLowerBounds().contains("p95") ? ">=" : "")
+                        + intended.getP95());
     }
 
     private void record(String prefix, BenchmarkRun run) {

@@ -57,6 +57,12 @@ public class RunSummary {
     @JsonPropertyDescription("Request duration percentiles in milliseconds.")
     private LatencySummary latencyMs;
 
+    @JsonPropertyDescription(
+            "Latency from each iteration's intended start (arrival-rate executors), dropped iterations included as lower"
+                    + " bounds: what the callers of an open model saw, beside latencyMs (the service time of the"
+                    + " requests sent).")
+    private IntendedLatency intendedLatencyMs;
+
     @JsonPropertyDescription("False when percentiles come from merged histogram buckets.")
     private Boolean percentilesExact;
 

@@ -52,6 +52,19 @@ public class StepResult {
     @JsonPropertyDescription("99th percentile latency in ms.")
     private Double p99Ms;
 
+    @JsonPropertyDescription(
+            "95th percentile latency from the intended start (arrival-rate executors), in milliseconds; a lower bound"
+                    + " when intendedLowerBound says so.")
+    private Double intendedP95Ms;
+
+    @JsonPropertyDescription(
+            "99th percentile latency from the intended start (arrival-rate executors), in milliseconds.")
+    private Double intendedP99Ms;
+
+    @JsonPropertyDescription(
+            "Whether the intended-start percentiles of the step are only lower bounds (iterations were dropped).")
+    private Boolean intendedLowerBound;
+
     @JsonPropertyDescription("Share of failed requests (0..1).")
     private Double errorRate;
 

@@ -1,7 +1,15 @@
 package dev.stackbench.operator.run;
 
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
+import java.util.zip.GZIPInputStream;
 
 /**
  * The per-second counts a runner's k6 prints at the end of its log with stackbench's output ({@code --out
@@ -44,5 +52,24 @@ final class K6PerSecondLog {
         }
         boolean gzip = bytes.length > 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b;
         return gzip ? Optional.of(bytes) : Optional.empty();
+    }
+
+    /**
+     * The lines of the runners' kept seconds, one stream after the other; a stream that does not decompress ends
+     * early (what came before it is kept).
+     */
+    static List<String> lines(List<byte[]> kept) {
+        List<String> lines = new ArrayList<>();
+        for (byte[] gzip : kept) {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(
+                    new GZIPInputStream(new ByteArrayInputStream(gzip)), StandardCharsets.UTF_8))) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                // A damaged stream: the lines read before the damage stay.
+            }
+        }
+        return lines;
     }
 }

@@ -7,6 +7,8 @@ import dev.stackbench.api.run.WorkloadSpec;
 import dev.stackbench.api.status.CheckResult;
 import dev.stackbench.api.status.Conditions;
 import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.k6.IntendedStarts;
+import dev.stackbench.k6.K6Env;
 import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
@@ -160,6 +162,10 @@ public final class ResultCollection {
         }
         return switch (result) {
             case RunMeasurement.Measured measured -> {
+                // Latency from the intended starts: the runners' k6 output writes it when k6 stops.
+                IntendedStarts.read(K6PerSecondLog.lines(read.perSecond()).stream(), K6Env.MEASURE_SCENARIO)
+                        .summary()
+                        .ifPresent(measured.summary()::setIntendedLatencyMs);
                 keepResults(pass, step, load, read);
                 yield Optional.of(measured);
             }
