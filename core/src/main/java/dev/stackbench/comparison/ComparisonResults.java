@@ -206,6 +206,7 @@ public final class ComparisonResults {
         status.setContenders(contenders);
         status.setWarnings(warnings);
         status.setVerdict(result.verdict());
+        status.setVerdictWithFlaggedRuns(result.verdictWithFlaggedRuns());
         List<String> tooFew = variants.stream()
                 .filter(variant -> variant.getValidRuns() < ComparisonAnalysis.MIN_RUNS)
                 .map(variant -> variant.getName() + " (" + variant.getValidRuns() + " of " + variant.getRuns() + ")")

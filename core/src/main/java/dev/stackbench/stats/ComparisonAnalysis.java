@@ -86,7 +86,8 @@ public final class ComparisonAnalysis {
             List<VariantResult> variants,
             List<ContenderResult> contenders,
             List<String> warnings,
-            String verdict) {}
+            String verdict,
+            String verdictWithFlaggedRuns) {}
 
     public static Result analyse(
             List<String> variants,
@@ -194,7 +195,23 @@ public final class ComparisonAnalysis {
             Spread baseSpread = variantResults.getFirst().spreads().get(headline);
             verdicts.add(headline(contender, headline, shift, baseSpread));
         }
-        return new Result(baseline, variantResults, contenders, warnings, String.join("; ", verdicts));
+        String verdict = String.join("; ", verdicts);
+        String withFlagged = null;
+        long leftOut = repetitions.stream()
+                .filter(repetition ->
+                        repetition.figures() != null && repetition.flag().isPresent())
+                .count();
+        if (!includeFlagged && leftOut > 0) {
+            // What the verdict would be with them: a reader must see whether leaving them out decided it.
+            withFlagged =
+                    analyse(variants, repetitions, metrics, confidence, true).verdict();
+            warnings.add(
+                    withFlagged.equals(verdict)
+                            ? "counting the " + leftOut + " flagged runs left out would give the same verdict"
+                            : "counting the " + leftOut + " flagged runs left out (includeFlaggedRuns) would change the"
+                                    + " verdict to: " + withFlagged);
+        }
+        return new Result(baseline, variantResults, contenders, warnings, verdict, withFlagged);
     }
 
     /**

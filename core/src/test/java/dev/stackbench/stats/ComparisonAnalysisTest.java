@@ -102,6 +102,26 @@ class ComparisonAnalysisTest {
     }
 
     @Test
+    void leavingOutFlaggedRunsSaysWhatTheVerdictWouldBeWithThem() {
+        // mvc-jdbc drops iterations in every run: left out, it has no valid runs and there is no verdict; counted,
+        // webflux-r2dbc serves more.
+        Result result = ComparisonAnalysis.analyse(
+                List.of("mvc-jdbc", "webflux-r2dbc"), demo(), ComparisonMetric.DEFAULTS, 0.95, false);
+
+        assertThat(result.verdictWithFlaggedRuns())
+                .startsWith("webflux-r2dbc rps +")
+                .isNotEqualTo(result.verdict());
+        assertThat(result.warnings()).anySatisfy(warning -> assertThat(warning)
+                .startsWith("counting the 10 flagged runs left out (includeFlaggedRuns) would change the"
+                        + " verdict to: webflux-r2dbc rps +"));
+        // Counted already: nothing to say.
+        assertThat(ComparisonAnalysis.analyse(
+                                List.of("mvc-jdbc", "webflux-r2dbc"), demo(), ComparisonMetric.DEFAULTS, 0.95, true)
+                        .verdictWithFlaggedRuns())
+                .isNull();
+    }
+
+    @Test
     void theDemoPairGetsVerdictsInEachMetricsDirectionAndAHeadline() {
         // mvc-jdbc at its thread cap drops iterations in every run; counted here on purpose.
         Result result = ComparisonAnalysis.analyse(

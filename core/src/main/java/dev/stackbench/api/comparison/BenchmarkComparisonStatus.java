@@ -50,6 +50,10 @@ public class BenchmarkComparisonStatus {
             + " significant.")
     private String verdict;
 
+    @JsonPropertyDescription("The verdict the runs would give with the flagged runs counted, when some were left out"
+            + " (includeFlaggedRuns false): whether leaving them out decided the verdict.")
+    private String verdictWithFlaggedRuns;
+
     @JsonPropertyDescription("When the first repetition was created (RFC 3339).")
     private String startedAt;
 
