@@ -133,6 +133,108 @@ class IntendedStartIT {
         }
     }
 
+    /**
+     * Two k6 instances, each with half of the execution segments as a cluster's two runners have them, under a ramping
+     * rate (10 to 80 a second over 5 s, then 80 for 5 s) that a fast target keeps up with. Each instance matches its
+     * handled ticks to its own striped share of the schedule: together they intended the schedule's 625 iterations,
+     * and the latency from the intended start stays close to the service time. A tick matched to the wrong due time
+     * would show as a lag growing by a tick period with every tick: 5 s by the end.
+     */
+    @Test
+    void twoRunnersWithExecutionSegmentsMatchTheirTicksOfARampingRate(@TempDir Path dir) throws Exception {
+        try (TinyTargetServer server = new TinyTargetServer("webflux-r2dbc")) {
+            BenchmarkRunSpec spec =
+                    BenchmarkRuns.read("""
+                    apiVersion: stackbench.dev/v1alpha1
+                    kind: BenchmarkRun
+                    metadata: {name: segments}
+                    spec:
+                      target: {variant: webflux-r2dbc}
+                      workload:
+                        scenario: upstream
+                        upstreamDelay: 1ms
+                        load:
+                          executor: ramping-arrival-rate
+                          rate: 10
+                          vus: 40
+                          preAllocatedVUs: 20
+                          stages:
+                            - {duration: 5s, target: 80}
+                            - {duration: 5s, target: 80}
+                        warmup: 1s
+                        duration: 10s
+                    """, "segments.yaml").get(0).getSpec();
+            Files.writeString(
+                    dir.resolve("script.js"),
+                    new K6ScriptGenerator().generate(spec).text());
+            List<java.util.concurrent.Future<K6Binary.Result>> runners = new ArrayList<>();
+            try (var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+                for (String segment : List.of("0:1/2", "1/2:1")) {
+                    String runner = segment.startsWith("0") ? "1" : "2";
+                    Path runnerDir = Files.createDirectories(dir.resolve("runner-" + runner));
+                    Files.copy(dir.resolve("script.js"), runnerDir.resolve("script.js"));
+                    runners.add(pool.submit(() -> K6Binary.run(
+                            runnerDir,
+                            Map.of(
+                                    K6Env.BASE_URL, server.baseUrl(),
+                                    K6Env.SUMMARY_FILE,
+                                            runnerDir.resolve("summary.json").toString(),
+                                    K6Env.RUNNER_ID, runner),
+                            120,
+                            "run",
+                            "--quiet",
+                            "--execution-segment",
+                            segment,
+                            "--execution-segment-sequence",
+                            "0,1/2,1",
+                            "--out",
+                            "stackbench=" + runnerDir.resolve("per-second.ndjson"),
+                            "script.js")));
+                }
+                for (var runner : runners) {
+                    K6Binary.Result result = runner.get();
+                    assertThat(result.exitCode())
+                            .as("k6 run: %s", result.stderr())
+                            .isZero();
+                }
+            }
+            IntendedStarts starts;
+            try (Stream<String> lines = Stream.concat(
+                    Files.lines(dir.resolve("runner-1/per-second.ndjson")),
+                    Files.lines(dir.resolve("runner-2/per-second.ndjson")))) {
+                starts = IntendedStarts.read(lines, K6Env.MEASURE_SCENARIO);
+            }
+            IntendedLatency intended = starts.summary().orElseThrow();
+            RunnerSummary first = K6SummaryParser.parseFile(dir.resolve("runner-1/summary.json"));
+            RunnerSummary second = K6SummaryParser.parseFile(dir.resolve("runner-2/summary.json"));
+            String figures = String.format(
+                    Locale.ROOT,
+                    "intended %d (%d dropped), p50/p99/max %.2f/%.2f/%.2f ms, lag p99/max %.2f/%.2f ms; service p50/p99"
+                            + " %.2f/%.2f and %.2f/%.2f ms",
+                    intended.getIntended(),
+                    intended.getDropped(),
+                    intended.getP50(),
+                    intended.getP99(),
+                    intended.getMax(),
+                    intended.getScheduleLagP99Ms(),
+                    intended.getScheduleLagMaxMs(),
+                    first.latencyMs().getP50(),
+                    first.latencyMs().getP99(),
+                    second.latencyMs().getP50(),
+                    second.latencyMs().getP99());
+            Files.writeString(Path.of("target", "intended-start-segments.txt"), figures + "\n");
+
+            assertThat(starts.instances()).isEqualTo(2);
+            // 5 s from 10 to 80 a second (225) and 5 s at 80 (400); the last tick falls on the scenario's end, and an
+            // iteration still running when the scenario stops is cut off without a sample (neither served nor dropped).
+            assertThat(intended.getIntended()).as(figures).isBetween(620L, 625L);
+            assertThat(intended.getServed()).as(figures).isEqualTo(first.iterations() + second.iterations());
+            assertThat(intended.getDropped()).as(figures).isZero();
+            assertThat(intended.getLowerBounds()).as(figures).isNull();
+            assertThat(intended.getMax()).as(figures).isLessThan(2500.0);
+        }
+    }
+
     /** The measured scenario's request durations, corrected for coordinated omission. */
     private static Histogram hdrCorrected(Path samples, long expectedIntervalMicros) throws Exception {
         Histogram histogram = new Histogram(3_600_000_000L, 2);
