@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,24 @@ class K6PerSecondLogTest {
         assertThat(K6PerSecondLog.find("msg=\"" + K6PerSecondLog.PREFIX + encoded + "\n"))
                 .isEmpty();
         assertThat(K6PerSecondLog.find("no per-second line\n")).isEmpty();
+    }
+
+    @Test
+    void theRunnersLinesGiveTheLatencyFromTheIntendedStartsOfBoth() throws IOException {
+        String first =
+                SECONDS + "{\"intended\":{\"measure\":{\"served\":{\"100\":3},\"droppedAtLeast\":{\"900\":1}}}}\n";
+        String second = "{\"intended\":{\"measure\":{\"served\":{\"100\":4}}}}\n";
+        byte[] damaged = {0x1f, (byte) 0x8b, 1, 2, 3};
+
+        List<String> lines = K6PerSecondLog.lines(List.of(gzip(first), damaged, gzip(second)));
+
+        var intended = dev.stackbench.k6.IntendedStarts.read(lines.stream(), "measure")
+                .summary()
+                .orElseThrow();
+        assertThat(intended.getServed()).isEqualTo(7);
+        assertThat(intended.getDropped()).isEqualTo(1);
+        // 8 intended, the eighth dropped: p90 (the 8th by rank) and above are lower bounds.
+        assertThat(intended.getLowerBounds()).containsExactly("p90", "p95", "p99", "max");
     }
 
     @Test
