@@ -10,6 +10,7 @@ import dev.stackbench.api.status.Phase;
 import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.api.status.StepOutcome;
 import dev.stackbench.api.status.StepResult;
+import dev.stackbench.api.status.TimelineEntry;
 import dev.stackbench.results.GeneratorCheck;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Clock;
@@ -87,6 +88,56 @@ public final class RunProgress {
             status.setConditions(new ArrayList<>());
         }
         status.setObservedGeneration(run.getMetadata().getGeneration());
+    }
+
+    /** The most entries a run's timeline keeps: a long sweep's later steps are left out, its end is not. */
+    public static final int TIMELINE_LIMIT = 120;
+
+    private static final java.util.Set<String> ESSENTIAL = java.util.Set.of("RunSucceeded", "Deleted", "KeptByPolicy");
+
+    /** Records an event for the run's Events and its timeline. */
+    private void emit(Event event) {
+        events.add(event);
+        addToTimeline(now(), event.reason(), event.warning() || ESSENTIAL.contains(event.reason()));
+    }
+
+    /**
+     * Adds a moment to the run's timeline, with its seconds since the run was created; past {@link #TIMELINE_LIMIT}
+     * entries only an essential one (the end, a failure) still replaces the last.
+     */
+    public void addToTimeline(Instant at, String what, boolean essential) {
+        if (status.getTimeline() == null) {
+            status.setTimeline(new ArrayList<>());
+        }
+        List<TimelineEntry> timeline = status.getTimeline();
+        if (timeline.size() >= TIMELINE_LIMIT) {
+            if (!essential) {
+                return;
+            }
+            timeline.removeLast();
+        }
+        Instant created = createdAt().orElse(at);
+        timeline.add(new TimelineEntry()
+                .withAt(at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString())
+                .withSeconds(Math.round((at.toEpochMilli() - created.toEpochMilli()) / 100.0) / 10.0)
+                .withWhat(what));
+        // Pod milestones arrive after the fact: the timeline stays in time order.
+        timeline.sort(java.util.Comparator.comparing(entry -> Instant.parse(entry.getAt())));
+    }
+
+    /** When the run was created: its creation time stamp, or else its first timeline entry. */
+    private Optional<Instant> createdAt() {
+        String created = run.getMetadata().getCreationTimestamp();
+        if (created != null) {
+            try {
+                return Optional.of(Instant.parse(created));
+            } catch (java.time.format.DateTimeParseException e) {
+                // Not RFC 3339: the first entry stands in.
+            }
+        }
+        return status.getTimeline() == null || status.getTimeline().isEmpty()
+                ? Optional.empty()
+                : Optional.of(Instant.parse(status.getTimeline().getFirst().getAt()));
     }
 
     public BenchmarkRun run() {
@@ -257,7 +308,7 @@ public final class RunProgress {
     public void stepStarted(int step, int level, String unit, int maxSteps, String warmup, String duration) {
         String text = "step " + step + " (at most " + maxSteps + "): " + level + " " + unit + ", "
                 + (Durations.parse(warmup).isZero() ? "" : warmup + " warmup then ") + duration + " measured";
-        events.add(new Event(false, "StepStarted", text));
+        emit(new Event(false, "StepStarted", text));
         if (step == 1) {
             if (Durations.parse(warmup).isZero()) {
                 measuring(duration);
@@ -286,7 +337,7 @@ public final class RunProgress {
                 result.getErrorRate() == null ? Double.NaN : result.getErrorRate(),
                 result.getOutcome(),
                 result.getReason());
-        events.add(new Event(bad, "Step" + result.getOutcome(), text));
+        emit(new Event(bad, "Step" + result.getOutcome(), text));
         status.setMessage(text);
     }
 
@@ -313,7 +364,7 @@ public final class RunProgress {
         if (SteppedLoad.GENERATOR_LIMITED.equals(done.reason())) {
             kept.addWarning(done.message());
         }
-        events.add(new Event(SteppedLoad.GENERATOR_LIMITED.equals(done.reason()), done.reason(), done.message()));
+        emit(new Event(SteppedLoad.GENERATOR_LIMITED.equals(done.reason()), done.reason(), done.message()));
         stepsMessage = done.message() + "; the summary is step " + keptStep;
     }
 
@@ -352,7 +403,7 @@ public final class RunProgress {
         }
         status.setPhase(next);
         status.setMessage(message);
-        events.add(new Event(next == Phase.Failed, reason, message));
+        emit(new Event(next == Phase.Failed, reason, message));
         if (next.isTerminal()) {
             status.setFinishedAt(Conditions.format(now()));
             status.setLive(null); // a view of the load while it ran: the summary has the results now
@@ -379,13 +430,13 @@ public final class RunProgress {
                 run.getMetadata().getGeneration(),
                 now());
         if (flips && !Conditions.COMPLETE.equals(type)) {
-            events.add(new Event(false, reason, message));
+            emit(new Event(false, reason, message));
         }
     }
 
     /** Records a normal event that changes no condition (something done once, e.g. pools released). */
     public void note(String reason, String message) {
-        events.add(new Event(false, reason, message));
+        emit(new Event(false, reason, message));
     }
 
     /** Sets a condition True that marks a problem; records a warning event when it is new or flips. */
@@ -402,7 +453,7 @@ public final class RunProgress {
                 run.getMetadata().getGeneration(),
                 now());
         if (flips) {
-            events.add(new Event(true, reason, message));
+            emit(new Event(true, reason, message));
         }
     }
 

@@ -28,6 +28,52 @@ class RunProgressTest {
     }
 
     @Test
+    void theTimelineHasEveryEventWithItsSecondsSinceTheRunWasCreatedInTimeOrder() {
+        BenchmarkRun run = exampleRun();
+        run.getMetadata().setCreationTimestamp("2026-01-01T09:59:58Z");
+        java.util.concurrent.atomic.AtomicReference<Instant> now =
+                new java.util.concurrent.atomic.AtomicReference<>(T0);
+        java.time.Clock clock = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now.get();
+            }
+        };
+        RunProgress progress = new RunProgress(run, clock);
+
+        progress.accepted();
+        now.set(T0.plusMillis(4_250));
+        progress.targetReady();
+        // A pod's milestone learnt later, between the two: it takes its place in time.
+        progress.addToTimeline(T0.plusSeconds(1), "database Ready", false);
+
+        assertThat(progress.status().getTimeline())
+                .extracting(e -> e.getWhat() + "@" + e.getSeconds())
+                .containsExactly("Accepted@2.0", "database Ready@3.0", "TargetReady@6.3");
+        assertThat(progress.status().getTimeline().getLast().getAt()).isEqualTo("2026-01-01T10:00:04.250Z");
+
+        // Full: only the end (or a failure) still gets in, in place of the last entry.
+        for (int i = progress.status().getTimeline().size(); i < RunProgress.TIMELINE_LIMIT; i++) {
+            progress.addToTimeline(T0.plusSeconds(10 + i), "step " + i, false);
+        }
+        progress.addToTimeline(T0.plusSeconds(500), "step beyond", false);
+        progress.addToTimeline(T0.plusSeconds(501), "RunSucceeded", true);
+        assertThat(progress.status().getTimeline()).hasSize(RunProgress.TIMELINE_LIMIT);
+        assertThat(progress.status().getTimeline().getLast().getWhat()).isEqualTo("RunSucceeded");
+        assertThat(progress.status().getTimeline()).noneMatch(e -> e.getWhat().equals("step beyond"));
+    }
+
+    @Test
     void aSuccessfulRunGoesThroughTheSharedStepsWithTheirReasons() {
         RunProgress progress = new RunProgress(exampleRun(), T0);
 

@@ -132,7 +132,8 @@ public record RunResults(BenchmarkRun run, ReportRun report, Provenance provenan
                         ? Map.of()
                         : run.getStatus().getSummary().getStatusCodes(),
                 K6SummaryFigures.checks(load.k6Summary()),
-                requestNames(load));
+                requestNames(load),
+                run.getStatus().getTimeline());
         ReportRun report = new ReportRun(
                 ReportRows.fromStatus(run, k6Cores),
                 timeline(load.timeline()),

@@ -4,12 +4,14 @@ import dev.stackbench.api.comparison.BenchmarkComparisonStatus;
 import dev.stackbench.api.comparison.ComparisonRunRecord;
 import dev.stackbench.api.comparison.MetricSpread;
 import dev.stackbench.api.comparison.VariantStatistics;
+import dev.stackbench.api.status.TimelineEntry;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One self-contained HTML page comparing the runs of an invocation: the summary table, loud warnings, plots
@@ -276,6 +278,7 @@ public final class HtmlReport {
                     .append("</td></tr>"));
             html.append("</table>\n");
         }
+        timeline(html, run);
         html.append("<details><summary>BenchmarkRun</summary><pre>")
                 .append(escape(run.specYaml()))
                 .append("</pre></details>\n");
@@ -315,5 +318,61 @@ public final class HtmlReport {
                 .replace("<", "&lt;")
                 .replace(">", "&gt;")
                 .replace("\"", "&quot;");
+    }
+
+    /**
+     * Where the run's time went: its events and pods' milestones, and the overhead around the load (from the run's
+     * creation to its result, less the warmup and the measured window).
+     */
+    private static void timeline(StringBuilder html, ReportRun run) {
+        List<TimelineEntry> timeline = run.details().timeline();
+        if (timeline.isEmpty()) {
+            return;
+        }
+        html.append("<h3>Timeline</h3>\n");
+        Optional<TimelineEntry> succeeded = timeline.stream()
+                .filter(entry -> "RunSucceeded".equals(entry.getWhat()))
+                .findFirst();
+        Optional<Double> load = loadSeconds(run);
+        if (succeeded.isPresent() && succeeded.get().getSeconds() != null && load.isPresent()) {
+            html.append(String.format(
+                    Locale.ROOT,
+                    "<p>Created to succeeded: %.1f s, of which %.0f s warmup and measured window: %.1f s around the"
+                            + " load.</p>\n",
+                    succeeded.get().getSeconds(),
+                    load.get(),
+                    succeeded.get().getSeconds() - load.get()));
+        }
+        html.append("<details><summary>").append(timeline.size()).append(" moments</summary><table>");
+        html.append("<tr><th>s</th><th>what</th><th>at</th></tr>");
+        for (TimelineEntry entry : timeline) {
+            html.append("<tr><td>")
+                    .append(entry.getSeconds() == null ? "" : String.format(Locale.ROOT, "%.1f", entry.getSeconds()))
+                    .append("</td><td>")
+                    .append(escape(entry.getWhat()))
+                    .append("</td><td>")
+                    .append(escape(entry.getAt()))
+                    .append("</td></tr>");
+        }
+        html.append("</table></details>\n");
+    }
+
+    /** The warmup and the measured window of a run with one load level, in seconds. */
+    private static Optional<Double> loadSeconds(ReportRun run) {
+        try {
+            var workload = dev.stackbench.api.BenchmarkRuns.yamlMapper()
+                    .readValue(run.specYaml(), dev.stackbench.api.run.BenchmarkRun.class)
+                    .getSpec()
+                    .getWorkload();
+            if (workload.isStepped()) {
+                // Each step has its own warmup and window: no one figure to take off.
+                return Optional.empty();
+            }
+            return Optional.of(dev.stackbench.api.Durations.seconds(dev.stackbench.api.Durations.parse(
+                            workload.getWarmup() == null ? "0s" : workload.getWarmup()))
+                    + dev.stackbench.api.Durations.seconds(dev.stackbench.api.Durations.parse(workload.getDuration())));
+        } catch (Exception e) {
+            return Optional.empty();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.stackbench.report;
 
+import dev.stackbench.api.status.TimelineEntry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +25,12 @@ public record RunDetails(
         Map<String, Object> provenance,
         Map<String, Long> statusCodes,
         List<CheckCount> checks,
-        List<RequestNameFigures> requestNames) {
+        List<RequestNameFigures> requestNames,
+        List<TimelineEntry> timeline) {
 
     /** Nothing beyond the figures: a report built in memory by a caller that has no results directory. */
     public static final RunDetails NONE =
-            new RunDetails(null, List.of(), List.of(), List.of(), Map.of(), Map.of(), List.of(), List.of());
+            new RunDetails(null, List.of(), List.of(), List.of(), Map.of(), Map.of(), List.of(), List.of(), List.of());
 
     public RunDetails {
         files = List.copyOf(files);
@@ -36,6 +38,7 @@ public record RunDetails(
         spectrum = List.copyOf(spectrum);
         checks = List.copyOf(checks);
         requestNames = List.copyOf(requestNames);
+        timeline = timeline == null ? List.of() : List.copyOf(timeline);
     }
 
     /** A k6 check over the whole run: how often it held and how often not. */

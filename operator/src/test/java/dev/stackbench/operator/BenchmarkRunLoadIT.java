@@ -102,6 +102,26 @@ class BenchmarkRunLoadIT {
         double overheadSeconds =
                 Duration.between(applied, Instant.now()).toMillis() / 1000.0 - WARMUP_PLUS_DURATION_SECONDS;
         recordMeasurement("apply-to-Succeeded overhead beyond warmup+duration (s): " + overheadSeconds);
+        // Where the time went, in the status: the run's events and its pods' moments, in time order.
+        assertThat(run.getStatus().getTimeline())
+                .extracting(dev.stackbench.api.status.TimelineEntry::getWhat)
+                .contains(
+                        "Accepted",
+                        "TargetReady",
+                        "LoadRunning",
+                        "RunSucceeded",
+                        "delay-service created",
+                        "target created",
+                        "target Ready",
+                        "k6 runner 1 created",
+                        "k6 runner 2 finished");
+        assertThat(run.getStatus().getTimeline())
+                .extracting(entry -> Instant.parse(entry.getAt()))
+                .isSorted();
+        recordMeasurement("timeline: "
+                + run.getStatus().getTimeline().stream()
+                        .map(entry -> entry.getSeconds() + " " + entry.getWhat())
+                        .collect(java.util.stream.Collectors.joining("; ")));
 
         KubernetesClient client = harness.client();
         String namespace = harness.namespace();

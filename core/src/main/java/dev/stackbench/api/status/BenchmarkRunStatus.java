@@ -39,6 +39,11 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("What is happening now, or why the run failed.")
     private String message;
 
+    @JsonPropertyDescription(
+            "Where the run's time went: each of its events and, in cluster mode, its pods' milestones, with the seconds"
+                    + " since the run was created (at most 120 entries).")
+    private List<TimelineEntry> timeline;
+
     private List<Condition> conditions;
 
     @JsonPropertyDescription(

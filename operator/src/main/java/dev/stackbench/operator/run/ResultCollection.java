@@ -14,8 +14,10 @@ import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.RunArtifacts;
 import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.RunnerHealth;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.TargetService;
+import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,6 +119,29 @@ public final class ResultCollection {
     }
 
     /**
+     * Puts the pods' moments into the run's timeline: its database, delay service and target once (with the first
+     * load), each load's k6 runners.
+     */
+    private static void addPodMilestones(RunContext pass, LoadStep step, BenchmarkRun load) {
+        RunProgress progress = pass.progress();
+        List<PodMilestones.Milestone> milestones = new ArrayList<>();
+        if (!step.isStep() || step.number() == 1) {
+            for (String role : List.of(RunLabels.ROLE_DATABASE, RunLabels.ROLE_DELAY_SERVICE, RunLabels.ROLE_TARGET)) {
+                List<Pod> pods = pass.pods(role);
+                for (int i = 0; i < pods.size(); i++) {
+                    milestones.addAll(PodMilestones.of(role + (pods.size() > 1 ? " " + (i + 1) : ""), pods.get(i)));
+                }
+            }
+        }
+        String prefix = step.isStep() ? "step " + step.number() + " " : "";
+        List<Pod> runners = RunnerHealth.sorted(pass.runnerPods(load));
+        for (int i = 0; i < runners.size(); i++) {
+            milestones.addAll(PodMilestones.of(prefix + "k6 runner " + (i + 1), runners.get(i)));
+        }
+        milestones.forEach(m -> progress.addToTimeline(m.at(), m.what(), false));
+    }
+
+    /**
      * Keeps what the load's report needs beyond its status (RunArtifacts): the script, each runner's summary, the
      * runners' per-second counts, the target's scrapes and the pods' CPU readings.
      */
@@ -167,6 +192,7 @@ public final class ResultCollection {
                         .summary()
                         .ifPresent(measured.summary()::setIntendedLatencyMs);
                 keepResults(pass, step, load, read);
+                addPodMilestones(pass, step, load);
                 yield Optional.of(measured);
             }
             case RunMeasurement.Unreadable unreadable -> {
