@@ -62,6 +62,7 @@ final class StepsSection {
                 "p50 ms",
                 "p95 ms",
                 "p99 ms",
+                "p95 from intended start ms",
                 "errors",
                 "requests",
                 "dropped",
@@ -94,6 +95,8 @@ final class StepsSection {
                     SummaryTable.number(step.getP50Ms(), 1),
                     SummaryTable.number(step.getP95Ms(), 1),
                     SummaryTable.number(step.getP99Ms(), 1),
+                    (Boolean.TRUE.equals(step.getIntendedLowerBound()) ? ">=" : "")
+                            + SummaryTable.number(step.getIntendedP95Ms(), 1),
                     SummaryTable.percent(step.getErrorRate()),
                     step.getRequests() == null ? "-" : step.getRequests().toString(),
                     step.getDroppedIterations() == null
