@@ -229,6 +229,43 @@ public final class LocalPostgres implements AutoCloseable {
                                 "-c",
                                 "show server_version")))
                 .strip();
+        // In the run's own database, so that the statements the applications send can be counted per request.
+        query("create extension if not exists pg_stat_statements");
+    }
+
+    /**
+     * Runs SQL as the superuser in the {@value #DATABASE} database over the unix socket and returns psql's unaligned
+     * output (one row a line, columns separated by {@code |}). The superuser's own statements are told apart from the
+     * applications' by their role, {@value #USER} for the applications.
+     */
+    public String query(String sql) {
+        try {
+            return run(
+                    Duration.ofSeconds(30),
+                    "psql",
+                    asServerUser(List.of(
+                            bin("psql"),
+                            "-h",
+                            dataDir.toString(),
+                            "-p",
+                            String.valueOf(port),
+                            "-U",
+                            SUPERUSER,
+                            "-d",
+                            DATABASE,
+                            "-q",
+                            "-A",
+                            "-t",
+                            "-v",
+                            "ON_ERROR_STOP=1",
+                            "-c",
+                            sql)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not run psql against " + this + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while querying " + this, e);
+        }
     }
 
     private Process launchServer(Builder builder) throws IOException {
@@ -245,6 +282,10 @@ public final class LocalPostgres implements AutoCloseable {
         settings.put("fsync", "off");
         settings.put("synchronous_commit", "off");
         settings.put("full_page_writes", "off");
+        // Counts each statement the applications send (not BEGIN/COMMIT and other utility commands, which JDBC and
+        // R2DBC send differently), so a benchmark can check every variant does the same database work per request.
+        settings.put("shared_preload_libraries", "pg_stat_statements");
+        settings.put("pg_stat_statements.track_utility", "off");
         settings.putAll(builder.settings);
         List<String> postgres = new ArrayList<>(List.of(bin("postgres"), "-D", dataDir.toString()));
         settings.forEach((name, value) -> postgres.addAll(List.of("-c", name + "=" + value)));

@@ -42,6 +42,12 @@ class LocalPostgresIT {
                 statement.execute("insert into probe values (1), (2)");
                 assertThat(single(statement, "select count(*) from probe")).isEqualTo("2");
             }
+            // The applications' statements are counted, by role, with the rows they returned or changed.
+            assertThat(pg.query("select calls || ':' || rows from pg_stat_statements s join pg_roles r"
+                                    + " on r.oid = s.userid where r.rolname = 'stackbench'"
+                                    + " and query like 'insert into probe%'")
+                            .strip())
+                    .isEqualTo("1:2");
             assertThatThrownBy(() -> DriverManager.getConnection(pg.jdbcUrl(), pg.user(), "wrong"))
                     .isInstanceOf(SQLException.class)
                     .hasMessageContaining("password authentication failed");
