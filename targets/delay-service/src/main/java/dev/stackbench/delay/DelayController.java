@@ -16,9 +16,16 @@ class DelayController {
 
     record DelayResponse(int delayMs) {}
 
+    private final UpstreamCalls calls;
+
+    DelayController(UpstreamCalls calls) {
+        this.calls = calls;
+    }
+
     @GetMapping("/delay")
     Mono<DelayResponse> delay(@RequestParam int ms) {
         int delayMs = Limits.delayMs("ms", ms);
+        calls.http();
         return Mono.delay(Duration.ofMillis(delayMs)).thenReturn(new DelayResponse(delayMs));
     }
 }

@@ -23,6 +23,12 @@ import reactor.core.publisher.Mono;
 @Controller
 class DelayItemsController {
 
+    private final UpstreamCalls calls;
+
+    DelayItemsController(UpstreamCalls calls) {
+        this.calls = calls;
+    }
+
     @MessageMapping(RSocketDelayClient.ROUTE)
     Flux<Item> items(DelayItemsRequest request) {
         if (request.ms() == null || request.count() == null) {
@@ -36,6 +42,7 @@ class DelayItemsController {
         } catch (ApiException e) {
             return refused(e.getMessage());
         }
+        calls.rsocket();
         Duration gap = Duration.ofMillis(delayMs);
         return Flux.range(1, count).concatMap(id -> Mono.delay(gap).thenReturn(Item.seeded(id)));
     }
