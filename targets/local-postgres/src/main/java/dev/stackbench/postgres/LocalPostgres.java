@@ -204,30 +204,11 @@ public final class LocalPostgres implements AutoCloseable {
                 }
             }
         }
-        serverVersion = run(
-                        Duration.ofSeconds(30),
-                        "psql",
-                        asServerUser(List.of(
-                                bin("psql"),
-                                "-h",
-                                dataDir.toString(),
-                                "-p",
-                                String.valueOf(port),
-                                "-U",
-                                SUPERUSER,
-                                "-d",
-                                "postgres",
-                                "-q",
-                                "-A",
-                                "-t",
-                                "-v",
-                                "ON_ERROR_STOP=1",
-                                "-c",
-                                "create role " + USER + " login password '" + PASSWORD + "'",
-                                "-c",
-                                "create database " + DATABASE + " owner " + USER,
-                                "-c",
-                                "show server_version")))
+        serverVersion = psql(
+                        "postgres",
+                        "create role " + USER + " login password '" + PASSWORD + "'",
+                        "create database " + DATABASE + " owner " + USER,
+                        "show server_version")
                 .strip();
         // In the run's own database, so that the statements the applications send can be counted per request.
         query("create extension if not exists pg_stat_statements");
@@ -240,32 +221,36 @@ public final class LocalPostgres implements AutoCloseable {
      */
     public String query(String sql) {
         try {
-            return run(
-                    Duration.ofSeconds(30),
-                    "psql",
-                    asServerUser(List.of(
-                            bin("psql"),
-                            "-h",
-                            dataDir.toString(),
-                            "-p",
-                            String.valueOf(port),
-                            "-U",
-                            SUPERUSER,
-                            "-d",
-                            DATABASE,
-                            "-q",
-                            "-A",
-                            "-t",
-                            "-v",
-                            "ON_ERROR_STOP=1",
-                            "-c",
-                            sql)));
+            return psql(DATABASE, sql);
         } catch (IOException e) {
             throw new UncheckedIOException("could not run psql against " + this + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while querying " + this, e);
         }
+    }
+
+    /** psql as the superuser over the unix socket, stopping at the first failing command. */
+    private String psql(String database, String... commands) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                bin("psql"),
+                "-h",
+                dataDir.toString(),
+                "-p",
+                String.valueOf(port),
+                "-U",
+                SUPERUSER,
+                "-d",
+                database,
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1"));
+        for (String sql : commands) {
+            command.addAll(List.of("-c", sql));
+        }
+        return run(Duration.ofSeconds(30), "psql", asServerUser(command));
     }
 
     private Process launchServer(Builder builder) throws IOException {
