@@ -54,6 +54,26 @@ public final class K6ScriptGenerator {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
+    /** One response in this many per VU has its body checked. */
+    private final int verifyEvery;
+
+    /** Scripts for loads: one body checked in {@link #VERIFY_EVERY}. */
+    public K6ScriptGenerator() {
+        this(VERIFY_EVERY);
+    }
+
+    private K6ScriptGenerator(int verifyEvery) {
+        this.verifyEvery = verifyEvery;
+    }
+
+    /**
+     * Scripts that check the body of every response with the load's own checks: for the few requests that verify a
+     * variant before it is measured, where a sampled body could let a wrong answer through.
+     */
+    public static K6ScriptGenerator checkingEveryResponse() {
+        return new K6ScriptGenerator(1);
+    }
+
     /** Script for a built-in scenario. */
     public K6Script generate(BenchmarkRunSpec spec) {
         return generate(spec, null);
@@ -415,7 +435,7 @@ public final class K6ScriptGenerator {
         return node;
     }
 
-    private static ObjectNode summaryConstants(
+    private ObjectNode summaryConstants(
             Duration warmup, Duration measured, int requestsPerIteration, Scenario scenario, LoadSpec load) {
         ObjectNode node = JSON.createObjectNode();
         node.put("burst", load.getExecutor().isBurst());
@@ -429,7 +449,7 @@ public final class K6ScriptGenerator {
         node.put("requestsPerIteration", requestsPerIteration);
         node.put("windowLateMetric", K6Env.WINDOW_LATE_METRIC);
         node.put("windowFromWarmupMetric", K6Env.WINDOW_FROM_WARMUP_METRIC);
-        node.put("verifyEvery", VERIFY_EVERY);
+        node.put("verifyEvery", verifyEvery);
         node.put("burstSentMetric", K6Metrics.BURST_SENT_AT);
         node.put("burstDoneMetric", K6Metrics.BURST_DONE_AT);
         return node;

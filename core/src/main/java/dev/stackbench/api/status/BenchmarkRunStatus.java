@@ -59,6 +59,10 @@ public class BenchmarkRunStatus {
 
     private CapacityResult capacity;
 
+    @JsonPropertyDescription("The work per request checked before the load: the run fails before load when it"
+            + " differs from the scenario's.")
+    private VerificationResult verification;
+
     public BenchmarkRunStatus withPhase(Phase phase) {
         this.phase = phase;
         return this;
