@@ -57,6 +57,8 @@ public final class RunProgress {
     public static final String LOAD_GENERATOR_FAILED = "LoadGeneratorFailed";
     public static final String RESULTS_UNREADABLE = "ResultsUnreadable";
     public static final String INTERRUPTED = "Interrupted";
+    /** The target did not do the work its scenario asks for per request (status.verification), found before load. */
+    public static final String VERIFICATION_FAILED = "VerificationFailed";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -24,6 +24,7 @@ public final class VerificationVerdict {
         result.setChecksPassed(counts.checksPassed());
         result.setChecksFailed(counts.checksFailed());
         result.setStatements(counts.statements());
+        result.setConnectionStatements(counts.connectionStatements().isEmpty() ? null : counts.connectionStatements());
         result.setMeasured(perRequest(
                 counts.statementCalls(),
                 counts.rowsRead(),

@@ -10,6 +10,8 @@ import java.util.Map;
  *
  * @param statusCodes requests per HTTP status, "0" for no response
  * @param statements the target's statements, per normalised statement
+ * @param connectionStatements the target's statements on PostgreSQL's catalogue: what a driver asks when it opens a
+ *     connection, which depends on when its pool opens them, not on the requests
  * @param upstreamCalls calls the delay service answered meanwhile
  */
 public record WorkCounts(
@@ -19,11 +21,21 @@ public record WorkCounts(
         long checksPassed,
         long checksFailed,
         List<VerificationResult.StatementCount> statements,
+        List<VerificationResult.StatementCount> connectionStatements,
         long upstreamCalls) {
 
     public WorkCounts {
         statusCodes = Map.copyOf(statusCodes);
         statements = List.copyOf(statements);
+        connectionStatements = List.copyOf(connectionStatements);
+    }
+
+    /**
+     * Whether a statement only reads PostgreSQL's catalogue, as drivers do when they open a connection (R2DBC
+     * PostgreSQL looks up its extension types, for one): the scenarios' statements never do.
+     */
+    public static boolean opensConnection(String query) {
+        return query.toLowerCase(java.util.Locale.ROOT).contains("pg_catalog.");
     }
 
     /** Every statement's calls. */

@@ -40,7 +40,8 @@ class VerificationVerdictTest {
 
     private static WorkCounts counts(
             long requests, long iterations, List<VerificationResult.StatementCount> statements, long upstream) {
-        return new WorkCounts(requests, iterations, Map.of("200", requests), requests * 2, 0, statements, upstream);
+        return new WorkCounts(
+                requests, iterations, Map.of("200", requests), requests * 2, 0, statements, List.of(), upstream);
     }
 
     @Test
@@ -117,9 +118,18 @@ class VerificationVerdictTest {
     }
 
     @Test
+    void aDriversCatalogueLookupsAreNotTheRequestsWork() {
+        assertThat(WorkCounts.opensConnection("SELECT oid, * FROM pg_catalog.pg_type WHERE typname IN ($1,$2,$3)"))
+                .isTrue();
+        assertThat(WorkCounts.opensConnection("select pg_sleep($1)")).isFalse();
+        assertThat(WorkCounts.opensConnection("select status from orders where id = $1 for update"))
+                .isFalse();
+    }
+
+    @Test
     void failedResponseChecksDifferEvenWhenTheCountsMatch() {
         WorkloadSpec upstream = workload("{scenario: upstream, upstreamDelay: 10ms, load: {rate: 1}}");
-        WorkCounts counts = new WorkCounts(20, 20, Map.of("500", 20L), 0, 20, List.of(), 20);
+        WorkCounts counts = new WorkCounts(20, 20, Map.of("500", 20L), 0, 20, List.of(), List.of(), 20);
 
         VerificationResult result = VerificationVerdict.judge(upstream, counts);
 
