@@ -9,7 +9,6 @@ import dev.stackbench.api.status.Phase;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.comparison.ComparisonRuns;
 import dev.stackbench.local.BenchmarkFiles;
-import dev.stackbench.local.CpuSet;
 import dev.stackbench.local.InvalidInputException;
 import dev.stackbench.local.LocalComparison;
 import dev.stackbench.local.LocalRunner;
@@ -25,7 +24,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,31 +127,14 @@ public final class RunCommand implements Callable<Integer> {
                     + " iterations, saturated runner); by default they are left out, with a warning naming them")
     boolean includeFlaggedRuns;
 
-    @Option(names = "--keep", description = "keep PostgreSQL's data directory after the run, for inspection")
-    boolean keep;
-
-    @Option(
-            names = "--root",
-            paramLabel = "DIR",
-            description =
-                    "repository root holding the jars " + "(default: $STACKBENCH_ROOT, else the current directory)")
-    Path root;
-
-    @Option(names = "--k6", paramLabel = "PATH", description = "k6 binary (default: $STACKBENCH_K6, else k6 on PATH)")
-    Path k6;
-
-    @Option(
-            names = "--start-timeout",
-            paramLabel = "SECONDS",
-            defaultValue = "180",
-            description = "how long each service may take to become healthy (default: ${DEFAULT-VALUE})")
-    long startTimeoutSeconds;
+    @CommandLine.Mixin
+    LocalMachineOptions machine;
 
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
-        Path repoRoot = repoRoot();
+        Path repoRoot = machine.repoRoot();
         VariantCatalogue catalogue = RepositoryCatalogue.load(repoRoot);
         List<PlannedRun> plainRuns = null;
         RepetitionPlan repetitionPlan = null;
@@ -180,25 +161,12 @@ public final class RunCommand implements Callable<Integer> {
             err.println(repetitionPlan.announcement());
             err.flush();
         }
-        LocalRunner.Settings settings;
-        try {
-            settings = new LocalRunner.Settings(
-                    repoRoot,
-                    javaBinary(),
-                    k6Binary(),
-                    CpuSet.ofThisProcess(),
-                    keep,
-                    Duration.ofSeconds(startTimeoutSeconds));
-        } catch (IllegalStateException e) {
-            err.println("stackbench: " + e.getMessage());
+        LocalRunner.Settings settings = machine.settingsOrExplain(repoRoot, err);
+        if (settings == null) {
             return ExitCodes.INVALID_INPUT;
         }
-        RunLock lock;
-        try {
-            lock = RunLock.acquire(RunLock.path());
-        } catch (RunLock.Busy busy) {
-            err.println("stackbench: " + busy.getMessage());
-            err.flush();
+        RunLock lock = LocalMachineOptions.lockOrExplain(err);
+        if (lock == null) {
             return ExitCodes.ANOTHER_RUN;
         }
         ProgressPrinter progress = ProgressPrinter.forStderr();
@@ -295,46 +263,6 @@ public final class RunCommand implements Callable<Integer> {
             throw new InvalidInputException(problems, "the command line");
         }
         return Optional.of(comparisons.getFirst());
-    }
-
-    private Path repoRoot() {
-        if (root != null) {
-            return root.toAbsolutePath();
-        }
-        String fromLauncher = System.getenv("STACKBENCH_ROOT");
-        return fromLauncher != null && !fromLauncher.isBlank()
-                ? Path.of(fromLauncher)
-                : Path.of("").toAbsolutePath();
-    }
-
-    private Path k6Binary() {
-        if (k6 != null) {
-            return requireExecutable(k6, "--k6");
-        }
-        String fromSetup = System.getenv("STACKBENCH_K6");
-        if (fromSetup != null && !fromSetup.isBlank()) {
-            return requireExecutable(Path.of(fromSetup), "STACKBENCH_K6");
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(dir, "k6");
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("k6 not found: run hack/setup.sh k6 (./stackbench does this for you), or "
-                + "pass --k6 PATH or set STACKBENCH_K6");
-    }
-
-    private static Path requireExecutable(Path path, String source) {
-        if (!Files.isExecutable(path)) {
-            throw new IllegalStateException(source + " points to " + path + ", which is not an executable k6: run "
-                    + "hack/setup.sh k6 or fix the path");
-        }
-        return path;
-    }
-
-    private static Path javaBinary() {
-        return Path.of(System.getProperty("java.home"), "bin", "java");
     }
 
     private static int exitCode(List<BenchmarkRunStatus> statuses) {

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
         description = "Fair, repeatable load experiments comparing server stacks.",
         subcommands = {
             RunCommand.class,
+            VerifyCommand.class,
             ReportCommand.class,
             CompareCommand.class,
             ScriptCommand.class,

@@ -9,6 +9,7 @@ import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.api.run.Scenario;
 import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.VerificationResult;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
@@ -22,6 +23,7 @@ import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.SpringApp;
 import dev.stackbench.report.RequestTimeline;
+import dev.stackbench.verification.VerificationLoad;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -290,6 +292,27 @@ final class LocalRun {
         stack.awaitReady();
         provisioned = true;
         stack.readTargetInfo();
+        verify(supervisor);
+    }
+
+    /**
+     * Checks, before any load, that the target does the work its scenario asks for per request; fails the run when it
+     * does not, since its figures would compare different work.
+     */
+    private void verify(ProcessSupervisor supervisor) throws IOException {
+        say("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS + " iterations, one caller)");
+        VerificationResult verification =
+                new WorkVerifier(tools, stack, plan.supportCpus()).verify(supervisor, spec, customModule, files);
+        progress.status().setVerification(verification);
+        VerificationTable.render(List.of(new VerificationTable.Row(name, verification)))
+                .lines()
+                .forEach(this::say);
+        if (VerificationResult.DIFFERS.equals(verification.getVerdict())) {
+            throw new LocalRunException(
+                    RunProgress.VERIFICATION_FAILED,
+                    "the target did not do the scenario's work per request, so no load was sent: "
+                            + verification.getMessage() + " (counts in " + files.verification() + ")");
+        }
     }
 
     /** Stops the target and starts it again for a cold start at this step (spec.workload.restartBetweenSteps). */

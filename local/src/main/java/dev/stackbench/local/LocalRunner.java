@@ -1,6 +1,7 @@
 package dev.stackbench.local;
 
 import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.VerificationResult;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.model.RunApps;
@@ -61,6 +62,15 @@ public final class LocalRunner {
      */
     public Result run(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule, LocalBackend backend) {
         return new LocalRun(tools, run, files, customModule, backend).execute();
+    }
+
+    /**
+     * Starts one run's stack as {@link #run} does, checks that the target does its scenario's work per request
+     * (verification.json in {@code files}) and stops it again, sending no load.
+     */
+    public VerificationResult verify(BenchmarkRun run, ResultsLayout.RunFiles files, String customModule)
+            throws IOException {
+        return new LocalVerification(tools).verify(run, files, customModule);
     }
 
     /**

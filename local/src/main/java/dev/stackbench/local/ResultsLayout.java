@@ -144,6 +144,16 @@ public record ResultsLayout(Path root) {
             return dir.resolve("delay-service.log");
         }
 
+        /** What the requests sent before the load showed of the target's work per request. */
+        public Path verification() {
+            return dir.resolve("verification.json");
+        }
+
+        /** The verification's k6 scripts, summaries and logs. */
+        public Path verificationDir() {
+            return dir.resolve("verification");
+        }
+
         public Path postgresDir() {
             return dir.resolve("postgres");
         }

@@ -193,6 +193,10 @@ final class TargetStack {
         return delayService;
     }
 
+    SpringApp delayApp() {
+        return delayApp;
+    }
+
     SpringApp targetApp() {
         return targetApp;
     }

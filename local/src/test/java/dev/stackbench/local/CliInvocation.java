@@ -11,7 +11,7 @@ import java.util.List;
 import picocli.CommandLine;
 
 /**
- * {@code stackbench run --root <repository> ARGS...} in the test's own JVM, as the launcher would call it, with its exit
+ * {@code stackbench run|verify --root <repository> ARGS...} in the test's own JVM, as the launcher would call it, with its exit
  * code and what it printed: the real-run ITs drive local mode through its command line.
  */
 record CliInvocation(int exitCode, String out, String err) {
@@ -29,12 +29,21 @@ record CliInvocation(int exitCode, String out, String err) {
     }
 
     static CliInvocation run(String... arguments) {
+        return command("run", arguments);
+    }
+
+    /** {@code stackbench verify --root <repository> ARGS...}. */
+    static CliInvocation verify(String... arguments) {
+        return command("verify", arguments);
+    }
+
+    private static CliInvocation command(String command, String... arguments) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = StackbenchCommand.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        List<String> line = new ArrayList<>(List.of("run", "--root", REPO_ROOT.toString()));
+        List<String> line = new ArrayList<>(List.of(command, "--root", REPO_ROOT.toString()));
         line.addAll(List.of(arguments));
         int exitCode = cli.execute(line.toArray(String[]::new));
         return new CliInvocation(exitCode, out.toString(), err.toString());
