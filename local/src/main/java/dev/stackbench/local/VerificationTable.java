@@ -63,10 +63,11 @@ public final class VerificationTable {
         }
         StringBuilder text = new StringBuilder();
         for (String[] line : lines) {
+            StringBuilder row = new StringBuilder();
             for (int column = 0; column < line.length; column++) {
-                text.append(column == 0 ? "" : "  ").append(String.format("%-" + widths[column] + "s", line[column]));
+                row.append(column == 0 ? "" : "  ").append(String.format("%-" + widths[column] + "s", line[column]));
             }
-            text.append(System.lineSeparator());
+            text.append(row.toString().stripTrailing()).append(System.lineSeparator());
         }
         for (Row row : rows) {
             text.append(row.name())
