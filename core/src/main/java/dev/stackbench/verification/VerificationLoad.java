@@ -9,7 +9,7 @@ import dev.stackbench.api.run.WorkloadSpec;
 
 /**
  * The small load that verifies a run before it is measured: the run's own scenario and request parameters (so the
- * same requests and the same response checks as its k6 script), sent by one caller a bounded number of times, without
+ * same requests and the same response checks as its k6 script), sent by a few callers a bounded number of times, without
  * the run's warmup, thresholds or steps. A first, uncounted pass of {@link #WARMUP_ITERATIONS} opens the target's
  * connections and loads its classes, so the counted pass sees only the requests' own work.
  */
@@ -19,6 +19,13 @@ public final class VerificationLoad {
     public static final int COUNTED_ITERATIONS = 20;
     /** Iterations sent first and not counted. */
     public static final int WARMUP_ITERATIONS = 3;
+    /**
+     * Callers that share a pass's iterations: few enough that no pool queues (the counts are per request whatever the
+     * concurrency), enough that a pass of 300 ms requests takes about a second and a half, not six: verification runs
+     * before every measured run, so in a comparison before every repetition.
+     */
+    public static final int CALLERS = 4;
+
     /** Longest a pass may take: each request waits at most a few seconds (the contract's limits). */
     private static final String MAX_DURATION = "2m";
 
@@ -26,13 +33,16 @@ public final class VerificationLoad {
 
     private VerificationLoad() {}
 
-    /** The spec of a pass of {@code iterations} iterations by one caller, the run's spec otherwise (defaults applied). */
+    /**
+     * The spec of a pass of {@code iterations} iterations shared by up to {@link #CALLERS} callers, the run's spec
+     * otherwise (defaults applied).
+     */
     public static BenchmarkRunSpec spec(BenchmarkRunSpec run, int iterations) {
         BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(JSON.convertValue(run, BenchmarkRunSpec.class));
         WorkloadSpec workload = spec.getWorkload();
         LoadSpec load = new LoadSpec();
-        load.setExecutor(Executor.PER_VU_ITERATIONS);
-        load.setVus(1);
+        load.setExecutor(Executor.SHARED_ITERATIONS);
+        load.setVus(Math.min(CALLERS, iterations));
         load.setIterations(iterations);
         workload.setLoad(load);
         workload.setWarmup("0s");

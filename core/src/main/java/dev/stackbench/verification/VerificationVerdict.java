@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * Judges what a verification load counted against what the scenario asks for: every response must pass the load's
  * own checks, and the statements, rows and upstream calls must be exactly the scenario's per iteration. Exact, because
- * one caller sends one request at a time: nothing else runs on the database or the delay service meanwhile.
+ * only the verification's few callers send requests: nothing else runs on the database or the delay service meanwhile.
  */
 public final class VerificationVerdict {
 

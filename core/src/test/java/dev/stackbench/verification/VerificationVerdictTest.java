@@ -164,7 +164,8 @@ class VerificationVerdictTest {
         BenchmarkRunSpec verifying = VerificationLoad.spec(run, 20);
         K6Script script = K6ScriptGenerator.checkingEveryResponse().generate(verifying);
 
-        assertThat(verifying.getWorkload().getLoad().getExecutor()).isEqualTo(Executor.PER_VU_ITERATIONS);
+        assertThat(verifying.getWorkload().getLoad().getExecutor()).isEqualTo(Executor.SHARED_ITERATIONS);
+        assertThat(verifying.getWorkload().getLoad().getVus()).isEqualTo(VerificationLoad.CALLERS);
         assertThat(verifying.getWorkload().getLoad().burstIterations()).isEqualTo(20);
         assertThat(verifying.getWorkload().isStepped()).isFalse();
         assertThat(run.getWorkload().getSweep())

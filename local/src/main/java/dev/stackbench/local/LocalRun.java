@@ -300,14 +300,17 @@ final class LocalRun {
      * does not, since its figures would compare different work.
      */
     private void verify(ProcessSupervisor supervisor) throws IOException {
-        say("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS + " iterations, one caller)");
+        say("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS + " iterations, "
+                + VerificationLoad.CALLERS + " callers)");
         VerificationResult verification =
                 new WorkVerifier(tools, stack, plan.supportCpus()).verify(supervisor, spec, customModule, files);
         progress.status().setVerification(verification);
         VerificationTable.render(List.of(new VerificationTable.Row(name, verification)))
                 .lines()
                 .forEach(this::say);
-        if (VerificationResult.DIFFERS.equals(verification.getVerdict())) {
+        if (!VerificationResult.DIFFERS.equals(verification.getVerdict())) {
+            progress.note("WorkVerified", verification.getVerdict() + ": " + verification.getMessage());
+        } else {
             throw new LocalRunException(
                     RunProgress.VERIFICATION_FAILED,
                     "the target did not do the scenario's work per request, so no load was sent: "

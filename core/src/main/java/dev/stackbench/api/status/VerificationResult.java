@@ -33,7 +33,7 @@ public class VerificationResult {
 
     private String scenario;
 
-    @JsonPropertyDescription("Requests counted (after a few uncounted warm-up requests), sent by one caller.")
+    @JsonPropertyDescription("Requests counted (after a few uncounted warm-up requests), sent by 4 callers at once.")
     private Long requests;
 
     @JsonPropertyDescription("Scenario iterations counted (an iteration of orders or lock sends several requests).")
