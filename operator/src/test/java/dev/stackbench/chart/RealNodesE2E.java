@@ -1201,6 +1201,14 @@ class RealNodesE2E {
         measured.put(prefix + ".errorRate", String.valueOf(summary.getErrorRate()));
         measured.put(prefix + ".peakThreads", String.valueOf(summary.getTarget().getPeakThreads()));
         measured.put(prefix + ".droppedIterations", String.valueOf(summary.getDroppedIterations()));
+        if (run.getStatus().getTimeline() != null) {
+            // Where the run's time went, for the overhead around its load.
+            measured.put(
+                    prefix + ".timeline",
+                    run.getStatus().getTimeline().stream()
+                            .map(entry -> entry.getSeconds() + " " + entry.getWhat())
+                            .collect(java.util.stream.Collectors.joining("; ")));
+        }
     }
 
     /** A header line and a row of `kubectl get` as column name to value (columns are space-aligned). */
