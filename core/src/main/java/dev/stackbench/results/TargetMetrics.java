@@ -32,6 +32,12 @@ public final class TargetMetrics {
 
     private record InstanceSample(String instance, TargetSample sample, ServerRequests requests) {}
 
+    /**
+     * A pool counts as at its peak at this share of the peak or more: a pool of 200 with 196 busy threads is as full
+     * as one can tell from a scrape that lands between two requests.
+     */
+    static final double AT_PEAK = 0.95;
+
     private final List<InstanceSample> samples = new ArrayList<>();
     private final List<ServerRequests> serverRequests = new ArrayList<>();
     private final List<Throttling> throttling = new ArrayList<>();
@@ -268,6 +274,8 @@ public final class TargetMetrics {
         peakOfSum(byInstance, TargetSample::dbPoolPending).ifPresent(summary::setPeakDbPoolPending);
         peakOfSum(byInstance, TargetSample::poolThreads)
                 .ifPresent(peak -> summary.setPeakPoolThreads((int) Math.round(peak)));
+        summary.setPoolAtPeakShare(sampleWeighted(instances, TargetSummary::getPoolAtPeakShare));
+        summary.setDbPoolPendingShare(sampleWeighted(instances, TargetSummary::getDbPoolPendingShare));
         if (instances.stream().allMatch(i -> i.getAvgCpuCores() != null)) {
             summary.setAvgCpuCores(round(
                     instances.stream()
@@ -334,6 +342,12 @@ public final class TargetMetrics {
         max(window, TargetSample::dbPoolActive).ifPresent(summary::setPeakDbPoolActive);
         max(window, TargetSample::dbPoolPending).ifPresent(summary::setPeakDbPoolPending);
         max(window, TargetSample::poolThreads).ifPresent(peak -> summary.setPeakPoolThreads((int) Math.round(peak)));
+        max(window, TargetSample::poolThreads)
+                .ifPresent(peak -> summary.setPoolAtPeakShare(
+                        share(window, TargetSample::poolThreads, value -> value >= AT_PEAK * peak)));
+        if (max(window, TargetSample::dbPoolPending).isPresent()) {
+            summary.setDbPoolPendingShare(share(window, TargetSample::dbPoolPending, value -> value > 0));
+        }
 
         if (seconds > 0 && !Double.isNaN(first.cpuSecondsTotal()) && !Double.isNaN(last.cpuSecondsTotal())) {
             summary.setAvgCpuCores(round((last.cpuSecondsTotal() - first.cpuSecondsTotal()) / seconds, 3));
@@ -402,6 +416,35 @@ public final class TargetMetrics {
                         round((end.throttledPeriods() - start.throttledPeriods()) / (double) periods, 4));
             }
         }
+    }
+
+    /**
+     * The share of the scrapes, among those that have the gauge, whose value passes {@code test}; a figure read at one
+     * moment says little, the share of the window it held says whether it held for most of the window.
+     */
+    private static double share(
+            List<TargetSample> window, ToDoubleFunction<TargetSample> field, java.util.function.DoublePredicate test) {
+        double[] values = window.stream()
+                .mapToDouble(field)
+                .filter(value -> !Double.isNaN(value))
+                .toArray();
+        long passing = java.util.Arrays.stream(values).filter(test).count();
+        return values.length == 0 ? Double.NaN : round(passing / (double) values.length, 3);
+    }
+
+    /** The instances' shares weighted by their scrapes; null when no instance has the share. */
+    private static Double sampleWeighted(
+            List<TargetSummary> instances, java.util.function.Function<TargetSummary, Double> field) {
+        double weighted = 0;
+        int samples = 0;
+        for (TargetSummary instance : instances) {
+            Double value = field.apply(instance);
+            if (value != null && !value.isNaN()) {
+                weighted += value * instance.getSamples();
+                samples += instance.getSamples();
+            }
+        }
+        return samples == 0 ? null : round(weighted / samples, 3);
     }
 
     private static OptionalDouble max(List<TargetSample> window, ToDoubleFunction<TargetSample> field) {

@@ -59,7 +59,17 @@ class CrdDriftTest {
     @Test
     void printerColumnsFollowTheDeclarationOrder() throws IOException {
         assertThat(columns(CRD_FILE))
-                .containsExactly("VARIANT", "PHASE", "RPS", "P95(ms)", "ERRORS", "THREADS", "CAPACITY", "LIVE", "AGE");
+                .containsExactly(
+                        "VARIANT",
+                        "PHASE",
+                        "RPS",
+                        "P95(ms)",
+                        "ERRORS",
+                        "THREADS",
+                        "CAPACITY",
+                        "LIMITED BY",
+                        "LIVE",
+                        "AGE");
         assertThat(columns(COMPARISON_CRD_FILE))
                 .containsExactly("BASELINE", "VARIANTS", "RUNS", "PHASE", "VERDICT", "LIVE", "AGE");
     }

@@ -36,6 +36,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
         name = "CAPACITY",
         jsonPath = ".status.capacity.rate",
         type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+        name = "LIMITED BY",
+        jsonPath = ".status.summary.limitedBy.resource",
+        type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "LIVE", jsonPath = ".status.live.text", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
         name = "AGE",

@@ -84,6 +84,9 @@ public class RunSummary {
     @JsonPropertyDescription("Throughput cap predicted by Little's law where the variant is thread-bound.")
     private Double littleLawRps;
 
+    @JsonPropertyDescription("What limited the run, and the figures that show it.")
+    private LimitedBy limitedBy;
+
     @JsonPropertyDescription("Length of the measured window.")
     private Double measuredSeconds;
 

@@ -87,6 +87,9 @@ public class StepResult {
             "The throughput the variant's thread pool allows at this workload's service time, where it has one.")
     private Double littleLawRps;
 
+    @JsonPropertyDescription("What limited the step, and the figures that show it.")
+    private LimitedBy limitedBy;
+
     public StepResult withStep(Integer step) {
         this.step = step;
         return this;
@@ -179,6 +182,11 @@ public class StepResult {
 
     public StepResult withLittleLawRps(Double littleLawRps) {
         this.littleLawRps = littleLawRps;
+        return this;
+    }
+
+    public StepResult withLimitedBy(LimitedBy limitedBy) {
+        this.limitedBy = limitedBy;
         return this;
     }
 }

@@ -42,6 +42,15 @@ public class TargetSummary {
             + " where the target publishes them.")
     private Integer peakPoolThreads;
 
+    @JsonPropertyDescription("Share of the window's scrapes (0..1) in which the pool threads (peakPoolThreads'"
+            + " gauge) were at the window's peak: near 1 with the peak at the pool's size, the pool was full most of"
+            + " the time.")
+    private Double poolAtPeakShare;
+
+    @JsonPropertyDescription("Share of the window's scrapes (0..1) in which requests waited for a database connection"
+            + " (Hikari or R2DBC pending acquisitions above 0).")
+    private Double dbPoolPendingShare;
+
     @JsonPropertyDescription("Number of metric scrapes the figures are based on.")
     private Integer samples;
 

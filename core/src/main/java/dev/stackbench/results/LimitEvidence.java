@@ -1,0 +1,124 @@
+package dev.stackbench.results;
+
+import dev.stackbench.api.BenchmarkRuns;
+import dev.stackbench.api.Durations;
+import dev.stackbench.api.Quantities;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.BenchmarkRunSpec;
+import dev.stackbench.api.run.Executor;
+import dev.stackbench.api.run.LoadSpec;
+import dev.stackbench.api.run.WorkloadSpec;
+import dev.stackbench.api.status.LimitedBy;
+import dev.stackbench.api.status.PodResources;
+import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.api.status.TargetSummary;
+import dev.stackbench.catalogue.ThreadPool;
+import dev.stackbench.catalogue.VariantCatalogue;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Gathers what {@link LimitingResource} reads from a finished load's summary, its spec and the variant catalogue, the
+ * same way in both modes: local mode and the operator call it once the summary holds everything they measured.
+ */
+public final class LimitEvidence {
+
+    /** The role of the database pod among status.summary.pods. */
+    static final String DATABASE_ROLE = "database";
+
+    private LimitEvidence() {}
+
+    /** Judges the summary and records the verdict in summary.limitedBy; returns it. */
+    public static LimitedBy judge(
+            RunSummary summary,
+            BenchmarkRunSpec originalSpec,
+            VariantCatalogue catalogue,
+            GeneratorCheck.Judgement generator) {
+        LimitedBy verdict = LimitingResource.classify(observe(summary, originalSpec, catalogue, generator));
+        summary.setLimitedBy(verdict);
+        return verdict;
+    }
+
+    static LimitingResource.Observed observe(
+            RunSummary summary,
+            BenchmarkRunSpec originalSpec,
+            VariantCatalogue catalogue,
+            GeneratorCheck.Judgement generator) {
+        BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(
+                BenchmarkRuns.yamlMapper().convertValue(originalSpec, BenchmarkRunSpec.class));
+        WorkloadSpec workload = spec.getWorkload();
+        LoadSpec load = workload.getLoad();
+        double cpus = Quantities.cpuCores(spec.getTarget().getResources().getCpu());
+        TargetSummary target = summary.getTarget() == null ? new TargetSummary() : summary.getTarget();
+        Optional<PodResources> database = summary.getPods() == null
+                ? Optional.empty()
+                : summary.getPods().stream()
+                        .filter(pod -> DATABASE_ROLE.equals(pod.getRole()) && pod.getAvgCpuCores() != null)
+                        .findFirst();
+        long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
+        return new LimitingResource.Observed(
+                generator == null
+                        ? Optional.empty()
+                        : generator
+                                .finding()
+                                .filter(finding -> !GeneratorCheck.ITERATIONS_DROPPED.equals(finding.reason()))
+                                .map(GeneratorCheck.Finding::message),
+                offeredRps(summary, load),
+                load.getExecutor() == Executor.CONSTANT_VUS ? load.getVus() : null,
+                summary.getRps() == null ? 0 : summary.getRps(),
+                dropped,
+                summary.getLatencyMs() == null ? null : summary.getLatencyMs().getP50(),
+                pool(spec, catalogue, cpus),
+                target.getPeakPoolThreads(),
+                target.getPoolAtPeakShare(),
+                target.getDbPoolPendingShare(),
+                target.getPeakDbPoolPending(),
+                dbCap(workload, spec),
+                target.getAvgCpuCores(),
+                cpus,
+                target.getCpuThrottledRatio(),
+                target.getGcPauseMs(),
+                summary.getMeasuredSeconds(),
+                database.map(PodResources::getAvgCpuCores).orElse(null),
+                database.map(PodResources::getCpuLimitCores).orElse(null));
+    }
+
+    /** The open model's requests per second: the rate times the requests one iteration makes. */
+    private static Double offeredRps(RunSummary summary, LoadSpec load) {
+        if (load.getExecutor() != Executor.CONSTANT_ARRIVAL_RATE || load.getRate() == null) {
+            return null;
+        }
+        double perIteration = summary.getIterations() != null && summary.getIterations() > 0
+                ? summary.getRequests() / (double) summary.getIterations()
+                : 1;
+        return (double) load.getRate() * Math.max(1, Math.round(perIteration));
+    }
+
+    private static LimitingResource.Pool pool(BenchmarkRunSpec spec, VariantCatalogue catalogue, double cpus) {
+        String variant = spec.getTarget().getVariant();
+        if (catalogue == null || variant == null || catalogue.find(variant).isEmpty()) {
+            return null;
+        }
+        ThreadPool pool = catalogue.find(variant).get().threadPool();
+        int size = pool.threads(cpus, spec.getTarget().getEnv());
+        Optional<Duration> wait = catalogue.nominalServiceTime(variant, spec.getWorkload());
+        Double seconds = wait.map(Durations::seconds).filter(s -> s > 0).orElse(null);
+        return new LimitingResource.Pool(
+                pool.name(),
+                size,
+                catalogue.isThreadBound(variant, spec.getWorkload().getScenario()),
+                seconds == null ? null : size / seconds,
+                seconds);
+    }
+
+    /** Connections / database sleep, when the scenario sleeps in the database. */
+    private static Double dbCap(WorkloadSpec workload, BenchmarkRunSpec spec) {
+        if (workload.getScenario() == null
+                || !workload.getScenario().sleepsInDatabase()
+                || workload.getDbSleep() == null) {
+            return null;
+        }
+        double sleep = Durations.seconds(Durations.parse(workload.getDbSleep()));
+        return sleep > 0 ? VariantCatalogue.dbPoolSize(spec.getTarget().getEnv()) / sleep : null;
+    }
+}

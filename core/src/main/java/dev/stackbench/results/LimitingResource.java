@@ -1,0 +1,331 @@
+package dev.stackbench.results;
+
+import dev.stackbench.api.status.LimitedBy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What limited a run, from the figures it measured: the first rule below that holds gives the resource, and every
+ * rule names the figures it relied on, so a reader can check the verdict. The order matters because one bottleneck
+ * shows up in the resources in front of it too: requests waiting for a database connection hold their request thread,
+ * and a pool whose threads all wait shows a busy pool whatever the CPU does. The order is
+ *
+ * <ol>
+ *   <li>{@value #LOAD_GENERATOR}: k6 itself was saturated or throttled ({@link GeneratorCheck}): the figures measure
+ *       the generator, so this one overrides every other;
+ *   <li>{@value #CONNECTION_POOL}: requests waited for a database connection in at least {@link #PENDING_SHARE} of the
+ *       scrapes;
+ *   <li>the variant's thread pool, when the scenario holds one of its threads for each request's wait: all threads
+ *       busy in at least {@link #POOL_FULL_SHARE} of the scrapes (where the target publishes the gauge), and the
+ *       achieved rate at least {@link #AT_CAP} of the Little's-law cap with more demand than the cap (where the
+ *       workload has a fixed wait). The pool names the resource: Tomcat's threads are the {@value #REQUEST_POOL}, an
+ *       event loop blocked in JDBC or a sleep is {@value #EVENT_LOOP_BLOCKED}, boundedElastic or Dispatchers.IO is the
+ *       {@value #OFFLOAD_POOL};
+ *   <li>{@value #TARGET_CPU}: the target used at least {@link #CPU_FULL} of the CPU it may use, or was throttled in at
+ *       least {@link #THROTTLED} of its CFS periods;
+ *   <li>{@value #GC}: GC pauses took at least {@link #GC_SHARE} of the window;
+ *   <li>{@value #DATABASE}: the database pod used at least {@link #CPU_FULL} of its CPU limit (cluster mode; local mode
+ *       does not measure PostgreSQL's CPU apart);
+ *   <li>{@value #NONE}: the target kept up: the offered rate achieved, no iteration dropped, the median latency near
+ *       the workload's nominal wait.
+ * </ol>
+ *
+ * Otherwise {@value #UNKNOWN}, with what was missing to tell. {@value #UPSTREAM} is never concluded: nothing measures
+ * the delay service's latency or the target's upstream connections apart from the target's own latency, and a
+ * verdict on it would be a guess.
+ */
+public final class LimitingResource {
+
+    public static final String LOAD_GENERATOR = "load-generator";
+    public static final String CONNECTION_POOL = "connection-pool";
+    public static final String REQUEST_POOL = "request-pool";
+    public static final String EVENT_LOOP_BLOCKED = "event-loop-blocked";
+    public static final String OFFLOAD_POOL = "offload-pool";
+    public static final String TARGET_CPU = "target-cpu";
+    public static final String GC = "gc";
+    public static final String DATABASE = "database";
+    public static final String UPSTREAM = "upstream";
+    public static final String NONE = "none";
+    public static final String UNKNOWN = "unknown";
+
+    /** Requests waited for a connection in at least this share of the scrapes: the pool was short, not unlucky. */
+    public static final double PENDING_SHARE = 0.25;
+
+    /** The pool was full in at least this share of the scrapes: most of the window, not a burst. */
+    public static final double POOL_FULL_SHARE = 0.5;
+
+    /** A pool counts as full at this share of its size or more. */
+    public static final double POOL_FULL = 0.95;
+
+    /**
+     * The achieved rate is at the Little's-law cap from this share of it up: the cap assumes the nominal wait alone,
+     * and a shared machine adds a little to every request.
+     */
+    public static final double AT_CAP = 0.8;
+
+    /** Demand exceeds a cap when the offered rate is above it by this factor (or more VUs than the pool has threads). */
+    public static final double ABOVE_CAP = 1.05;
+
+    /** CPU at its limit from this share of what the target may use. */
+    public static final double CPU_FULL = 0.9;
+
+    /** Throttled in this share of the CFS periods or more: the limit, not the work, set the pace. */
+    public static final double THROTTLED = 0.1;
+
+    /** GC pauses at this share of the window or more. */
+    public static final double GC_SHARE = 0.1;
+
+    /** The offered rate counts as achieved from this share of it up. */
+    public static final double KEPT_UP = 0.95;
+
+    /** The median latency counts as unloaded up to this factor of the nominal wait, plus {@link #LATENCY_SLACK_MS}. */
+    public static final double LATENCY_FACTOR = 1.5;
+
+    public static final double LATENCY_SLACK_MS = 50;
+
+    /**
+     * The variant's thread pool and the Little's-law cap it sets on this workload.
+     *
+     * @param name the catalogue's pool name, e.g. "tomcat", "reactor-netty event loop", "boundedElastic"
+     * @param size its threads on the target's CPUs
+     * @param threadBound whether each request of the scenario holds one of its threads for its whole wait
+     * @param capRps threads / nominal wait; null when the workload has no fixed wait
+     * @param serviceSeconds the nominal wait; null when the workload has none
+     */
+    public record Pool(String name, int size, boolean threadBound, Double capRps, Double serviceSeconds) {
+
+        String resource() {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.contains("event loop")) {
+                return EVENT_LOOP_BLOCKED;
+            }
+            return lower.contains("tomcat") ? REQUEST_POOL : OFFLOAD_POOL;
+        }
+    }
+
+    /**
+     * What a run measured that the rules read; null figures were not measured.
+     *
+     * @param generatorSaturated the generator check's finding when k6 was saturated or throttled
+     * @param offeredRps requests per second the open-model load offered; null for a closed model (VUs)
+     * @param vus the VUs of a closed model, the concurrency it offers; null for an open model
+     * @param achievedRps requests per second completed in the window
+     * @param droppedIterations iterations k6 could not start
+     * @param p50Ms the median latency
+     * @param pool the variant's thread pool; null when the catalogue does not know the variant
+     * @param peakPoolThreads the pool gauge's peak (Tomcat busy threads or the offload pool's live threads)
+     * @param poolAtPeakShare the share of scrapes at that peak
+     * @param dbPoolPendingShare the share of scrapes with requests waiting for a database connection
+     * @param peakDbPoolPending the most requests waiting for a connection at once
+     * @param dbCapRps connections / database sleep when the scenario sleeps in the database
+     * @param targetCores the target's average CPU in cores
+     * @param targetAllowedCores the CPU the target may use
+     * @param targetThrottledRatio the share of the target's CFS periods it was throttled in
+     * @param gcPauseMs GC pause time in the window
+     * @param measuredSeconds the window's length
+     * @param databaseCores the database pod's average CPU in cores
+     * @param databaseAllowedCores the database pod's CPU limit
+     */
+    public record Observed(
+            Optional<String> generatorSaturated,
+            Double offeredRps,
+            Integer vus,
+            double achievedRps,
+            long droppedIterations,
+            Double p50Ms,
+            Pool pool,
+            Integer peakPoolThreads,
+            Double poolAtPeakShare,
+            Double dbPoolPendingShare,
+            Double peakDbPoolPending,
+            Double dbCapRps,
+            Double targetCores,
+            Double targetAllowedCores,
+            Double targetThrottledRatio,
+            Double gcPauseMs,
+            Double measuredSeconds,
+            Double databaseCores,
+            Double databaseAllowedCores) {}
+
+    private LimitingResource() {}
+
+    /** The first rule that holds, with its figures; {@value #UNKNOWN} with what was missing when none holds. */
+    public static LimitedBy classify(Observed o) {
+        if (o.generatorSaturated().isPresent()) {
+            return new LimitedBy(LOAD_GENERATOR, List.of(o.generatorSaturated().get()));
+        }
+        List<String> missing = new ArrayList<>();
+        Optional<LimitedBy> found = connectionPool(o)
+                .or(() -> pool(o, missing))
+                .or(() -> targetCpu(o, missing))
+                .or(() -> gc(o))
+                .or(() -> database(o))
+                .or(() -> keptUp(o, missing));
+        return found.orElseGet(() -> unknown(o, missing));
+    }
+
+    private static Optional<LimitedBy> connectionPool(Observed o) {
+        if (o.dbPoolPendingShare() == null || o.dbPoolPendingShare() < PENDING_SHARE) {
+            return Optional.empty();
+        }
+        List<String> evidence = new ArrayList<>();
+        evidence.add(format(
+                "requests waited for a database connection in %.0f%% of samples (at most %.0f at once)",
+                100 * o.dbPoolPendingShare(), o.peakDbPoolPending() == null ? Double.NaN : o.peakDbPoolPending()));
+        if (o.dbCapRps() != null) {
+            evidence.add(
+                    format("%.1f req/s against the connections' Little's-law cap %.1f", o.achievedRps(), o.dbCapRps()));
+        }
+        return Optional.of(new LimitedBy(CONNECTION_POOL, evidence));
+    }
+
+    private static Optional<LimitedBy> pool(Observed o, List<String> missing) {
+        Pool pool = o.pool();
+        if (pool == null || !pool.threadBound() || pool.size() <= 0) {
+            return Optional.empty();
+        }
+        List<String> evidence = new ArrayList<>();
+        boolean gauge = o.peakPoolThreads() != null && o.poolAtPeakShare() != null;
+        if (gauge) {
+            boolean full = o.peakPoolThreads() >= POOL_FULL * pool.size() && o.poolAtPeakShare() >= POOL_FULL_SHARE;
+            if (!full) {
+                return Optional.empty();
+            }
+            evidence.add(format(
+                    "%d/%d %s threads in use in %.0f%% of samples",
+                    o.peakPoolThreads(), pool.size(), pool.name(), 100 * o.poolAtPeakShare()));
+        }
+        if (pool.capRps() != null) {
+            boolean demandAbove = o.offeredRps() != null
+                    ? o.offeredRps() >= ABOVE_CAP * pool.capRps()
+                    : o.vus() != null && o.vus() > pool.size();
+            if (!demandAbove || o.achievedRps() < AT_CAP * pool.capRps()) {
+                return Optional.empty();
+            }
+            evidence.add(format(
+                    "%.1f req/s at the Little's-law cap %.1f (%d threads / %.3f s per request), %s",
+                    o.achievedRps(),
+                    pool.capRps(),
+                    pool.size(),
+                    pool.serviceSeconds(),
+                    o.offeredRps() != null
+                            ? format("%.1f req/s offered", o.offeredRps())
+                            : o.vus() + " requests in flight (VUs)"));
+        } else if (gauge && cpuFull(o)) {
+            // A full pool without a fixed wait to compare with: threads waiting for CPU are busy too.
+            return Optional.empty();
+        }
+        if (evidence.isEmpty()) {
+            missing.add("the " + pool.name() + " threads' gauge and a fixed wait for the Little's-law cap");
+            return Optional.empty();
+        }
+        if (!gauge) {
+            evidence.add("no gauge of busy " + pool.name() + " threads: judged from the cap alone");
+        }
+        return Optional.of(new LimitedBy(pool.resource(), evidence));
+    }
+
+    private static boolean cpuFull(Observed o) {
+        return o.targetCores() != null
+                && o.targetAllowedCores() != null
+                && o.targetAllowedCores() > 0
+                && o.targetCores() >= CPU_FULL * o.targetAllowedCores();
+    }
+
+    private static Optional<LimitedBy> targetCpu(Observed o, List<String> missing) {
+        List<String> evidence = new ArrayList<>();
+        if (cpuFull(o)) {
+            evidence.add(format(
+                    "target used %.2f of %.2f CPU (%.0f%%)",
+                    o.targetCores(), o.targetAllowedCores(), 100 * o.targetCores() / o.targetAllowedCores()));
+        }
+        if (o.targetThrottledRatio() != null && o.targetThrottledRatio() >= THROTTLED) {
+            evidence.add(format("target throttled in %.0f%% of its CPU periods", 100 * o.targetThrottledRatio()));
+        }
+        if (o.targetCores() == null) {
+            missing.add("the target's CPU");
+        }
+        return evidence.isEmpty() ? Optional.empty() : Optional.of(new LimitedBy(TARGET_CPU, evidence));
+    }
+
+    private static Optional<LimitedBy> gc(Observed o) {
+        if (o.gcPauseMs() == null || o.measuredSeconds() == null || o.measuredSeconds() <= 0) {
+            return Optional.empty();
+        }
+        double share = o.gcPauseMs() / (1000 * o.measuredSeconds());
+        return atLeast(
+                GC,
+                share,
+                GC_SHARE,
+                format(
+                        "GC paused the target %.0f ms of %.0f s (%.0f%%)",
+                        o.gcPauseMs(), o.measuredSeconds(), 100 * share));
+    }
+
+    private static Optional<LimitedBy> database(Observed o) {
+        if (o.databaseCores() == null || o.databaseAllowedCores() == null || o.databaseAllowedCores() <= 0) {
+            return Optional.empty();
+        }
+        double share = o.databaseCores() / o.databaseAllowedCores();
+        return atLeast(
+                DATABASE,
+                share,
+                CPU_FULL,
+                format(
+                        "database used %.2f of %.2f CPU (%.0f%%)",
+                        o.databaseCores(), o.databaseAllowedCores(), 100 * share));
+    }
+
+    /** The resource with its one figure when the share reaches the threshold. */
+    private static Optional<LimitedBy> atLeast(String resource, double share, double threshold, String evidence) {
+        return share < threshold ? Optional.empty() : Optional.of(new LimitedBy(resource, List.of(evidence)));
+    }
+
+    private static Optional<LimitedBy> keptUp(Observed o, List<String> missing) {
+        List<String> evidence = new ArrayList<>();
+        if (o.droppedIterations() > 0) {
+            return Optional.empty();
+        }
+        if (o.offeredRps() != null) {
+            if (o.achievedRps() < KEPT_UP * o.offeredRps()) {
+                return Optional.empty();
+            }
+            evidence.add(format("%.1f of %.1f req/s offered", o.achievedRps(), o.offeredRps()));
+        }
+        evidence.add("no iterations dropped");
+        Double nominalMs = o.pool() == null || o.pool().serviceSeconds() == null
+                ? null
+                : 1000 * o.pool().serviceSeconds();
+        if (nominalMs != null && o.p50Ms() != null) {
+            if (o.p50Ms() > LATENCY_FACTOR * nominalMs + LATENCY_SLACK_MS) {
+                return Optional.empty();
+            }
+            evidence.add(format("median %.0f ms against the nominal %.0f ms", o.p50Ms(), nominalMs));
+        } else if (o.offeredRps() == null) {
+            // A closed model always "achieves" what it offers: only the latency can say the target kept up.
+            missing.add("an offered rate or a nominal wait to compare the latency with");
+            return Optional.empty();
+        } else {
+            evidence.add("no nominal wait to compare the latency with");
+        }
+        return Optional.of(new LimitedBy(NONE, evidence));
+    }
+
+    private static LimitedBy unknown(Observed o, List<String> missing) {
+        List<String> evidence = new ArrayList<>();
+        evidence.add(format("no rule held at %.1f req/s", o.achievedRps()));
+        if (missing.isEmpty()) {
+            evidence.add("no pool was full, the CPU below its limit, GC and database unremarkable, yet the target did"
+                    + " not keep up; the upstream (delay service) is not measured apart");
+        } else {
+            evidence.add("missing: " + String.join(", ", missing));
+        }
+        return new LimitedBy(UNKNOWN, evidence);
+    }
+
+    private static String format(String pattern, Object... args) {
+        return String.format(Locale.ROOT, pattern, args);
+    }
+}

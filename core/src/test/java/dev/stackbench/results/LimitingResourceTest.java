@@ -1,0 +1,222 @@
+package dev.stackbench.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stackbench.api.status.LimitedBy;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules one by one, on the figures of the experiments whose answer is known (the demo, experiment b), and their
+ * order where two hold at once.
+ */
+class LimitingResourceTest {
+
+    /** A run's figures, the demo's mvc-jdbc unless a test changes them; null is "not measured". */
+    private static final class Figures {
+        String generatorSaturated;
+        Double offeredRps = 60.0;
+        Integer vus;
+        double achievedRps = 32.4;
+        long dropped = 412;
+        Double p50Ms = 2900.0;
+        LimitingResource.Pool pool = new LimitingResource.Pool("tomcat", 10, true, 10 / 0.3, 0.3);
+        Integer peakPool = 10;
+        Double atPeak = 0.96;
+        Double pendingShare;
+        Double peakPending;
+        Double dbCap;
+        Double cores = 0.21;
+        Double allowedCores = 1.0;
+        Double gcMs = 35.0;
+        Double seconds = 20.0;
+
+        LimitedBy classify() {
+            return LimitingResource.classify(new LimitingResource.Observed(
+                    Optional.ofNullable(generatorSaturated),
+                    offeredRps,
+                    vus,
+                    achievedRps,
+                    dropped,
+                    p50Ms,
+                    pool,
+                    peakPool,
+                    atPeak,
+                    pendingShare,
+                    peakPending,
+                    dbCap,
+                    cores,
+                    allowedCores,
+                    null,
+                    gcMs,
+                    seconds,
+                    null,
+                    null));
+        }
+    }
+
+    /** Experiment b: 100 VUs, 1 s database sleep, no pool gauge unless a test sets one. */
+    private static Figures experimentB(String poolName, int threads, double achieved) {
+        Figures b = new Figures();
+        b.offeredRps = null;
+        b.vus = 100;
+        b.achievedRps = achieved;
+        b.dropped = 0;
+        b.p50Ms = 100 / achieved * 1000;
+        b.pool = new LimitingResource.Pool(poolName, threads, true, (double) threads, 1.0);
+        b.peakPool = null;
+        b.atPeak = null;
+        b.pendingShare = 0.0;
+        b.dbCap = 100.0;
+        return b;
+    }
+
+    @Test
+    void aFullTomcatPoolAtTheCapIsTheRequestPool() {
+        LimitedBy verdict = new Figures().classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.REQUEST_POOL);
+        assertThat(verdict.getEvidence())
+                .containsExactly(
+                        "10/10 tomcat threads in use in 96% of samples",
+                        "32.4 req/s at the Little's-law cap 33.3 (10 threads / 0.300 s per request), 60.0 req/s"
+                                + " offered");
+    }
+
+    @Test
+    void aSaturatedGeneratorOverridesEveryOtherRule() {
+        Figures saturated = new Figures();
+        saturated.generatorSaturated =
+                "k6 could not generate the requested load (k6 used 0.95 of the 1.00 CPU it" + " may use)";
+
+        LimitedBy verdict = saturated.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.LOAD_GENERATOR);
+        assertThat(verdict.getEvidence()).singleElement().asString().contains("0.95 of the 1.00 CPU");
+    }
+
+    @Test
+    void requestsWaitingForConnectionsComeBeforeTheThreadsTheyHold() {
+        Figures pending = new Figures();
+        pending.pendingShare = 0.6;
+        pending.peakPending = 7.0;
+        pending.dbCap = 50.0;
+
+        LimitedBy verdict = pending.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.CONNECTION_POOL);
+        assertThat(verdict.getEvidence())
+                .containsExactly(
+                        "requests waited for a database connection in 60% of samples (at most 7 at once)",
+                        "32.4 req/s against the connections' Little's-law cap 50.0");
+    }
+
+    /** webflux-jdbc-blocking: 4 event-loop threads each blocked 1 s; the target publishes no gauge of them. */
+    @Test
+    void anEventLoopThreadBoundAtItsCapIsBlocked() {
+        LimitedBy verdict = experimentB("reactor-netty event loop", 4, 3.9).classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.EVENT_LOOP_BLOCKED);
+        assertThat(verdict.getEvidence())
+                .containsExactly(
+                        "3.9 req/s at the Little's-law cap 4.0 (4 threads / 1.000 s per request), 100 requests in"
+                                + " flight (VUs)",
+                        "no gauge of busy reactor-netty event loop threads: judged from the cap alone");
+    }
+
+    /** webflux-jdbc-elastic: boundedElastic's 10 threads all live. */
+    @Test
+    void aFullBoundedElasticAtItsCapIsTheOffloadPool() {
+        Figures elastic = experimentB("boundedElastic", 10, 9.8);
+        elastic.peakPool = 10;
+        elastic.atPeak = 0.97;
+
+        LimitedBy verdict = elastic.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.OFFLOAD_POOL);
+        assertThat(verdict.getEvidence()).first().isEqualTo("10/10 boundedElastic threads in use in 97% of samples");
+    }
+
+    @Test
+    void moreVusThanThreadsButFarBelowTheCapIsNotThePool() {
+        Figures slow = experimentB("boundedElastic", 10, 2.0);
+
+        assertThat(slow.classify().getResource()).isEqualTo(LimitingResource.UNKNOWN);
+    }
+
+    @Test
+    void aFullPoolFarBelowItsCapIsTheCpuWhenTheCpuIsFull() {
+        Figures slow = new Figures();
+        slow.achievedRps = 12.0;
+        slow.cores = 0.97;
+
+        LimitedBy verdict = slow.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.TARGET_CPU);
+        assertThat(verdict.getEvidence()).containsExactly("target used 0.97 of 1.00 CPU (97%)");
+    }
+
+    @Test
+    void aPoolThatWasNotFullIsNotThePoolEvenAtTheCap() {
+        Figures idle = new Figures();
+        idle.peakPool = 6;
+        idle.atPeak = 0.2;
+
+        assertThat(idle.classify().getResource()).isEqualTo(LimitingResource.UNKNOWN);
+    }
+
+    @Test
+    void longGcPausesAreGc() {
+        Figures paused = new Figures();
+        paused.peakPool = 4;
+        paused.gcMs = 3500.0;
+
+        LimitedBy verdict = paused.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.GC);
+        assertThat(verdict.getEvidence()).containsExactly("GC paused the target 3500 ms of 20 s (18%)");
+    }
+
+    /** The demo's webflux-r2dbc: 60/s offered and served, the median at the 300 ms upstream delay. */
+    @Test
+    void aTargetThatKeptUpIsLimitedByNothing() {
+        Figures r2dbc = new Figures();
+        r2dbc.achievedRps = 59.9;
+        r2dbc.dropped = 0;
+        r2dbc.p50Ms = 306.0;
+        r2dbc.pool = new LimitingResource.Pool("reactor-netty event loop", 4, false, 4 / 0.3, 0.3);
+        r2dbc.peakPool = null;
+        r2dbc.atPeak = null;
+
+        LimitedBy verdict = r2dbc.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.NONE);
+        assertThat(verdict.getEvidence())
+                .containsExactly(
+                        "59.9 of 60.0 req/s offered",
+                        "no iterations dropped",
+                        "median 306 ms against the nominal 300 ms");
+    }
+
+    @Test
+    void aClosedModelWithoutAFixedWaitIsUnknownAndSaysWhatIsMissing() {
+        Figures rows = new Figures();
+        rows.offeredRps = null;
+        rows.vus = 50;
+        rows.achievedRps = 800.0;
+        rows.dropped = 0;
+        rows.pool = new LimitingResource.Pool("tomcat", 200, true, null, null);
+        rows.peakPool = null;
+        rows.atPeak = null;
+        rows.cores = null;
+
+        LimitedBy verdict = rows.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.UNKNOWN);
+        assertThat(verdict.getEvidence())
+                .containsExactly(
+                        "no rule held at 800.0 req/s",
+                        "missing: the tomcat threads' gauge and a fixed wait for the Little's-law cap, the target's CPU,"
+                                + " an offered rate or a nominal wait to compare the latency with");
+    }
+}
