@@ -255,6 +255,7 @@ public final class RunDriver {
                 measured.generator().finding(),
                 measured.generatorCores());
         result.setStartedAt(measured.startedAt());
+        result.setLimitedBy(measured.summary().getLimitedBy());
         result.setFinishedAt(measured.finishedAt());
         if (load.number() == 1 && measured.startedAt() != null) {
             progress.status().setStartedAt(measured.startedAt());

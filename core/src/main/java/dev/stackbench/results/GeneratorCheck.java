@@ -47,8 +47,19 @@ public final class GeneratorCheck {
     /** The start of every finding's message: what reports look for. */
     public static final String FINDING_PREFIX = "k6 could not generate the requested load";
 
-    /** Why the generator is suspect, and the condition reason that names it. */
-    public record Finding(String reason, String message) {}
+    /**
+     * Why the generator is suspect, and the condition reason that names it.
+     *
+     * @param sharedCpusOnly true when the only sign of saturation is how busy the CPUs it shares were, k6 itself below
+     *     its share and not throttled: the machine was contended rather than the generator saturated, which makes the
+     *     timings less trustworthy without making the generator the limit
+     */
+    public record Finding(String reason, String message, boolean sharedCpusOnly) {
+
+        public Finding(String reason, String message) {
+            this(reason, message, false);
+        }
+    }
 
     /**
      * What was observed of one load generator over the measured window; null figures were not measured.
@@ -120,11 +131,13 @@ public final class GeneratorCheck {
     public static Judgement judge(List<Generator> generators, long droppedIterations, List<String> unmeasured) {
         List<String> saturated = new ArrayList<>();
         List<String> throttled = new ArrayList<>();
+        boolean ownCpu = false;
         for (Generator generator : generators) {
             if (generator.measured()
                     && generator.allowedCores() != null
                     && generator.allowedCores() > 0
                     && generator.usedCores() >= CPU_SHARE_ALARM * generator.allowedCores()) {
+                ownCpu = true;
                 saturated.add(String.format(
                         Locale.ROOT,
                         "%s used %.2f of the %.2f CPU it may use (%.0f%%)",
@@ -168,8 +181,10 @@ public final class GeneratorCheck {
                         + " (spec.workload.runnerResources.cpu or spec.workload.parallelism on a cluster, a machine"
                         + " with more CPUs locally) or lower the load";
         return new Judgement(
-                Optional.of(
-                        new Finding(reason, FINDING_PREFIX + " (" + String.join(", ", facts) + "): " + consequence)),
+                Optional.of(new Finding(
+                        reason,
+                        FINDING_PREFIX + " (" + String.join(", ", facts) + "): " + consequence,
+                        !saturated.isEmpty() && !ownCpu && throttled.isEmpty())),
                 null);
     }
 

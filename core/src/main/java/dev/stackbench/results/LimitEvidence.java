@@ -57,12 +57,8 @@ public final class LimitEvidence {
                         .findFirst();
         long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
         return new LimitingResource.Observed(
-                generator == null
-                        ? Optional.empty()
-                        : generator
-                                .finding()
-                                .filter(finding -> !GeneratorCheck.ITERATIONS_DROPPED.equals(finding.reason()))
-                                .map(GeneratorCheck.Finding::message),
+                generatorFinding(generator, false),
+                generatorFinding(generator, true),
                 offeredRps(summary, load),
                 load.getExecutor() == Executor.CONSTANT_VUS ? load.getVus() : null,
                 summary.getRps() == null ? 0 : summary.getRps(),
@@ -81,6 +77,20 @@ public final class LimitEvidence {
                 summary.getMeasuredSeconds(),
                 database.map(PodResources::getAvgCpuCores).orElse(null),
                 database.map(PodResources::getCpuLimitCores).orElse(null));
+    }
+
+    /**
+     * The generator check's finding when it judged k6 saturated or throttled ({@code sharedCpusOnly} false) or only the
+     * CPUs it shares busy (true); dropped iterations alone are the target's slowness seen from k6, not a finding here.
+     */
+    private static Optional<String> generatorFinding(GeneratorCheck.Judgement generator, boolean sharedCpusOnly) {
+        return generator == null
+                ? Optional.empty()
+                : generator
+                        .finding()
+                        .filter(finding -> !GeneratorCheck.ITERATIONS_DROPPED.equals(finding.reason()))
+                        .filter(finding -> finding.sharedCpusOnly() == sharedCpusOnly)
+                        .map(GeneratorCheck.Finding::message);
     }
 
     /** The open model's requests per second: the rate times the requests one iteration makes. */

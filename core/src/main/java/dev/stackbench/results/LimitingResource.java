@@ -14,7 +14,9 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>{@value #LOAD_GENERATOR}: k6 itself was saturated or throttled ({@link GeneratorCheck}): the figures measure
- *       the generator, so this one overrides every other;
+ *       the generator, so this one overrides every other. When only the CPUs k6 shares were busy, k6 itself well below
+ *       its share, the machine was contended rather than the generator saturated: the rules below still decide, and
+ *       the verdict carries the generator check's finding as a caveat;
  *   <li>{@value #CONNECTION_POOL}: requests waited for a database connection in at least {@link #PENDING_SHARE} of the
  *       scrapes;
  *   <li>the variant's thread pool, when the scenario holds one of its threads for each request's wait: all threads
@@ -109,6 +111,7 @@ public final class LimitingResource {
      * What a run measured that the rules read; null figures were not measured.
      *
      * @param generatorSaturated the generator check's finding when k6 was saturated or throttled
+     * @param generatorContended the generator check's finding when only the CPUs k6 shares were busy
      * @param offeredRps requests per second the open-model load offered; null for a closed model (VUs)
      * @param vus the VUs of a closed model, the concurrency it offers; null for an open model
      * @param achievedRps requests per second completed in the window
@@ -130,6 +133,7 @@ public final class LimitingResource {
      */
     public record Observed(
             Optional<String> generatorSaturated,
+            Optional<String> generatorContended,
             Double offeredRps,
             Integer vus,
             double achievedRps,
@@ -163,7 +167,9 @@ public final class LimitingResource {
                 .or(() -> gc(o))
                 .or(() -> database(o))
                 .or(() -> keptUp(o, missing));
-        return found.orElseGet(() -> unknown(o, missing));
+        LimitedBy verdict = found.orElseGet(() -> unknown(o, missing));
+        o.generatorContended().ifPresent(finding -> verdict.getEvidence().add("less trustworthy figures: " + finding));
+        return verdict;
     }
 
     private static Optional<LimitedBy> connectionPool(Observed o) {

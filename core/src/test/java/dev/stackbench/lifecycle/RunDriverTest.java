@@ -6,6 +6,7 @@ import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.Conditions;
 import dev.stackbench.api.status.LatencySummary;
+import dev.stackbench.api.status.LimitedBy;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.api.status.StepOutcome;
@@ -182,21 +183,45 @@ class RunDriverTest {
                 .isEqualTo(doneReason);
     }
 
+    /** A sweep of one step, 50 iterations/s, about to send that step's load. */
+    private record OneStep(ResolvedRun run, RunProgress progress, LoadStep load) {
+
+        static OneStep sweep() {
+            BenchmarkRun object = example("webflux-r2dbc.yaml");
+            object.getSpec().getWorkload().getLoad().setRate(null);
+            object.getSpec().getWorkload().setSweep(List.of(50));
+            ResolvedRun run = ResolvedRun.of(object);
+            return new OneStep(
+                    run, new RunProgress(object, T0), ((RunDriver.Send) RunDriver.nextLoad(run, List.of())).load());
+        }
+    }
+
     @Test
     void aStepsRunWhoseKeptSummaryWasLostFailsInsteadOfSucceedingEmpty() {
-        BenchmarkRun object = example("webflux-r2dbc.yaml");
-        object.getSpec().getWorkload().getLoad().setRate(null);
-        object.getSpec().getWorkload().setSweep(List.of(50));
-        ResolvedRun run = ResolvedRun.of(object);
-        RunProgress progress = new RunProgress(object, T0);
-        LoadStep load = ((RunDriver.Send) RunDriver.nextLoad(run, List.of())).load();
-        RunDriver.StepRecorded recorded = RunDriver.stepMeasured(progress, run, load, measured(summary(50, 100, 0)));
+        OneStep step = OneStep.sweep();
+        RunProgress progress = step.progress();
+        RunDriver.StepRecorded recorded =
+                RunDriver.stepMeasured(progress, step.run(), step.load(), measured(summary(50, 100, 0)));
         progress.status().setSummary(null);
 
         RunDriver.stepsFinished(progress, ((RunDriver.Finished) recorded.next()).done(), kept -> KEPT_UP, 1);
 
         assertThat(progress.phase()).isEqualTo(Phase.Failed);
         assertThat(progress.status().getMessage()).contains("missing from status.summary");
+    }
+
+    @Test
+    void aStepCarriesWhatLimitedItsLoad() {
+        OneStep step = OneStep.sweep();
+        RunSummary summary = summary(50, 100, 0);
+        summary.setLimitedBy(new LimitedBy("none", List.of("50.0 of 50.0 req/s offered")));
+
+        RunDriver.StepRecorded recorded =
+                RunDriver.stepMeasured(step.progress(), step.run(), step.load(), measured(summary));
+
+        assertThat(recorded.result().getLimitedBy().getResource()).isEqualTo("none");
+        assertThat(step.progress().status().getSteps().getFirst().getLimitedBy().getEvidence())
+                .containsExactly("50.0 of 50.0 req/s offered");
     }
 
     @Test

@@ -127,4 +127,24 @@ class LimitEvidenceTest {
         assertThat(List.copyOf(summary.getLimitedBy().getEvidence()))
                 .containsExactly("k6 could not generate the requested load");
     }
+
+    @Test
+    void aMachineBusyAroundAnIdleGeneratorIsACaveatNotTheVerdict() {
+        RunSummary summary = summary(31.8, 87, 2900, scraped(new int[] {10, 10}, new int[] {0, 0}));
+        GeneratorCheck.Judgement contended = GeneratorCheck.judge(
+                List.of(GeneratorCheck.Generator.localProcess(0.06, 1, 0.99, "the delay service and PostgreSQL (0)")),
+                87,
+                List.of());
+        GeneratorCheck.Judgement saturated = GeneratorCheck.judge(
+                List.of(GeneratorCheck.Generator.localProcess(0.95, 1, 0.99, "the delay service and PostgreSQL (0)")),
+                87,
+                List.of());
+
+        LimitEvidence.judge(summary, example("demo/1-mvc-jdbc.yaml"), VariantCatalogue.load(), contended);
+        assertThat(summary.getLimitedBy().getResource()).isEqualTo(LimitingResource.REQUEST_POOL);
+        assertThat(summary.getLimitedBy().getEvidence()).last().asString().contains("were 99% busy");
+
+        LimitEvidence.judge(summary, example("demo/1-mvc-jdbc.yaml"), VariantCatalogue.load(), saturated);
+        assertThat(summary.getLimitedBy().getResource()).isEqualTo(LimitingResource.LOAD_GENERATOR);
+    }
 }

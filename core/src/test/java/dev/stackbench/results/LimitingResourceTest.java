@@ -15,6 +15,7 @@ class LimitingResourceTest {
     /** A run's figures, the demo's mvc-jdbc unless a test changes them; null is "not measured". */
     private static final class Figures {
         String generatorSaturated;
+        String generatorContended;
         Double offeredRps = 60.0;
         Integer vus;
         double achievedRps = 32.4;
@@ -34,6 +35,7 @@ class LimitingResourceTest {
         LimitedBy classify() {
             return LimitingResource.classify(new LimitingResource.Observed(
                     Optional.ofNullable(generatorSaturated),
+                    Optional.ofNullable(generatorContended),
                     offeredRps,
                     vus,
                     achievedRps,
@@ -93,6 +95,22 @@ class LimitingResourceTest {
 
         assertThat(verdict.getResource()).isEqualTo(LimitingResource.LOAD_GENERATOR);
         assertThat(verdict.getEvidence()).singleElement().asString().contains("0.95 of the 1.00 CPU");
+    }
+
+    @Test
+    void busySharedCpusLeaveTheVerdictToTheTargetAndSaySo() {
+        Figures contended = new Figures();
+        contended.generatorContended = "k6 could not generate the requested load (the CPUs k6 shares with the delay"
+                + " service and PostgreSQL (CPU 0) were 99% busy, k6 itself using 0.06 CPU)";
+
+        LimitedBy verdict = contended.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.REQUEST_POOL);
+        assertThat(verdict.getEvidence())
+                .last()
+                .asString()
+                .startsWith("less trustworthy figures: k6 could not generate")
+                .contains("99% busy");
     }
 
     @Test

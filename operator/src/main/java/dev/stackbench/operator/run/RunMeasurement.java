@@ -126,7 +126,9 @@ public final class RunMeasurement {
         metrics.warning().ifPresent(reason -> addWarning(summary, reason));
         scraper.checkServerSide(load, startedAt, summary);
         addPodCpu(summary, scraper.podCpu(load, startedAt), metrics.pods());
-        return new Measured(summary, generatorJudgement(summary), logs.size(), metrics, startedAt);
+        GeneratorCheck.Judgement generator = generatorJudgement(summary);
+        results.judgeLimit(load, summary, generator);
+        return new Measured(summary, generator, logs.size(), metrics, startedAt);
     }
 
     /** What the run's scrapes hold, as text by file name, for the results it keeps after cleanup. */

@@ -8,6 +8,8 @@ import dev.stackbench.k6.K6SummaryException;
 import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.operator.BoundedReads;
+import dev.stackbench.results.GeneratorCheck;
+import dev.stackbench.results.LimitEvidence;
 import dev.stackbench.results.ResultAggregator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,6 +54,11 @@ public final class RunnerResults {
      * @param target the target's metrics over the measured window, null when unavailable
      * @throws IllegalArgumentException when a log holds no k6 summary; the message names the pod
      */
+    /** What limited the load, judged on its complete summary, into summary.limitedBy. */
+    public void judgeLimit(BenchmarkRun run, RunSummary summary, GeneratorCheck.Judgement generator) {
+        LimitEvidence.judge(summary, run.getSpec(), catalogue, generator);
+    }
+
     public RunSummary summarize(BenchmarkRun run, List<RunnerLog> logs, TargetSummary target) {
         List<RunnerSummary> runners = new ArrayList<>();
         for (RunnerLog log : logs) {
