@@ -33,8 +33,11 @@ public final class ReportRows {
      * @param loadGeneratorCores average CPU k6 used over the measured window, in cores, or null when not known
      */
     public static RunRow fromStatus(BenchmarkRun run, Double loadGeneratorCores) {
-        RunRow row = summaryRow(run, loadGeneratorCores);
         BenchmarkRunStatus status = run.getStatus();
+        RunRow row = summaryRow(run, loadGeneratorCores);
+        if (status != null && status.getSummary() != null) {
+            row = row.withLimitedBy(status.getSummary().getLimitedBy());
+        }
         if (status == null || (status.getSteps() == null && status.getCapacity() == null)) {
             return row;
         }
@@ -124,6 +127,9 @@ public final class ReportRows {
     /** The figures some scenarios and executors add: status codes, a burst's makespan, the lock groups. */
     static List<String> details(RunSummary summary) {
         List<String> lines = new ArrayList<>();
+        if (summary.getLimitedBy() != null) {
+            lines.add("limited by " + summary.getLimitedBy().describe());
+        }
         Map<String, Long> codes = summary.getStatusCodes();
         if (codes != null && !codes.isEmpty()) {
             lines.add("statuses: "

@@ -207,6 +207,7 @@ public final class HtmlReport {
         if (capacities) {
             headers.add("capacity (iterations/s)");
         }
+        headers.add("limited by");
         for (String header : headers) {
             html.append("<th>").append(escape(header)).append("</th>");
         }
@@ -246,6 +247,13 @@ public final class HtmlReport {
             for (String number : numbers) {
                 html.append("<td class=\"n\">").append(escape(number)).append("</td>");
             }
+            // The resource in the cell, its evidence on hover and in the lines under the table.
+            html.append("<td title=\"")
+                    .append(escape(
+                            row.limitedBy() == null ? "" : row.limitedBy().describe()))
+                    .append("\">")
+                    .append(escape(SummaryTable.limitedBy(row.limitedBy())))
+                    .append("</td>");
             html.append("</tr>\n");
         }
         html.append("</table>\n<p>Little's-law cap: pool threads / nominal time a request holds a thread; only for "

@@ -1,6 +1,7 @@
 package dev.stackbench.report;
 
 import dev.stackbench.api.status.CapacityResult;
+import dev.stackbench.api.status.LimitedBy;
 import dev.stackbench.api.status.StepResult;
 import java.util.List;
 
@@ -18,6 +19,7 @@ import java.util.List;
  *     run with one load level
  * @param keptStep the step whose figures the row shows (status.summary.step), or null
  * @param capacity what a capacity search found (status.capacity), or null
+ * @param limitedBy what limited the run (status.summary.limitedBy), or null when it was not judged
  */
 public record RunRow(
         String name,
@@ -41,7 +43,8 @@ public record RunRow(
         List<String> details,
         List<StepResult> steps,
         Integer keptStep,
-        CapacityResult capacity) {
+        CapacityResult capacity,
+        LimitedBy limitedBy) {
 
     public RunRow {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
@@ -91,6 +94,7 @@ public record RunRow(
                 warnings,
                 details,
                 List.of(),
+                null,
                 null,
                 null);
     }
@@ -161,7 +165,8 @@ public record RunRow(
                 details,
                 steps,
                 keptStep,
-                capacity);
+                capacity,
+                limitedBy);
     }
 
     /** This row under another name, e.g. with its invocation's directory in front when runs of several are shown. */
@@ -188,6 +193,35 @@ public record RunRow(
                 details,
                 steps,
                 keptStep,
-                capacity);
+                capacity,
+                limitedBy);
+    }
+
+    /** This row with what limited its run. */
+    public RunRow withLimitedBy(LimitedBy verdict) {
+        return new RunRow(
+                name,
+                variant,
+                phase,
+                requests,
+                rps,
+                p50Ms,
+                p95Ms,
+                p99Ms,
+                maxMs,
+                errorRate,
+                droppedIterations,
+                peakThreads,
+                avgCpuCores,
+                loadGeneratorCpuCores,
+                littleLawRps,
+                thresholdsPassed,
+                loadGeneratorAlarm,
+                warnings,
+                details,
+                steps,
+                keptStep,
+                capacity,
+                verdict);
     }
 }

@@ -1,6 +1,7 @@
 package dev.stackbench.report;
 
 import dev.stackbench.api.status.CapacityResult;
+import dev.stackbench.api.status.LimitedBy;
 import dev.stackbench.api.status.StepResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,7 @@ public final class SummaryTable {
                     row -> row.peakThreads() == null ? "-" : row.peakThreads().toString(),
                     true),
             new Column("CAPACITY", SummaryTable::capacity, true),
+            new Column("LIMITED BY", row -> limitedBy(row.limitedBy()), false),
             new Column("P50(ms)", row -> number(row.p50Ms(), 1), true),
             new Column("P99(ms)", row -> number(row.p99Ms(), 1), true),
             new Column("REQUESTS", row -> Long.toString(row.requests()), true),
@@ -72,6 +74,7 @@ public final class SummaryTable {
             new StepField("cpu ", step -> number(step.getTargetCpuCores(), 2), "", true),
             new StepField("k6 ", step -> number(step.getGeneratorCpuCores(), 2), "", true),
             new StepField("cap ", step -> number(step.getLittleLawRps(), 1), "", true),
+            new StepField("limited by ", step -> limitedBy(step.getLimitedBy()), "", false),
             new StepField(
                     "",
                     step -> step.getOutcome() == null ? "-" : step.getOutcome().name(),
@@ -82,6 +85,11 @@ public final class SummaryTable {
     static final String KEPT = "(kept)";
 
     private SummaryTable() {}
+
+    /** The limiting resource alone; its evidence is a detail line under the table. */
+    static String limitedBy(LimitedBy verdict) {
+        return verdict == null || verdict.getResource() == null ? "-" : verdict.getResource();
+    }
 
     /** The table, then one line per warning, loudest first (a saturated load generator invalidates a row). */
     public static String render(List<RunRow> rows) {

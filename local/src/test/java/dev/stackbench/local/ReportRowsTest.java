@@ -52,6 +52,9 @@ class ReportRowsTest {
         summary.setLittleLawRps(66.7);
         summary.addWarning("k6 dropped 900 of 3600 planned iterations (25.0%): it ran out of VUs");
         summary.addWarning("the requested rate 120/s is above the Little's-law cap");
+        summary.setLimitedBy(new dev.stackbench.api.status.LimitedBy(
+                "request-pool",
+                List.of("74/74 tomcat threads in use in 96% of samples", "66.0 req/s at the Little's-law cap 66.7")));
         BenchmarkRunStatus status = new BenchmarkRunStatus();
         status.setPhase(Phase.Succeeded);
         status.setSummary(summary);
@@ -74,6 +77,10 @@ class ReportRowsTest {
         assertThat(row.loadGeneratorAlarm())
                 .startsWith("k6 could not generate the requested load (900 iterations dropped)");
         assertThat(row.warnings()).containsExactly("the requested rate 120/s is above the Little's-law cap");
+        assertThat(row.limitedBy().getResource()).isEqualTo("request-pool");
+        assertThat(row.details())
+                .contains("limited by request-pool: 74/74 tomcat threads in use in 96% of samples; 66.0 req/s at the"
+                        + " Little's-law cap 66.7");
     }
 
     @Test

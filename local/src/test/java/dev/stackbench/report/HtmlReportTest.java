@@ -2,6 +2,7 @@ package dev.stackbench.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.api.status.LimitedBy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ class HtmlReportTest {
                 List.of("k6 dropped iterations"),
                 List.of("burst: 40 of 40 requests answered, makespan 1270 ms <first to last>"));
         ReportRun run = new ReportRun(
-                saturated,
+                saturated.withLimitedBy(new LimitedBy("load-generator", List.of("k6 used all its CPU"))),
                 points,
                 threads,
                 threads,
@@ -63,6 +64,8 @@ class HtmlReportTest {
                 .contains("Test CPU")
                 .contains("burst: 40 of 40 requests answered, makespan 1270 ms &lt;first to last&gt;")
                 .contains("FAILED")
+                .contains("<th>limited by</th>")
+                .contains("<td title=\"load-generator: k6 used all its CPU\">load-generator</td>")
                 .doesNotContain("<svg")
                 .doesNotContain("src=\"http");
         assertThat(html.split("data:image/png").length - 1).isGreaterThanOrEqualTo(4);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.api.status.CapacityLimit;
 import dev.stackbench.api.status.CapacityResult;
+import dev.stackbench.api.status.LimitedBy;
 import dev.stackbench.api.status.StepOutcome;
 import dev.stackbench.api.status.StepResult;
 import java.util.List;
@@ -50,6 +51,8 @@ class SummaryTableTest {
                         "ERRORS",
                         "THREADS",
                         "CAPACITY",
+                        "LIMITED",
+                        "BY",
                         "P50(ms)",
                         "P99(ms)",
                         "REQUESTS",
@@ -65,6 +68,13 @@ class SummaryTableTest {
                 .contains("310.3")
                 .contains("100%");
         assertThat(lines.get(2)).contains("150.0").endsWith("-");
+
+        RunRow limited = row("mvc-jdbc", "mvc-jdbc", 66.6, 66.7, 0, null)
+                .withLimitedBy(new LimitedBy("request-pool", List.of("busy 200/200 threads in 96% of samples")));
+        assertThat(SummaryTable.render(List.of(limited)).lines().toList().get(1))
+                .as("the resource alone in the table; its evidence is a detail line")
+                .contains("  request-pool  ")
+                .doesNotContain("busy 200/200");
         assertThat(lines.get(1).indexOf("66.6") + 4).isEqualTo(lines.get(2).indexOf("150.0") + 5);
     }
 
@@ -110,6 +120,8 @@ class SummaryTableTest {
                                 step(3, 1000, "iterations/s", StepOutcome.Broken, 240.0, 900.0)
                                         .withErrorRate(0.031)
                                         .withPeakThreads(null)
+                                        .withLimitedBy(new LimitedBy(
+                                                "request-pool", List.of("busy 200/200 threads in 96% of samples")))
                                         .withReason("3.1% of its requests failed (more than 2%)")),
                         2,
                         null);
@@ -141,6 +153,9 @@ class SummaryTableTest {
                         "0.11",
                         "cap",
                         "-",
+                        "limited",
+                        "by",
+                        "-",
                         "Passed",
                         "every",
                         "threshold",
@@ -157,6 +172,7 @@ class SummaryTableTest {
                 .contains("p95 900.0 ms")
                 .contains("err 3.10%")
                 .contains("threads   -")
+                .contains("limited by request-pool")
                 .contains("Broken          3.1% of its requests failed (more than 2%)")
                 .doesNotContain("(kept)");
         // The steps' columns line up with each other.
