@@ -19,10 +19,11 @@ import java.util.Optional;
  *       the verdict carries the generator check's finding as a caveat;
  *   <li>{@value #CONNECTION_POOL}: requests waited for a database connection in at least {@link #PENDING_SHARE} of the
  *       scrapes;
- *   <li>the variant's thread pool, when the scenario holds one of its threads for each request's wait: all threads
- *       busy in at least {@link #POOL_FULL_SHARE} of the scrapes (where the target publishes the gauge), and the
- *       achieved rate at least {@link #AT_CAP} of the Little's-law cap with more demand than the cap (where the
- *       workload has a fixed wait). The pool names the resource: Tomcat's threads are the {@value #REQUEST_POOL}, an
+ *   <li>the variant's thread pool, when the scenario holds one of its threads for each request's wait, with more demand
+ *       than its Little's-law cap where the workload has a fixed wait: all threads busy in at least
+ *       {@link #POOL_FULL_SHARE} of the scrapes where the target publishes the gauge (below {@link #AT_CAP} of the cap
+ *       only while the CPU was not full: threads waiting for CPU are busy too), else the achieved rate at least
+ *       {@link #AT_CAP} of the cap. The pool names the resource: Tomcat's threads are the {@value #REQUEST_POOL}, an
  *       event loop blocked in JDBC or a sleep is {@value #EVENT_LOOP_BLOCKED}, boundedElastic or Dispatchers.IO is the
  *       {@value #OFFLOAD_POOL};
  *   <li>{@value #TARGET_CPU}: the target used at least {@link #CPU_FULL} of the CPU it may use, or was throttled in at
@@ -192,45 +193,55 @@ public final class LimitingResource {
         if (pool == null || !pool.threadBound() || pool.size() <= 0) {
             return Optional.empty();
         }
-        List<String> evidence = new ArrayList<>();
         boolean gauge = o.peakPoolThreads() != null && o.poolAtPeakShare() != null;
-        if (gauge) {
-            boolean full = o.peakPoolThreads() >= POOL_FULL * pool.size() && o.poolAtPeakShare() >= POOL_FULL_SHARE;
-            if (!full) {
-                return Optional.empty();
-            }
-            evidence.add(format(
-                    "%d/%d %s threads in use in %.0f%% of samples",
-                    o.peakPoolThreads(), pool.size(), pool.name(), 100 * o.poolAtPeakShare()));
+        boolean full =
+                gauge && o.peakPoolThreads() >= POOL_FULL * pool.size() && o.poolAtPeakShare() >= POOL_FULL_SHARE;
+        if (gauge && !full) {
+            return Optional.empty();
         }
-        if (pool.capRps() != null) {
-            boolean demandAbove = o.offeredRps() != null
-                    ? o.offeredRps() >= ABOVE_CAP * pool.capRps()
-                    : o.vus() != null && o.vus() > pool.size();
-            if (!demandAbove || o.achievedRps() < AT_CAP * pool.capRps()) {
+        if (pool.capRps() == null) {
+            if (!gauge) {
+                missing.add("the " + pool.name() + " threads' gauge and a fixed wait for the Little's-law cap");
                 return Optional.empty();
             }
-            evidence.add(format(
-                    "%.1f req/s at the Little's-law cap %.1f (%d threads / %.3f s per request), %s",
-                    o.achievedRps(),
-                    pool.capRps(),
-                    pool.size(),
-                    pool.serviceSeconds(),
-                    o.offeredRps() != null
-                            ? format("%.1f req/s offered", o.offeredRps())
-                            : o.vus() + " requests in flight (VUs)"));
-        } else if (gauge && cpuFull(o)) {
             // A full pool without a fixed wait to compare with: threads waiting for CPU are busy too.
+            return cpuFull(o) ? Optional.empty() : Optional.of(new LimitedBy(pool.resource(), List.of(poolFull(o))));
+        }
+        boolean demandAbove = o.offeredRps() != null
+                ? o.offeredRps() >= ABOVE_CAP * pool.capRps()
+                : o.vus() != null && o.vus() > pool.size();
+        boolean atCap = o.achievedRps() >= AT_CAP * pool.capRps();
+        // A full pool below its cap held each request longer than the nominal wait: still the pool, unless the CPU
+        // was full too (threads waiting for CPU are busy as well). Without the gauge only the cap can tell.
+        if (!demandAbove || (full ? !atCap && cpuFull(o) : !atCap)) {
             return Optional.empty();
         }
-        if (evidence.isEmpty()) {
-            missing.add("the " + pool.name() + " threads' gauge and a fixed wait for the Little's-law cap");
-            return Optional.empty();
+        List<String> evidence = new ArrayList<>();
+        if (full) {
+            evidence.add(poolFull(o));
         }
+        evidence.add(format(
+                "%.1f req/s, %.0f%% of the Little's-law cap %.1f (%d threads / %.3f s per request; measured %.3f s per"
+                        + " request), %s",
+                o.achievedRps(),
+                100 * o.achievedRps() / pool.capRps(),
+                pool.capRps(),
+                pool.size(),
+                pool.serviceSeconds(),
+                o.achievedRps() > 0 ? pool.size() / o.achievedRps() : Double.NaN,
+                o.offeredRps() != null
+                        ? format("%.1f req/s offered", o.offeredRps())
+                        : o.vus() + " requests in flight (VUs)"));
         if (!gauge) {
             evidence.add("no gauge of busy " + pool.name() + " threads: judged from the cap alone");
         }
         return Optional.of(new LimitedBy(pool.resource(), evidence));
+    }
+
+    private static String poolFull(Observed o) {
+        return format(
+                "%d/%d %s threads in use in %.0f%% of samples",
+                o.peakPoolThreads(), o.pool().size(), o.pool().name(), 100 * o.poolAtPeakShare());
     }
 
     private static boolean cpuFull(Observed o) {

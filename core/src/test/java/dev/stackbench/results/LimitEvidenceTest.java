@@ -76,8 +76,8 @@ class LimitEvidenceTest {
         assertThat(summary.getLimitedBy().getEvidence())
                 .containsExactly(
                         "10/10 tomcat threads in use in 100% of samples",
-                        "31.8 req/s at the Little's-law cap 33.3 (10 threads / 0.300 s per request), 60.0 req/s"
-                                + " offered");
+                        "31.8 req/s, 95% of the Little's-law cap 33.3 (10 threads / 0.300 s per request; measured"
+                                + " 0.314 s per request), 60.0 req/s offered");
     }
 
     @Test
@@ -106,8 +106,8 @@ class LimitEvidenceTest {
         assertThat(summary.getLimitedBy().getResource()).isEqualTo(LimitingResource.EVENT_LOOP_BLOCKED);
         assertThat(summary.getLimitedBy().getEvidence())
                 .first()
-                .isEqualTo("3.9 req/s at the Little's-law cap 4.0 (4 threads / 1.000 s per request), 100 requests in"
-                        + " flight (VUs)");
+                .isEqualTo("3.9 req/s, 98% of the Little's-law cap 4.0 (4 threads / 1.000 s per request; measured"
+                        + " 1.026 s per request), 100 requests in flight (VUs)");
     }
 
     @Test

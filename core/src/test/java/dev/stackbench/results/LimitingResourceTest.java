@@ -81,8 +81,23 @@ class LimitingResourceTest {
         assertThat(verdict.getEvidence())
                 .containsExactly(
                         "10/10 tomcat threads in use in 96% of samples",
-                        "32.4 req/s at the Little's-law cap 33.3 (10 threads / 0.300 s per request), 60.0 req/s"
-                                + " offered");
+                        "32.4 req/s, 97% of the Little's-law cap 33.3 (10 threads / 0.300 s per request; measured"
+                                + " 0.309 s per request), 60.0 req/s offered");
+    }
+
+    /** The demo's mvc-jdbc on a busy machine: the delay service answered late, each request held its thread longer. */
+    @Test
+    void aFullPoolWellBelowItsCapWithTheCpuIdleIsStillThePool() {
+        Figures slowUpstream = new Figures();
+        slowUpstream.achievedRps = 26.3;
+
+        LimitedBy verdict = slowUpstream.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.REQUEST_POOL);
+        assertThat(verdict.getEvidence())
+                .last()
+                .isEqualTo("26.3 req/s, 79% of the Little's-law cap 33.3 (10 threads / 0.300 s per request; measured"
+                        + " 0.380 s per request), 60.0 req/s offered");
     }
 
     @Test
@@ -137,8 +152,8 @@ class LimitingResourceTest {
         assertThat(verdict.getResource()).isEqualTo(LimitingResource.EVENT_LOOP_BLOCKED);
         assertThat(verdict.getEvidence())
                 .containsExactly(
-                        "3.9 req/s at the Little's-law cap 4.0 (4 threads / 1.000 s per request), 100 requests in"
-                                + " flight (VUs)",
+                        "3.9 req/s, 98% of the Little's-law cap 4.0 (4 threads / 1.000 s per request; measured 1.026"
+                                + " s per request), 100 requests in flight (VUs)",
                         "no gauge of busy reactor-netty event loop threads: judged from the cap alone");
     }
 

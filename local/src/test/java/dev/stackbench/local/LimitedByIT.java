@@ -71,7 +71,8 @@ class LimitedByIT {
                 .isEqualTo("request-pool");
         assertThat(limitedBy.getEvidence())
                 .anySatisfy(line -> assertThat(line).startsWith("4/4 tomcat threads in use in"))
-                .anySatisfy(line -> assertThat(line).contains("at the Little's-law cap 20.0 (4 threads / 0.200 s"));
+                .anySatisfy(line ->
+                        assertThat(line).contains("of the Little's-law cap 20.0 (4 threads / 0.200 s per request"));
         assertThat(cli.err()).contains("request-pool");
     }
 }
