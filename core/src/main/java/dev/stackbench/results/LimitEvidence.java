@@ -7,6 +7,7 @@ import dev.stackbench.api.run.BenchmarkRunDefaults;
 import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.api.run.Executor;
 import dev.stackbench.api.run.LoadSpec;
+import dev.stackbench.api.run.Scenario;
 import dev.stackbench.api.run.WorkloadSpec;
 import dev.stackbench.api.status.LimitedBy;
 import dev.stackbench.api.status.PodResources;
@@ -15,7 +16,9 @@ import dev.stackbench.api.status.TargetSummary;
 import dev.stackbench.catalogue.ThreadPool;
 import dev.stackbench.catalogue.VariantCatalogue;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Gathers what {@link LimitingResource} reads from a finished load's summary, its spec and the variant catalogue, the
@@ -28,13 +31,35 @@ public final class LimitEvidence {
 
     private LimitEvidence() {}
 
-    /** Judges the summary and records the verdict in summary.limitedBy; returns it. */
+    /** The role of the delay service pod among status.summary.pods. */
+    static final String DELAY_SERVICE_ROLE = "delay-service";
+
+    /** The scenarios that query PostgreSQL. */
+    private static final Set<Scenario> DATABASE_SCENARIOS =
+            EnumSet.of(Scenario.DB, Scenario.MIXED, Scenario.ROWS, Scenario.ORDERS, Scenario.LOCK);
+
+    /** Judges a cluster run's summary (its pods' CPU in summary.pods) into summary.limitedBy; returns the verdict. */
     public static LimitedBy judge(
             RunSummary summary,
             BenchmarkRunSpec originalSpec,
             VariantCatalogue catalogue,
             GeneratorCheck.Judgement generator) {
-        LimitedBy verdict = LimitingResource.classify(observe(summary, originalSpec, catalogue, generator));
+        return judge(summary, originalSpec, catalogue, generator, null);
+    }
+
+    /**
+     * Judges a local run's summary into summary.limitedBy; returns the verdict.
+     *
+     * @param backendCpusBusy the busy share of the CPUs the delay service and PostgreSQL run on; null if not measured
+     */
+    public static LimitedBy judge(
+            RunSummary summary,
+            BenchmarkRunSpec originalSpec,
+            VariantCatalogue catalogue,
+            GeneratorCheck.Judgement generator,
+            Double backendCpusBusy) {
+        LimitedBy verdict =
+                LimitingResource.classify(observe(summary, originalSpec, catalogue, generator, backendCpusBusy));
         summary.setLimitedBy(verdict);
         return verdict;
     }
@@ -43,18 +68,17 @@ public final class LimitEvidence {
             RunSummary summary,
             BenchmarkRunSpec originalSpec,
             VariantCatalogue catalogue,
-            GeneratorCheck.Judgement generator) {
+            GeneratorCheck.Judgement generator,
+            Double backendCpusBusy) {
         BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(
                 BenchmarkRuns.yamlMapper().convertValue(originalSpec, BenchmarkRunSpec.class));
         WorkloadSpec workload = spec.getWorkload();
         LoadSpec load = workload.getLoad();
         double cpus = Quantities.cpuCores(spec.getTarget().getResources().getCpu());
         TargetSummary target = summary.getTarget() == null ? new TargetSummary() : summary.getTarget();
-        Optional<PodResources> database = summary.getPods() == null
-                ? Optional.empty()
-                : summary.getPods().stream()
-                        .filter(pod -> DATABASE_ROLE.equals(pod.getRole()) && pod.getAvgCpuCores() != null)
-                        .findFirst();
+        Optional<PodResources> database = pod(summary, DATABASE_ROLE);
+        Optional<PodResources> upstream = pod(summary, DELAY_SERVICE_ROLE);
+        Scenario scenario = workload.getScenario();
         long dropped = summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
         return new LimitingResource.Observed(
                 generatorFinding(generator, false),
@@ -76,7 +100,21 @@ public final class LimitEvidence {
                 target.getGcPauseMs(),
                 summary.getMeasuredSeconds(),
                 database.map(PodResources::getAvgCpuCores).orElse(null),
-                database.map(PodResources::getCpuLimitCores).orElse(null));
+                database.map(PodResources::getCpuLimitCores).orElse(null),
+                upstream.map(PodResources::getAvgCpuCores).orElse(null),
+                upstream.map(PodResources::getCpuLimitCores).orElse(null),
+                backendCpusBusy == null || backendCpusBusy.isNaN() ? null : backendCpusBusy,
+                scenario != null && scenario.callsUpstream(),
+                DATABASE_SCENARIOS.contains(scenario));
+    }
+
+    /** The first pod of the role with a CPU figure (cluster mode). */
+    private static Optional<PodResources> pod(RunSummary summary, String role) {
+        return summary.getPods() == null
+                ? Optional.empty()
+                : summary.getPods().stream()
+                        .filter(pod -> role.equals(pod.getRole()) && pod.getAvgCpuCores() != null)
+                        .findFirst();
     }
 
     /**

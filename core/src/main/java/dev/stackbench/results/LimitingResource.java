@@ -31,13 +31,16 @@ import java.util.Optional;
  *   <li>{@value #GC}: GC pauses took at least {@link #GC_SHARE} of the window;
  *   <li>{@value #DATABASE}: the database pod used at least {@link #CPU_FULL} of its CPU limit (cluster mode; local mode
  *       does not measure PostgreSQL's CPU apart);
+ *   <li>{@value #UPSTREAM}: the delay service pod used at least {@link #CPU_FULL} of its CPU limit (cluster mode), or,
+ *       locally, the CPUs the delay service and PostgreSQL share were at least {@link #CPU_FULL} busy while the target
+ *       fell behind, and the scenario calls the delay service only ({@value #DATABASE} when it queries PostgreSQL only);
  *   <li>{@value #NONE}: the target kept up: the offered rate achieved, no iteration dropped, the median latency near
  *       the workload's nominal wait.
  * </ol>
  *
- * Otherwise {@value #UNKNOWN}, with what was missing to tell. {@value #UPSTREAM} is never concluded: nothing measures
- * the delay service's latency or the target's upstream connections apart from the target's own latency, and a
- * verdict on it would be a guess.
+ * Otherwise {@value #UNKNOWN}, with what was missing to tell. Nothing measures the delay service's latency or the
+ * target's upstream connections apart from the target's own latency, so {@value #UPSTREAM} rests on the CPU the delay
+ * service had, never on a guess.
  */
 public final class LimitingResource {
 
@@ -131,6 +134,12 @@ public final class LimitingResource {
      * @param measuredSeconds the window's length
      * @param databaseCores the database pod's average CPU in cores
      * @param databaseAllowedCores the database pod's CPU limit
+     * @param upstreamCores the delay service pod's average CPU in cores (cluster mode)
+     * @param upstreamAllowedCores the delay service pod's CPU limit
+     * @param backendCpusBusy the busy share of the CPUs the delay service and PostgreSQL run on (local mode, where they
+     *     share them with k6)
+     * @param callsUpstream whether the scenario calls the delay service
+     * @param usesDatabase whether the scenario queries PostgreSQL
      */
     public record Observed(
             Optional<String> generatorSaturated,
@@ -152,7 +161,12 @@ public final class LimitingResource {
             Double gcPauseMs,
             Double measuredSeconds,
             Double databaseCores,
-            Double databaseAllowedCores) {}
+            Double databaseAllowedCores,
+            Double upstreamCores,
+            Double upstreamAllowedCores,
+            Double backendCpusBusy,
+            boolean callsUpstream,
+            boolean usesDatabase) {}
 
     private LimitingResource() {}
 
@@ -167,6 +181,7 @@ public final class LimitingResource {
                 .or(() -> targetCpu(o, missing))
                 .or(() -> gc(o))
                 .or(() -> database(o))
+                .or(() -> backend(o, missing))
                 .or(() -> keptUp(o, missing));
         LimitedBy verdict = found.orElseGet(() -> unknown(o, missing));
         o.generatorContended().ifPresent(finding -> verdict.getEvidence().add("less trustworthy figures: " + finding));
@@ -282,22 +297,73 @@ public final class LimitingResource {
     }
 
     private static Optional<LimitedBy> database(Observed o) {
-        if (o.databaseCores() == null || o.databaseAllowedCores() == null || o.databaseAllowedCores() <= 0) {
+        return podAtLimit(DATABASE, "database", o.databaseCores(), o.databaseAllowedCores());
+    }
+
+    /** A pod at {@link #CPU_FULL} of its CPU limit or more; empty too when its figures are missing. */
+    private static Optional<LimitedBy> podAtLimit(String resource, String who, Double cores, Double allowed) {
+        if (cores == null || allowed == null || allowed <= 0) {
             return Optional.empty();
         }
-        double share = o.databaseCores() / o.databaseAllowedCores();
+        double share = cores / allowed;
         return atLeast(
-                DATABASE,
+                resource,
                 share,
                 CPU_FULL,
-                format(
-                        "database used %.2f of %.2f CPU (%.0f%%)",
-                        o.databaseCores(), o.databaseAllowedCores(), 100 * share));
+                format("%s used %.2f of %.2f CPU (%.0f%%)", who, cores, allowed, 100 * share));
+    }
+
+    /**
+     * The backend the target waited for: the delay service pod at its CPU limit (cluster mode), or, locally, the CPUs
+     * the delay service and PostgreSQL share busy while the target fell behind, which of the two by what the scenario
+     * calls.
+     */
+    private static Optional<LimitedBy> backend(Observed o, List<String> missing) {
+        if (o.upstreamCores() != null && o.upstreamAllowedCores() != null) {
+            return podAtLimit(UPSTREAM, "delay service", o.upstreamCores(), o.upstreamAllowedCores());
+        }
+        if (o.backendCpusBusy() == null
+                || o.backendCpusBusy() < CPU_FULL
+                || keptUp(o).isPresent()) {
+            return Optional.empty();
+        }
+        String busy = format(
+                "the CPUs the delay service and PostgreSQL run on were %.0f%% busy while the target fell behind",
+                100 * o.backendCpusBusy());
+        if (o.callsUpstream() == o.usesDatabase()) {
+            missing.add(busy + ", but which of the two used them is not measured");
+            return Optional.empty();
+        }
+        List<String> evidence = new ArrayList<>(List.of(busy));
+        latencyAgainstNominal(o).ifPresent(evidence::add);
+        if (o.targetCores() != null && o.targetAllowedCores() != null) {
+            evidence.add(format("target used %.2f of %.2f CPU", o.targetCores(), o.targetAllowedCores()));
+        }
+        return Optional.of(new LimitedBy(o.callsUpstream() ? UPSTREAM : DATABASE, evidence));
     }
 
     /** The resource with its one figure when the share reaches the threshold. */
     private static Optional<LimitedBy> atLeast(String resource, double share, double threshold, String evidence) {
         return share < threshold ? Optional.empty() : Optional.of(new LimitedBy(resource, List.of(evidence)));
+    }
+
+    /** The median against the nominal wait, where both are known. */
+    private static Optional<String> latencyAgainstNominal(Observed o) {
+        Double nominalMs = nominalMs(o);
+        return nominalMs == null || o.p50Ms() == null
+                ? Optional.empty()
+                : Optional.of(format("median %.0f ms against the nominal %.0f ms", o.p50Ms(), nominalMs));
+    }
+
+    private static Double nominalMs(Observed o) {
+        return o.pool() == null || o.pool().serviceSeconds() == null
+                ? null
+                : 1000 * o.pool().serviceSeconds();
+    }
+
+    /** Whether the target kept up, with the figures that show it; empty when it fell behind or nothing can tell. */
+    private static Optional<LimitedBy> keptUp(Observed o) {
+        return keptUp(o, new ArrayList<>());
     }
 
     private static Optional<LimitedBy> keptUp(Observed o, List<String> missing) {
@@ -312,14 +378,12 @@ public final class LimitingResource {
             evidence.add(format("%.1f of %.1f req/s offered", o.achievedRps(), o.offeredRps()));
         }
         evidence.add("no iterations dropped");
-        Double nominalMs = o.pool() == null || o.pool().serviceSeconds() == null
-                ? null
-                : 1000 * o.pool().serviceSeconds();
+        Double nominalMs = nominalMs(o);
         if (nominalMs != null && o.p50Ms() != null) {
             if (o.p50Ms() > LATENCY_FACTOR * nominalMs + LATENCY_SLACK_MS) {
                 return Optional.empty();
             }
-            evidence.add(format("median %.0f ms against the nominal %.0f ms", o.p50Ms(), nominalMs));
+            evidence.add(latencyAgainstNominal(o).orElseThrow());
         } else if (o.offeredRps() == null) {
             // A closed model always "achieves" what it offers: only the latency can say the target kept up.
             missing.add("an offered rate or a nominal wait to compare the latency with");

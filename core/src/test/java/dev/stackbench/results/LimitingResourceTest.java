@@ -31,6 +31,12 @@ class LimitingResourceTest {
         Double allowedCores = 1.0;
         Double gcMs = 35.0;
         Double seconds = 20.0;
+        Double backendCpusBusy;
+        Double databaseCores;
+        Double databaseLimit;
+        Double delayServiceCores;
+        Double delayServiceLimit;
+        boolean callsUpstream = true;
 
         LimitedBy classify() {
             return LimitingResource.classify(new LimitingResource.Observed(
@@ -52,8 +58,13 @@ class LimitingResourceTest {
                     null,
                     gcMs,
                     seconds,
-                    null,
-                    null));
+                    databaseCores,
+                    databaseLimit,
+                    delayServiceCores,
+                    delayServiceLimit,
+                    backendCpusBusy,
+                    callsUpstream,
+                    false));
         }
     }
 
@@ -229,6 +240,56 @@ class LimitingResourceTest {
                         "59.9 of 60.0 req/s offered",
                         "no iterations dropped",
                         "median 306 ms against the nominal 300 ms");
+    }
+
+    /** Experiment g's parallel fan-out locally: the delay service starved on the CPU it shares, the target half idle. */
+    @Test
+    void busyBackendCpusWhileTheTargetFellBehindAreTheUpstream() {
+        Figures fanout = new Figures();
+        fanout.offeredRps = null;
+        fanout.vus = 1000;
+        fanout.achievedRps = 107.8;
+        fanout.dropped = 0;
+        fanout.p50Ms = 13169.0;
+        fanout.pool = new LimitingResource.Pool("reactor-netty event loop", 4, false, 4 / 0.2, 0.2);
+        fanout.peakPool = null;
+        fanout.atPeak = null;
+        fanout.cores = 0.39;
+        fanout.gcMs = 1038.0;
+        fanout.seconds = 12.0;
+        fanout.backendCpusBusy = 1.0;
+
+        LimitedBy verdict = fanout.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.UPSTREAM);
+        assertThat(verdict.getEvidence())
+                .containsExactly(
+                        "the CPUs the delay service and PostgreSQL run on were 100% busy while the target fell behind",
+                        "median 13169 ms against the nominal 200 ms", "target used 0.39 of 1.00 CPU");
+
+        fanout.p50Ms = 230.0;
+        assertThat(fanout.classify().getResource())
+                .as("a target that kept up is limited by nothing, however busy the backend's CPUs")
+                .isEqualTo(LimitingResource.NONE);
+    }
+
+    /** Cluster mode: the kubelets' figures for the database and delay service pods against their limits. */
+    @Test
+    void aBackendPodAtItsCpuLimitIsTheDatabaseOrTheUpstream() {
+        Figures cluster = new Figures();
+        cluster.peakPool = 3;
+        cluster.databaseCores = 0.5;
+        cluster.databaseLimit = 1.0;
+        cluster.delayServiceCores = 0.97;
+        cluster.delayServiceLimit = 1.0;
+
+        LimitedBy upstream = cluster.classify();
+        assertThat(upstream.getResource()).isEqualTo(LimitingResource.UPSTREAM);
+        assertThat(upstream.getEvidence()).containsExactly("delay service used 0.97 of 1.00 CPU (97%)");
+
+        cluster.databaseCores = 1.96;
+        cluster.databaseLimit = 2.0;
+        assertThat(cluster.classify().getEvidence()).containsExactly("database used 1.96 of 2.00 CPU (98%)");
     }
 
     @Test

@@ -53,7 +53,7 @@ final class LoadCollector {
         }
         GeneratorCheck.Judgement judgement = LocalSummary.judgeGenerator(summary, observation, generatorCpus);
         LocalSummary.missedScrapesWarning(observation).ifPresent(summary::addWarning);
-        LimitEvidence.judge(summary, step.spec(), catalogue, judgement);
+        LimitEvidence.judge(summary, step.spec(), catalogue, judgement, observation.averageGeneratorCpusBusy());
         RunDriver.MeasuredLoad measured = measured(step, summary, judgement, observation);
         if (!step.isStep()) {
             RunDriver.loadMeasured(progress, measured);
