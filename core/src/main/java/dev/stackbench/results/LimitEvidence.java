@@ -44,22 +44,28 @@ public final class LimitEvidence {
             BenchmarkRunSpec originalSpec,
             VariantCatalogue catalogue,
             GeneratorCheck.Judgement generator) {
-        return judge(summary, originalSpec, catalogue, generator, null);
+        return judge(summary, originalSpec, catalogue, generator, LocalCpus.NONE);
     }
 
     /**
-     * Judges a local run's summary into summary.limitedBy; returns the verdict.
+     * The busy shares of a local run's CPU sets, by every process on them; NaN where not measured.
      *
-     * @param backendCpusBusy the busy share of the CPUs the delay service and PostgreSQL run on; null if not measured
+     * @param backend the CPUs the delay service and PostgreSQL run on (with k6)
+     * @param target the CPUs the target runs on
      */
+    public record LocalCpus(double backend, double target) {
+
+        static final LocalCpus NONE = new LocalCpus(Double.NaN, Double.NaN);
+    }
+
+    /** Judges a local run's summary into summary.limitedBy; returns the verdict. */
     public static LimitedBy judge(
             RunSummary summary,
             BenchmarkRunSpec originalSpec,
             VariantCatalogue catalogue,
             GeneratorCheck.Judgement generator,
-            Double backendCpusBusy) {
-        LimitedBy verdict =
-                LimitingResource.classify(observe(summary, originalSpec, catalogue, generator, backendCpusBusy));
+            LocalCpus cpus) {
+        LimitedBy verdict = LimitingResource.classify(observe(summary, originalSpec, catalogue, generator, cpus));
         summary.setLimitedBy(verdict);
         return verdict;
     }
@@ -69,7 +75,7 @@ public final class LimitEvidence {
             BenchmarkRunSpec originalSpec,
             VariantCatalogue catalogue,
             GeneratorCheck.Judgement generator,
-            Double backendCpusBusy) {
+            LocalCpus localCpus) {
         BenchmarkRunSpec spec = BenchmarkRunDefaults.apply(
                 BenchmarkRuns.yamlMapper().convertValue(originalSpec, BenchmarkRunSpec.class));
         WorkloadSpec workload = spec.getWorkload();
@@ -103,9 +109,14 @@ public final class LimitEvidence {
                 database.map(PodResources::getCpuLimitCores).orElse(null),
                 upstream.map(PodResources::getAvgCpuCores).orElse(null),
                 upstream.map(PodResources::getCpuLimitCores).orElse(null),
-                backendCpusBusy == null || backendCpusBusy.isNaN() ? null : backendCpusBusy,
+                measured(localCpus.backend()),
+                measured(localCpus.target()),
                 scenario != null && scenario.callsUpstream(),
                 DATABASE_SCENARIOS.contains(scenario));
+    }
+
+    private static Double measured(double share) {
+        return Double.isNaN(share) ? null : share;
     }
 
     /** The first pod of the role with a CPU figure (cluster mode). */

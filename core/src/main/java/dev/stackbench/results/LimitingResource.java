@@ -27,7 +27,8 @@ import java.util.Optional;
  *       event loop blocked in JDBC or a sleep is {@value #EVENT_LOOP_BLOCKED}, boundedElastic or Dispatchers.IO is the
  *       {@value #OFFLOAD_POOL};
  *   <li>{@value #TARGET_CPU}: the target used at least {@link #CPU_FULL} of the CPU it may use, or was throttled in at
- *       least {@link #THROTTLED} of its CFS periods;
+ *       least {@link #THROTTLED} of its CFS periods, or (local mode) its CPUs were that busy by every process while it
+ *       fell behind;
  *   <li>{@value #GC}: GC pauses took at least {@link #GC_SHARE} of the window;
  *   <li>{@value #DATABASE}: the database pod used at least {@link #CPU_FULL} of its CPU limit (cluster mode; local mode
  *       does not measure PostgreSQL's CPU apart);
@@ -138,6 +139,7 @@ public final class LimitingResource {
      * @param upstreamAllowedCores the delay service pod's CPU limit
      * @param backendCpusBusy the busy share of the CPUs the delay service and PostgreSQL run on (local mode, where they
      *     share them with k6)
+     * @param targetCpusBusy the busy share of the CPUs the target runs on, by every process (local mode)
      * @param callsUpstream whether the scenario calls the delay service
      * @param usesDatabase whether the scenario queries PostgreSQL
      */
@@ -165,6 +167,7 @@ public final class LimitingResource {
             Double upstreamCores,
             Double upstreamAllowedCores,
             Double backendCpusBusy,
+            Double targetCpusBusy,
             boolean callsUpstream,
             boolean usesDatabase) {}
 
@@ -272,6 +275,17 @@ public final class LimitingResource {
             evidence.add(format(
                     "target used %.2f of %.2f CPU (%.0f%%)",
                     o.targetCores(), o.targetAllowedCores(), 100 * o.targetCores() / o.targetAllowedCores()));
+        }
+        if (evidence.isEmpty()
+                && o.targetCpusBusy() != null
+                && o.targetCpusBusy() >= CPU_FULL
+                && keptUp(o).isEmpty()) {
+            evidence.add(format(
+                    "the target's CPUs were %.0f%% busy while it fell behind, the target itself using %.2f of %.2f CPU:"
+                            + " other processes took the rest",
+                    100 * o.targetCpusBusy(),
+                    o.targetCores() == null ? Double.NaN : o.targetCores(),
+                    o.targetAllowedCores() == null ? Double.NaN : o.targetAllowedCores()));
         }
         if (o.targetThrottledRatio() != null && o.targetThrottledRatio() >= THROTTLED) {
             evidence.add(format("target throttled in %.0f%% of its CPU periods", 100 * o.targetThrottledRatio()));

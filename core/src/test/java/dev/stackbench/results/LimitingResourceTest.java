@@ -32,6 +32,7 @@ class LimitingResourceTest {
         Double gcMs = 35.0;
         Double seconds = 20.0;
         Double backendCpusBusy;
+        Double targetCpusBusy;
         Double databaseCores;
         Double databaseLimit;
         Double delayServiceCores;
@@ -63,6 +64,7 @@ class LimitingResourceTest {
                     delayServiceCores,
                     delayServiceLimit,
                     backendCpusBusy,
+                    targetCpusBusy,
                     callsUpstream,
                     false));
         }
@@ -242,9 +244,8 @@ class LimitingResourceTest {
                         "median 306 ms against the nominal 300 ms");
     }
 
-    /** Experiment g's parallel fan-out locally: the delay service starved on the CPU it shares, the target half idle. */
-    @Test
-    void busyBackendCpusWhileTheTargetFellBehindAreTheUpstream() {
+    /** Experiment g's parallel fan-out locally, 1000 VUs, 5 parallel calls of 200 ms, the target on one CPU. */
+    private static Figures parallelFanout() {
         Figures fanout = new Figures();
         fanout.offeredRps = null;
         fanout.vus = 1000;
@@ -258,6 +259,13 @@ class LimitingResourceTest {
         fanout.gcMs = 1038.0;
         fanout.seconds = 12.0;
         fanout.backendCpusBusy = 1.0;
+        return fanout;
+    }
+
+    /** The delay service starved on the CPU it shares, the target's own CPU half idle. */
+    @Test
+    void busyBackendCpusWhileTheTargetFellBehindAreTheUpstream() {
+        Figures fanout = parallelFanout();
 
         LimitedBy verdict = fanout.classify();
 
@@ -270,6 +278,28 @@ class LimitingResourceTest {
         fanout.p50Ms = 230.0;
         assertThat(fanout.classify().getResource())
                 .as("a target that kept up is limited by nothing, however busy the backend's CPUs")
+                .isEqualTo(LimitingResource.NONE);
+    }
+
+    /** The target's CPU busy all the time, partly by other processes, while it fell behind: the CPU, before GC. */
+    @Test
+    void aTargetWhoseCpusWereBusyWhileItFellBehindIsLimitedByCpu() {
+        Figures fanout = parallelFanout();
+        fanout.targetCpusBusy = 0.98;
+        fanout.cores = 0.6;
+        fanout.gcMs = 1995.0;
+
+        LimitedBy verdict = fanout.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.TARGET_CPU);
+        assertThat(verdict.getEvidence())
+                .containsExactly("the target's CPUs were 98% busy while it fell behind, the target itself using 0.60 of"
+                        + " 1.00 CPU: other processes took the rest");
+
+        fanout.p50Ms = 230.0;
+        fanout.gcMs = 100.0;
+        assertThat(fanout.classify().getResource())
+                .as("busy CPUs around a target that kept up limit nothing")
                 .isEqualTo(LimitingResource.NONE);
     }
 

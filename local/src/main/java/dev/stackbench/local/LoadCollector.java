@@ -53,7 +53,13 @@ final class LoadCollector {
         }
         GeneratorCheck.Judgement judgement = LocalSummary.judgeGenerator(summary, observation, generatorCpus);
         LocalSummary.missedScrapesWarning(observation).ifPresent(summary::addWarning);
-        LimitEvidence.judge(summary, step.spec(), catalogue, judgement, observation.averageGeneratorCpusBusy());
+        LimitEvidence.judge(
+                summary,
+                step.spec(),
+                catalogue,
+                judgement,
+                new LimitEvidence.LocalCpus(
+                        observation.averageGeneratorCpusBusy(), observation.averageTargetCpusBusy()));
         RunDriver.MeasuredLoad measured = measured(step, summary, judgement, observation);
         if (!step.isStep()) {
             RunDriver.loadMeasured(progress, measured);

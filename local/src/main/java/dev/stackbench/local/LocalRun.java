@@ -358,7 +358,8 @@ final class LocalRun {
         MetricsSampler sampler = new MetricsSampler(
                 SpringAppLauncher.managementUri(stack.targetApp(), SpringApp.PROMETHEUS_PATH),
                 stack.target().process().toHandle(),
-                plan.isolated() ? plan.supportCpus() : null);
+                plan.isolated() ? plan.supportCpus() : null,
+                plan.isolated() ? plan.targetCpus() : null);
         // No per-request output: k6 would spend as much CPU writing it as sending the requests. The REST API gives the
         // live progress; the stackbench output, when k6 has it, the per-second series.
         K6ApiFollower follower = new K6ApiFollower(k6.apiAddress());

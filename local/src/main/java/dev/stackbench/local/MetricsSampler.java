@@ -35,12 +35,24 @@ public final class MetricsSampler implements AutoCloseable {
      *
      * @param generatorCpusBusy the busy share (0..1) of the CPUs k6 runs on, by every process on them, since the
      *     previous sample; NaN where it could not be read
+     * @param targetCpusBusy the same for the CPUs the target runs on: a target below its CPU while these were busy
+     *     lost the CPU to other processes
      */
     public record Tick(
-            Instant at, double targetCores, double loadGeneratorCores, String scrape, double generatorCpusBusy) {
+            Instant at,
+            double targetCores,
+            double loadGeneratorCores,
+            String scrape,
+            double generatorCpusBusy,
+            double targetCpusBusy) {
 
         public Tick(Instant at, double targetCores, double loadGeneratorCores, String scrape) {
             this(at, targetCores, loadGeneratorCores, scrape, Double.NaN);
+        }
+
+        public Tick(
+                Instant at, double targetCores, double loadGeneratorCores, String scrape, double generatorCpusBusy) {
+            this(at, targetCores, loadGeneratorCores, scrape, generatorCpusBusy, Double.NaN);
         }
 
         /** The target's live JVM threads in this tick's scrape; empty when the scrape failed or has no figure. */
@@ -71,8 +83,33 @@ public final class MetricsSampler implements AutoCloseable {
     private double lastTargetCpu;
     private double lastLoadGeneratorCpu;
     private long lastNanos;
-    private final CpuSet generatorCpus;
-    private CpuBusy.Reading lastGeneratorCpus;
+    private final BusyShare generatorCpus;
+    private final BusyShare targetCpus;
+
+    /** The busy share of a CPU set between two readings; NaN without a set or a reading. */
+    private static final class BusyShare {
+        private final CpuSet cpus;
+        private CpuBusy.Reading last;
+
+        BusyShare(CpuSet cpus) {
+            this.cpus = cpus;
+        }
+
+        void start() {
+            last = cpus == null ? null : CpuBusy.read(cpus).orElse(null);
+        }
+
+        double sinceLast() {
+            if (cpus == null) {
+                return Double.NaN;
+            }
+            CpuBusy.Reading reading = CpuBusy.read(cpus).orElse(null);
+            double busy =
+                    reading != null && last != null ? reading.busySince(last).orElse(Double.NaN) : Double.NaN;
+            last = reading;
+            return busy;
+        }
+    }
 
     public MetricsSampler(URI prometheusUri, ProcessHandle target) {
         this(prometheusUri, target, null);
@@ -80,9 +117,15 @@ public final class MetricsSampler implements AutoCloseable {
 
     /** @param generatorCpus the CPUs k6 runs on, whose busy share every tick records; null for none */
     public MetricsSampler(URI prometheusUri, ProcessHandle target, CpuSet generatorCpus) {
+        this(prometheusUri, target, generatorCpus, null);
+    }
+
+    /** @param targetCpus the CPUs the target runs on, whose busy share every tick records too; null for none */
+    public MetricsSampler(URI prometheusUri, ProcessHandle target, CpuSet generatorCpus, CpuSet targetCpus) {
         this.prometheusUri = prometheusUri;
         this.target = target;
-        this.generatorCpus = generatorCpus;
+        this.generatorCpus = new BusyShare(generatorCpus);
+        this.targetCpus = new BusyShare(targetCpus);
     }
 
     public void watchLoadGenerator(ProcessHandle k6) {
@@ -92,8 +135,8 @@ public final class MetricsSampler implements AutoCloseable {
     public void start() {
         lastNanos = System.nanoTime();
         lastTargetCpu = ProcessCpuClock.cpuSeconds(target);
-        lastGeneratorCpus =
-                generatorCpus == null ? null : CpuBusy.read(generatorCpus).orElse(null);
+        generatorCpus.start();
+        targetCpus.start();
         scheduler.scheduleAtFixedRate(
                 this::sampleQuietly, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -137,16 +180,10 @@ public final class MetricsSampler implements AutoCloseable {
         lastNanos = nanos;
         lastTargetCpu = targetCpu;
         lastLoadGeneratorCpu = k6Cpu;
-        double busy = Double.NaN;
-        if (generatorCpus != null) {
-            CpuBusy.Reading reading = CpuBusy.read(generatorCpus).orElse(null);
-            if (reading != null && lastGeneratorCpus != null) {
-                busy = reading.busySince(lastGeneratorCpus).orElse(Double.NaN);
-            }
-            lastGeneratorCpus = reading;
-        }
+        double generatorBusy = generatorCpus.sinceLast();
+        double targetBusy = targetCpus.sinceLast();
         String scrape = scrape();
-        ticks.add(new Tick(now, targetCores, k6Cores, scrape, busy));
+        ticks.add(new Tick(now, targetCores, k6Cores, scrape, generatorBusy, targetBusy));
         if (scrape != null) {
             scrapes.add(new TimedScrape(now, scrape));
         }

@@ -37,8 +37,17 @@ public record RunObservation(
 
     /** The average busy share of the CPUs k6 ran on during the window, or NaN when it was not measured. */
     public double averageGeneratorCpusBusy() {
+        return averageBusy(MetricsSampler.Tick::generatorCpusBusy);
+    }
+
+    /** The average busy share of the CPUs the target ran on during the window, by every process; NaN if not measured. */
+    public double averageTargetCpusBusy() {
+        return averageBusy(MetricsSampler.Tick::targetCpusBusy);
+    }
+
+    private double averageBusy(java.util.function.ToDoubleFunction<MetricsSampler.Tick> share) {
         return ticks.stream()
-                .mapToDouble(MetricsSampler.Tick::generatorCpusBusy)
+                .mapToDouble(share)
                 .filter(busy -> !Double.isNaN(busy))
                 .average()
                 .orElse(Double.NaN);
