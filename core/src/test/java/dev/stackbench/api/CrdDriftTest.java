@@ -67,7 +67,7 @@ class CrdDriftTest {
                         "ERRORS",
                         "THREADS",
                         "CAPACITY",
-                        "LIMITED BY",
+                        "LIMITED-BY",
                         "LIVE",
                         "AGE");
         assertThat(columns(COMPARISON_CRD_FILE))

@@ -102,6 +102,12 @@ class BenchmarkRunLoadIT {
         double overheadSeconds =
                 Duration.between(applied, Instant.now()).toMillis() / 1000.0 - WARMUP_PLUS_DURATION_SECONDS;
         recordMeasurement("apply-to-Succeeded overhead beyond warmup+duration (s): " + overheadSeconds);
+        // What limited it, judged by the operator from the same inputs as local mode.
+        assertThat(run.getStatus().getSummary().getLimitedBy()).isNotNull();
+        assertThat(run.getStatus().getSummary().getLimitedBy().getResource()).isNotBlank();
+        recordMeasurement(
+                "limitedBy: " + run.getStatus().getSummary().getLimitedBy().getResource() + " "
+                        + run.getStatus().getSummary().getLimitedBy().getEvidence());
         // Where the time went, in the status: the run's events and its pods' moments, in time order.
         assertThat(run.getStatus().getTimeline())
                 .extracting(dev.stackbench.api.status.TimelineEntry::getWhat)
@@ -210,7 +216,17 @@ class BenchmarkRunLoadIT {
         Map<String, String> row = tableRow(table.stdout());
         assertThat(row.keySet())
                 .containsExactlyInAnyOrder(
-                        "NAME", "VARIANT", "PHASE", "RPS", "P95(MS)", "ERRORS", "THREADS", "CAPACITY", "LIVE", "AGE");
+                        "NAME",
+                        "VARIANT",
+                        "PHASE",
+                        "RPS",
+                        "P95(MS)",
+                        "ERRORS",
+                        "THREADS",
+                        "CAPACITY",
+                        "LIMITED-BY",
+                        "LIVE",
+                        "AGE");
         assertThat(row.get("NAME")).isEqualTo("r2dbc");
         assertThat(row.get("VARIANT")).isEqualTo("webflux-r2dbc");
         assertThat(row.get("PHASE")).isEqualTo("Succeeded");

@@ -37,7 +37,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
         jsonPath = ".status.capacity.rate",
         type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(
-        name = "LIMITED BY",
+        name = "LIMITED-BY",
         jsonPath = ".status.summary.limitedBy.resource",
         type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "LIVE", jsonPath = ".status.live.text", type = AdditionalPrinterColumn.Type.STRING)
