@@ -13,6 +13,7 @@ import dev.stackbench.local.ResultsBeforeExit;
 import dev.stackbench.local.ResultsLayout;
 import dev.stackbench.local.RunLock;
 import dev.stackbench.local.VerificationTable;
+import dev.stackbench.verification.VerificationLoad;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -35,8 +36,9 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         description = {
             "Starts each BenchmarkRun's stack as 'stackbench run' does (PostgreSQL, the delay service and the target"
-                    + " on this machine), sends its scenario's requests one at a time (a few uncounted, then 20"
-                    + " iterations) with the load's own response checks, and counts the work on the real parts:"
+                    + " on this machine), sends its scenario's requests from " + VerificationLoad.CALLERS
+                    + " callers (a few uncounted iterations, then " + VerificationLoad.COUNTED_ITERATIONS
+                    + " shared by them) with the load's own response checks, and counts the work on the real parts:"
                     + " SQL statements and rows per request from PostgreSQL's pg_stat_statements, upstream calls"
                     + " per request from the delay service. Compares them with what the scenario asks for and prints"
                     + " a table; each run's counts go to verification.json in the results directory.",

@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Sends a run's scenario to its started stack a few times, one request at a time, and counts the work on the real
+ * Sends a run's scenario to its started stack a few times, from a few callers, and counts the work on the real
  * parts: the statements and rows PostgreSQL's pg_stat_statements saw from the applications' role, and the calls the
  * delay service answered. k6 sends the requests with the run's own generated script (every response checked), so
  * the contract checked is the load's. The database's counters and the orders the requests wrote are reset afterwards,

@@ -8,7 +8,7 @@ import lombok.Getter;
 import lombok.Setter;
 
 /**
- * What a few requests sent one at a time before the load showed of the work the target does per request, counted on
+ * What a few requests sent by a few callers before the load showed of the work the target does per request, counted on
  * the real parts (the database's pg_stat_statements, the delay service's call counter) and compared with what the
  * scenario asks for. A variant that caches, skips a statement or calls upstream twice would otherwise win or lose for
  * the wrong reason.
