@@ -27,6 +27,11 @@ public final class LocalBackend implements AutoCloseable {
     private final LocalPostgres postgres;
     private final ManagedProcess delayService;
     private final SpringApp delayApp;
+    /** The verification of each (spec, target jar) a repetition already verified, by what it verified. */
+    private final java.util.Map<String, Verified> verified = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A verification one repetition made, which later repetitions of the same spec and jar reuse. */
+    record Verified(String run, dev.stackbench.api.status.VerificationResult result) {}
 
     private LocalBackend(
             ProcessSupervisor supervisor, LocalPostgres postgres, ManagedProcess delayService, SpringApp delayApp) {
@@ -34,6 +39,19 @@ public final class LocalBackend implements AutoCloseable {
         this.postgres = postgres;
         this.delayService = delayService;
         this.delayApp = delayApp;
+    }
+
+    /**
+     * The verification an earlier repetition made of the same work: the same spec (apart from the run's name) against
+     * the same target jar, so the same code sending the same requests; its counts stand for this repetition too.
+     */
+    java.util.Optional<Verified> verifiedBefore(String key) {
+        return java.util.Optional.ofNullable(verified.get(key));
+    }
+
+    /** Keeps a repetition's verification for the later repetitions of the same spec and jar. */
+    void verifiedNow(String key, String run, dev.stackbench.api.status.VerificationResult result) {
+        verified.putIfAbsent(key, new Verified(run, result));
     }
 
     /**

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One run, stage by stage: its files, its processes, the load (one, or the steps of a sweep or a capacity search),
@@ -300,6 +301,20 @@ final class LocalRun {
      * does not, since its figures would compare different work.
      */
     private void verify(ProcessSupervisor supervisor) throws IOException {
+        String key = verificationKey();
+        Optional<LocalBackend.Verified> before = backend == null ? Optional.empty() : backend.verifiedBefore(key);
+        if (before.isPresent()) {
+            // A comparison's later repetition: same spec, same jar, so the same work as the repetition that counted it.
+            VerificationResult reused =
+                    VERIFICATION_COPIES.convertValue(before.get().result(), VerificationResult.class);
+            reused.setVerifiedBy(before.get().run());
+            progress.status().setVerification(reused);
+            progress.note(
+                    "WorkVerified",
+                    reused.getVerdict() + " as verified by " + before.get().run()
+                            + " (the same spec and target jar; a comparison verifies each variant once)");
+            return;
+        }
         say("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS + " iterations, "
                 + VerificationLoad.CALLERS + " callers)");
         VerificationResult verification =
@@ -308,13 +323,26 @@ final class LocalRun {
         VerificationTable.render(List.of(new VerificationTable.Row(name, verification)))
                 .lines()
                 .forEach(this::say);
-        if (!VerificationResult.DIFFERS.equals(verification.getVerdict())) {
-            progress.note("WorkVerified", verification.getVerdict() + ": " + verification.getMessage());
-        } else {
+        if (VerificationResult.DIFFERS.equals(verification.getVerdict())) {
             throw new LocalRunException(
                     RunProgress.VERIFICATION_FAILED,
                     "the target did not do the scenario's work per request, so no load was sent: "
                             + verification.getMessage() + " (counts in " + files.verification() + ")");
+        }
+        progress.note("WorkVerified", verification.getVerdict() + ": " + verification.getMessage());
+        if (backend != null) {
+            backend.verifiedNow(key, name, verification);
+        }
+    }
+
+    private static final ObjectMapper VERIFICATION_COPIES = new ObjectMapper();
+
+    /** What a verification stands for: the run's spec and the jar of its target. */
+    private String verificationKey() {
+        try {
+            return variant.jar() + "\n" + VERIFICATION_COPIES.writeValueAsString(spec);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -306,6 +306,7 @@ class LocalRunIT {
         assertThat(Files.readString(results.resolve("report.html"))).contains("<h2>Comparison</h2>");
         // Every repetition used the one PostgreSQL, reset by its target; nothing is left running afterwards.
         List<Long> pids = new ArrayList<>();
+        List<String> verifiedBy = new ArrayList<>();
         try (Stream<Path> runDirs = Files.list(results)) {
             for (Path runDir : runDirs.filter(Files::isDirectory)
                     .filter(d -> !d.endsWith("shared"))
@@ -315,11 +316,18 @@ class LocalRunIT {
                 BenchmarkRunStatus runStatus =
                         JSON.readValue(runDir.resolve("status.json").toFile(), BenchmarkRunStatus.class);
                 assertThat(runStatus.getEnvironment().getDatabase()).isEqualTo("comparison");
+                assertThat(runStatus.getVerification().getVerdict()).isEqualTo("SameWork");
+                verifiedBy.add(String.valueOf(runStatus.getVerification().getVerifiedBy()));
                 pids.add(environment.path("postgresPid").asLong());
                 pids.add(environment.path("delayServicePid").asLong());
                 environment.path("startedPids").forEach(pid -> pids.add(pid.asLong()));
             }
         }
+        // Each variant (its own spec: another pool size) is verified by its first repetition; the later ones reuse it.
+        assertThat(verifiedBy).hasSize(6);
+        assertThat(verifiedBy.stream().filter("null"::equals)).hasSize(2);
+        assertThat(verifiedBy.stream().filter(run -> !run.equals("null")).distinct())
+                .hasSize(2);
         assertThat(pids.stream().distinct()).hasSizeGreaterThan(6);
         for (long pid : pids) {
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))

@@ -33,6 +33,11 @@ public class VerificationResult {
 
     private String scenario;
 
+    @JsonPropertyDescription(
+            "The run whose verification this is, when a repetition of a comparison reuses the verification of an"
+                    + " earlier repetition with the same spec and target jar (the same code sending the same requests).")
+    private String verifiedBy;
+
     @JsonPropertyDescription("Requests counted (after a few uncounted warm-up requests), sent by 4 callers at once.")
     private Long requests;
 
