@@ -97,6 +97,12 @@ class BenchmarkRunLeaderElectionIT {
                                     .isPresent();
                 });
 
+        // The leader's own announcements are all out now (Events before the status write that names the TestRun):
+        // one, or two when a status write of the creating pass lost a conflict and its retry announced it again.
+        long announcedByTheLeader = eventReasons("elected").stream()
+                .filter("TestRunCreated"::equals)
+                .count();
+
         first.close();
         first = null;
 
@@ -105,7 +111,10 @@ class BenchmarkRunLeaderElectionIT {
                 .until(() -> holder(harness, leaseNamespace), holder -> holder != null && !holder.equals(leader));
         harness.awaitPhase("elected", Phase.Failed);
         assertThat(testRuns()).hasSize(1);
-        assertThat(eventReasons("elected")).containsOnlyOnce("TestRunCreated");
+        // The replica taking over found the TestRun announced and announced nothing of its own.
+        assertThat(announcedByTheLeader).isBetween(1L, 2L);
+        assertThat(eventReasons("elected").stream().filter("TestRunCreated"::equals))
+                .hasSize((int) announcedByTheLeader);
     }
 
     private List<GenericKubernetesResource> testRuns() {
