@@ -200,7 +200,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private void execute(RunContext pass, RunDriver.Action action) {
         switch (action) {
             case RunDriver.Queue queue -> pass.progress().checkAgainIn(settings.pollInterval());
-            case RunDriver.Provision provision -> provisioning.provision(pass, provision.waitingFor());
+            case RunDriver.Provision provision -> {
+                if (provisioning.provision(pass, provision.waitingFor())) {
+                    loadStart.startEarly(pass);
+                }
+            }
             case RunDriver.RestartTarget restart -> steppedLoad.restartTarget(pass, restart.load());
             case RunDriver.StartLoad start -> loadStart.start(pass, start.load());
             case RunDriver.FollowLoad follow -> loadFollowing.follow(pass, follow.load(), follow.state());

@@ -76,6 +76,19 @@ public final class RunnerHealth {
                                         || "Failed".equals(pod.getStatus().getPhase())));
     }
 
+    /**
+     * Whether every runner's k6 container has started (it runs or has ended): the load of runners that start
+     * unpaused ({@code spec.paused: "false"}) runs from then on, before k6-operator's starter.
+     */
+    public static boolean allStarted(List<Pod> pods, int expected) {
+        return pods.size() >= expected
+                && pods.stream().allMatch(pod -> k6Container(pod)
+                        .map(status -> status.getState() != null
+                                && (status.getState().getRunning() != null
+                                        || status.getState().getTerminated() != null))
+                        .orElse(false));
+    }
+
     static Optional<Integer> exitCode(Pod pod) {
         return k6Container(pod)
                 .map(status ->

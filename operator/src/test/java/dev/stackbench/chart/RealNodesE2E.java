@@ -237,7 +237,8 @@ class RealNodesE2E {
                 .containsEntry("target", Set.of(TestCluster.TARGET_NODE))
                 .containsEntry("delay-service", Set.of(TestCluster.BACKEND_NODE))
                 .containsEntry("runner", Set.of(TestCluster.LOADGEN_NODES.get(0)))
-                .containsEntry("initializer", Set.of(TestCluster.LOADGEN_NODES.get(0)));
+                // The generated script needs no k6-operator initializer.
+                .doesNotContainKey("initializer");
         // cpu: "1" is a CFS quota of one period per period, in the pod's cgroup on the target node.
         assertThat(observed.targetCpuQuota())
                 .as("cpu.cfs_quota_us/cpu.cfs_period_us")
@@ -360,12 +361,22 @@ class RealNodesE2E {
             String database = "http://" + run + "-db." + NAMESPACE + ".svc:5432/";
             String runnerToTarget = probe(NAMESPACE, "as-runner", target);
             String runnerToDatabase = probe(NAMESPACE, "as-runner", database);
+            // The runners' readiness gate asks the target's health endpoint on its management port.
+            String runnerToHealth = probe(
+                    NAMESPACE,
+                    "as-runner",
+                    "http://" + run + "-target." + NAMESPACE + ".svc:"
+                            + dev.stackbench.operator.objects.TargetDeployment.MANAGEMENT_PORT + "/actuator/health");
             String outsiderToTarget = probe(other, "outsider", target);
             measured.put("networkPolicy.runnerToTarget", runnerToTarget);
             measured.put("networkPolicy.runnerToDatabase", runnerToDatabase);
             measured.put("networkPolicy.otherNamespaceToTarget", outsiderToTarget);
             assertThat(runnerToTarget).as("a runner reaches the target").doesNotContainPattern(NOT_CONNECTED);
             assertThat(runnerToDatabase).as("a runner reaches the database").containsPattern(NOT_CONNECTED);
+            measured.put("networkPolicy.runnerToTargetHealth", runnerToHealth);
+            assertThat(runnerToHealth)
+                    .as("a runner reaches the target's health endpoint")
+                    .doesNotContainPattern(NOT_CONNECTED);
             assertThat(outsiderToTarget)
                     .as("a pod of another namespace reaches the target")
                     .containsPattern(NOT_CONNECTED);

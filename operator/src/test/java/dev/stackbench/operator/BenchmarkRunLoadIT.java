@@ -141,14 +141,14 @@ class BenchmarkRunLoadIT {
         assertThat(runners)
                 .hasSize(2)
                 .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isIn(TestCluster.LOADGEN_NODES));
-        assertThat(client.pods()
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
                         .inNamespace(namespace)
-                        .withLabel("job-name", "r2dbc-k6-initializer")
-                        .list()
-                        .getItems())
-                .as("k6-operator's initializer, placed by the TestRun's spec.initializer")
-                .singleElement()
-                .satisfies(pod -> assertThat(pod.getSpec().getNodeName()).isIn(TestCluster.LOADGEN_NODES));
+                        .withName("r2dbc-k6-initializer")
+                        .get())
+                .as("no k6-operator initializer for a generated script")
+                .isNull();
         assertThat(client.pods()
                         .inNamespace(namespace)
                         .withLabel("job-name", "r2dbc-k6-starter")
@@ -423,7 +423,27 @@ class BenchmarkRunLoadIT {
     @Test
     void aFailedInitializerFailsTheRunBeforeAnyRunnerStarts() throws Exception {
         k6Operator.breakInitializer();
-        harness.apply(OperatorHarness.example("uninitialized", spec -> {})).requireSuccess();
+        // Only a user's module gets k6-operator's initializer: the generated scripts need none.
+        harness.client()
+                .configMaps()
+                .inNamespace(harness.namespace())
+                .resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("stackbench-browse")
+                        .endMetadata()
+                        .addToData("browse.js", Files.readString(ExampleRuns.example("custom/browse.js")))
+                        .build())
+                .create();
+        harness.apply(OperatorHarness.example("uninitialized", spec -> {
+                    ObjectNode workload = (ObjectNode) spec.at("/spec/workload");
+                    workload.put("scenario", "custom");
+                    workload.putObject("script")
+                            .put("file", "browse.js")
+                            .putObject("configMapRef")
+                            .put("name", "stackbench-browse")
+                            .put("key", "browse.js");
+                }))
+                .requireSuccess();
 
         BenchmarkRun run = harness.awaitPhase("uninitialized", Phase.Failed);
 

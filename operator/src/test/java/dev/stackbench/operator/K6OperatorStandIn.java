@@ -1,6 +1,7 @@
 package dev.stackbench.operator;
 
 import dev.stackbench.operator.objects.K6TestRun;
+import dev.stackbench.operator.objects.ReadinessGate;
 import dev.stackbench.testcluster.PodLogServing;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
@@ -38,7 +39,7 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>moves each TestRun's {@code status.stage} through initialization, initialized, created, started, finished,
  *       or to error when the initializer fails;
- *   <li>first runs the initializer Job {@code <testrun>-initializer} (labels {@code app=k6, k6_cr=<testrun>} plus
+ *   <li>first runs the initializer Job {@code <testrun>-initializer} unless {@code spec.initializer.disabled} (labels {@code app=k6, k6_cr=<testrun>} plus
  *       {@code runner.metadata.labels}; placement, image and resources from {@code spec.initializer}, not from the
  *       runner) and waits for it to succeed;
  *   <li>creates one runner Job per {@code parallelism}, named {@code <testrun>-<n>}, owned by the TestRun, whose pods
@@ -58,7 +59,9 @@ import java.util.stream.Stream;
  * the pod's container status (the Job controller then completes or fails the Job), and k6's output is served as the
  * pod's log through the real pod log API. Differences from k6-operator: no initializer or starter pods, and the
  * runners' REST API listens on a free 127.0.0.1 port. The initializer and starter pods finish at once on kwok (their
- * k6 inspect and curl are not run).
+ * k6 inspect and curl are not run), and so do the runners' init containers: a runner behind the readiness gate is
+ * started only once its run's target and delay-service Deployments are Ready, as the gate would let it, and a
+ * runner started unpaused ({@code spec.paused: "false"}) does not wait for the starter.
  */
 final class K6OperatorStandIn implements AutoCloseable {
 
@@ -142,12 +145,21 @@ final class K6OperatorStandIn implements AutoCloseable {
         }
     }
 
+    /** spec.initializer.disabled: k6-operator then skips the initializer and goes to stage initialized. */
+    private static boolean initializerDisabled(GenericKubernetesResource testRun) {
+        return Boolean.TRUE.equals(testRun.get("spec", "initializer", "disabled"));
+    }
+
     private void reconcile(GenericKubernetesResource testRun) throws IOException {
         String name = testRun.getMetadata().getName();
         String stage = K6TestRun.stage(testRun);
         if (stage == null) {
-            createHelperJob(testRun, "initializer");
-            setStage(name, "initialization");
+            if (initializerDisabled(testRun)) {
+                setStage(name, "initialized");
+            } else {
+                createHelperJob(testRun, "initializer");
+                setStage(name, "initialization");
+            }
         } else if ("initialization".equals(stage)) {
             Boolean initialized = helperJobOutcome(name + "-initializer");
             if (initialized != null) {
@@ -159,7 +171,7 @@ final class K6OperatorStandIn implements AutoCloseable {
         } else if ("created".equals(stage)) {
             int parallelism =
                     ((Number) map(testRun.getAdditionalProperties().get("spec")).get("parallelism")).intValue();
-            if (!allRunnersReady(name, parallelism)) {
+            if (!allRunnersReady(name, parallelism) || !gatePassed(testRun)) {
                 return;
             }
             if (client.batch()
@@ -171,7 +183,8 @@ final class K6OperatorStandIn implements AutoCloseable {
                     == null) {
                 createHelperJob(testRun, "starter");
             }
-            if (!Boolean.TRUE.equals(helperJobOutcome(name + "-starter"))) {
+            // Runners started unpaused (spec.paused "false") send load from their start, without the starter.
+            if (!ReadinessGate.unpaused(testRun) && !Boolean.TRUE.equals(helperJobOutcome(name + "-starter"))) {
                 return;
             }
             runnersByTestRun.computeIfAbsent(testRun.getMetadata().getUid(), uid -> startK6(testRun));
@@ -280,6 +293,37 @@ final class K6OperatorStandIn implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * The runners' readiness gate (an init container that waits until the target and the delay service answer on
+     * their health endpoints), which kwok does not run: a runner with it is taken to pass it once the run's target
+     * and delay-service Deployments are Ready.
+     */
+    private boolean gatePassed(GenericKubernetesResource testRun) {
+        Object initContainers = testRun.get("spec", "runner", "initContainers");
+        boolean gated = initContainers instanceof List<?> list
+                && list.stream()
+                        .anyMatch(container ->
+                                container instanceof Map<?, ?> c && ReadinessGate.CONTAINER.equals(c.get("name")));
+        if (!gated) {
+            return true;
+        }
+        String run = testRun.getMetadata().getLabels().get(RunLabels.RUN);
+        return Stream.of(RunLabels.ROLE_TARGET, RunLabels.ROLE_DELAY_SERVICE).allMatch(role -> {
+            List<io.fabric8.kubernetes.api.model.apps.Deployment> deployments = client.apps()
+                    .deployments()
+                    .inNamespace(namespace)
+                    .withLabels(Map.of(RunLabels.RUN, run, RunLabels.ROLE, role))
+                    .list()
+                    .getItems();
+            return !deployments.isEmpty()
+                    && deployments.stream()
+                            .allMatch(d -> d.getStatus() != null
+                                    && d.getStatus().getReadyReplicas() != null
+                                    && d.getStatus().getReadyReplicas()
+                                            >= d.getSpec().getReplicas());
+        });
     }
 
     private boolean allRunnersReady(String testRun, int parallelism) {

@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.K6TestRun;
+import dev.stackbench.operator.objects.ReadinessGate;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -31,10 +33,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The real k6-operator controller (built from source by hack/setup.sh), run as a process against the test
- * cluster, accepts the TestRun the operator builds and starts it: its initializer Job runs our k6 image on the
- * loadgen pool. The rest of a run needs the controller inside the cluster (it reads the initializer's output
- * with the in-cluster configuration of its pod) and real kubelets, so the kwok suite keeps K6OperatorStandIn
- * for whole runs.
+ * cluster, accepts the TestRun the operator builds and starts it: without an initializer (the generated script needs
+ * none), its runner Job runs our k6 image on the loadgen pool, behind the readiness gate. The rest of a run needs
+ * real kubelets (k6-operator asks each runner's REST API before it starts them), so the kwok suite keeps
+ * K6OperatorStandIn for whole runs.
  */
 @Order(3)
 @ExtendWith(TestClusterExtension.class)
@@ -44,7 +46,7 @@ class RealK6OperatorIT {
     private static final String STARTER_IMAGE = "stackbench/k6-starter:v1.6.0";
 
     @Test
-    void acceptsTheOperatorsTestRunAndCreatesItsInitializerJobOnTheLoadgenPool(TestCluster cluster)
+    void acceptsTheOperatorsTestRunAndCreatesItsGatedRunnerJobsOnTheLoadgenPoolWithoutAnInitializer(TestCluster cluster)
             throws IOException, InterruptedException {
         Path controller = ProjectTools.requireExecutable("STACKBENCH_K6_OPERATOR", "the k6-operator controller");
         KubernetesClient client = cluster.client();
@@ -99,7 +101,8 @@ class RealK6OperatorIT {
             client.resource(script).create();
             client.resource(testRun).create();
 
-            Job initializer = await().atMost(Duration.ofMinutes(2))
+            // The generated script needs no initializer: k6-operator goes straight to its runner Jobs.
+            Job runner = await().atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofMillis(500))
                     .failFast("k6-operator exited:\n" + tail(log), () -> !process.isAlive())
                     .until(
@@ -107,23 +110,33 @@ class RealK6OperatorIT {
                                     .v1()
                                     .jobs()
                                     .inNamespace(namespace)
-                                    .withName(name + "-initializer")
+                                    .withName(name + "-1")
                                     .get(),
                             job -> job != null);
 
-            PodSpec pod = initializer.getSpec().getTemplate().getSpec();
+            PodSpec pod = runner.getSpec().getTemplate().getSpec();
             assertThat(pod.getContainers()).singleElement().satisfies(container -> assertThat(container.getImage())
                     .isEqualTo(RUNNER_IMAGE));
             assertThat(pod.getNodeSelector()).isEqualTo(Map.of("stackbench.dev/pool", "loadgen"));
             assertThat(pod.getTolerations())
                     .anySatisfy(toleration -> assertThat(toleration.getValue()).isEqualTo("loadgen"));
-
-            // After kwok completes the initializer pod, this out-of-cluster controller cannot read its logs and
-            // sets stage "error"; before that, the TestRun passed the CRD schema and k6-operator's own checks.
-            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(stages)
+            // The readiness gate runs before k6, with the script ConfigMap (and so its gate script) mounted.
+            assertThat(pod.getInitContainers())
+                    .extracting(Container::getName)
+                    .containsExactly(K6TestRun.VERSION_CONTAINER, ReadinessGate.CONTAINER);
+            assertThat(pod.getInitContainers().getLast().getCommand()).contains("/test/" + ReadinessGate.SCRIPT_KEY);
+            assertThat(pod.getInitContainers().getLast().getVolumeMounts())
+                    .anySatisfy(mount -> assertThat(mount.getMountPath()).isEqualTo("/test"));
+            assertThat(stages)
                     .as("stages k6-operator wrote (log:\n%s)", tail(log))
-                    .first()
-                    .isEqualTo("initialization"));
+                    .startsWith("initialized");
+            assertThat(client.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(namespace)
+                            .withName(name + "-initializer")
+                            .get())
+                    .isNull();
         } finally {
             watch.close();
             process.destroy();

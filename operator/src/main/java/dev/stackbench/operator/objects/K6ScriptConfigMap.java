@@ -48,6 +48,9 @@ public final class K6ScriptConfigMap {
         if (customModule != null) {
             data.put(CUSTOM_MODULE_KEY, customModule);
         }
+        if (ReadinessGate.applies(run)) {
+            data.put(ReadinessGate.SCRIPT_KEY, ReadinessGate.SCRIPT);
+        }
         data.put(SPEC_KEY, BenchmarkRuns.toYaml(run.getSpec()));
         return new ConfigMapBuilder()
                 .withNewMetadata()

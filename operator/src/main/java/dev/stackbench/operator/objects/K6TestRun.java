@@ -3,6 +3,7 @@ package dev.stackbench.operator.objects;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.run.PoolPlacement;
 import dev.stackbench.api.run.ResourcesSpec;
+import dev.stackbench.api.run.Scenario;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunLabels;
@@ -78,19 +79,24 @@ public final class K6TestRun {
         ResourcesSpec resources = run.getSpec().getWorkload().getRunnerResources();
         Map<String, String> limits = Map.of("cpu", resources.getCpu(), "memory", resources.getMemory());
         runner.put("resources", Map.of("requests", limits, "limits", limits));
+        List<Map<String, Object>> initContainers = new ArrayList<>();
         if (settings.k6Image() != null) {
             // Sized like the runner, so the pod stays Guaranteed; it ends before the runner starts.
-            runner.put(
-                    "initContainers",
-                    List.of(Map.of(
-                            "name",
-                            VERSION_CONTAINER,
-                            "image",
-                            settings.k6Image(),
-                            "command",
-                            List.of("k6", "version"),
-                            "resources",
-                            Map.of("requests", limits, "limits", limits))));
+            initContainers.add(Map.of(
+                    "name",
+                    VERSION_CONTAINER,
+                    "image",
+                    settings.k6Image(),
+                    "command",
+                    List.of("k6", "version"),
+                    "resources",
+                    Map.of("requests", limits, "limits", limits)));
+        }
+        if (ReadinessGate.applies(run)) {
+            initContainers.add(ReadinessGate.initContainer(run, settings, limits));
+        }
+        if (!initContainers.isEmpty()) {
+            runner.put("initContainers", initContainers);
         }
         runner.put("nodeSelector", placement.getNodeSelector());
         runner.put("tolerations", placement.getTolerations());
@@ -128,9 +134,18 @@ public final class K6TestRun {
         initializer.put("tolerations", placement.getTolerations());
         restricted(initializer);
         initializer.put("automountServiceAccountToken", "false");
+        // The generated script needs no initializer (k6 archive + inspect, a pod of its own before the runners): the
+        // generator's tests run k6 inspect on the script of every valid spec. A user's module (scenario custom) is
+        // still checked by it before any runner starts.
+        if (run.getSpec().getWorkload().getScenario() != Scenario.CUSTOM) {
+            initializer.put("disabled", true);
+        }
 
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("parallelism", run.getSpec().getWorkload().getParallelism());
+        if (ReadinessGate.startsUnpaused(run)) {
+            spec.put("paused", "false");
+        }
         spec.put("separate", false);
         spec.put(
                 "arguments",

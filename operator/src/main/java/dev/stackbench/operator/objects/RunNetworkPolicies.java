@@ -28,7 +28,8 @@ import java.util.Map;
  * a run reaches nothing else in the cluster, and nothing else reaches it but on the runners' REST API. With k6's
  * remote write ({@link K6RemoteWrite}) the Prometheus pods that receive it are one more peer: the runners send to
  * them, and they scrape the target's and the delay service's management ports and the database's exporter
- * ({@link DatabaseExporter}).
+ * ({@link DatabaseExporter}). A run whose load starts early ({@link ReadinessGate}) also lets its runners reach the
+ * health endpoints of the target and the delay service on their management ports, which their gate asks.
  *
  * <p>Not listed, because they come from the pod's node rather than from a pod: kubelet probes and the API server's
  * pod proxy, through which the operator reads the target's Actuator. Enforcers let a pod's own node reach it (on the
@@ -103,6 +104,10 @@ public final class RunNetworkPolicies {
         egress.add(dns());
         List<NetworkPolicyIngressRule> ingress =
                 new ArrayList<>(List.of(ingress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_LOADGEN))));
+        if (ReadinessGate.applies(run)) {
+            // The runners' readiness gate asks the health endpoint, on the management port.
+            ingress.add(ingress(TargetDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_LOADGEN)));
+        }
         prometheus().ifPresent(peer -> ingress.add(ingress(TargetDeployment.MANAGEMENT_PORT, peer)));
         return policy(run, RunLabels.ROLE_TARGET, ingress, egress);
     }
@@ -110,6 +115,9 @@ public final class RunNetworkPolicies {
     NetworkPolicy delayService(BenchmarkRun run) {
         List<NetworkPolicyIngressRule> ingress =
                 new ArrayList<>(List.of(ingress(DelayServiceDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET))));
+        if (ReadinessGate.applies(run)) {
+            ingress.add(ingress(DelayServiceDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_LOADGEN)));
+        }
         prometheus().ifPresent(peer -> ingress.add(ingress(DelayServiceDeployment.MANAGEMENT_PORT, peer)));
         return policy(run, RunLabels.ROLE_DELAY_SERVICE, ingress, List.of());
     }
@@ -137,6 +145,11 @@ public final class RunNetworkPolicies {
                 .build();
         List<NetworkPolicyEgressRule> egress =
                 new ArrayList<>(List.of(egress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET)), dns()));
+        if (ReadinessGate.applies(run)) {
+            // The readiness gate of each runner: the health endpoints of the target and the delay service.
+            egress.add(egress(TargetDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_TARGET)));
+            egress.add(egress(DelayServiceDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_DELAY_SERVICE)));
+        }
         // With k6's remote-write output: the Prometheus pods that receive it, on its port.
         remoteWrite.ifPresent(
                 receiver -> egress.add(egress(receiver.port(), prometheus().orElseThrow())));

@@ -12,6 +12,7 @@ import dev.stackbench.operator.RunnerHealth;
 import dev.stackbench.operator.RunnerProgress;
 import dev.stackbench.operator.TargetReadiness;
 import dev.stackbench.operator.objects.K6TestRun;
+import dev.stackbench.operator.objects.ReadinessGate;
 import dev.stackbench.operator.objects.TargetService;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -58,7 +59,13 @@ public final class LoadFollowing {
                 .list()
                 .getItems();
         // A start that failed before the target was Ready (e.g. while the database came up) does not matter.
-        Instant ready = TargetReadiness.readySince(progress.trueSince(Conditions.TARGET_READY), testRun, pass.start());
+        // An early TestRun's creation says nothing about the target's readiness: until the target is seen Ready,
+        // no restart counts (one while it started is the readiness check's to judge).
+        boolean early = ReadinessGate.createdEarly(testRun.get());
+        Instant ready = TargetReadiness.readySince(
+                progress.trueSince(Conditions.TARGET_READY),
+                early ? Optional.empty() : testRun,
+                early ? progress.now() : pass.start());
         Optional<String> targetRestart = TargetReadiness.restarted(pass.pods(RunLabels.ROLE_TARGET), ready)
                 .map(why -> "target " + why + " after it was Ready; its figures would mix two processes");
         if (targetRestart.isPresent()) {
@@ -78,14 +85,19 @@ public final class LoadFollowing {
                     "k6-operator reports TestRun " + name + " in stage error: see its status and the k6-operator"
                             + " logs");
         }
-        boolean started = "started".equals(stage) || "stopped".equals(stage) || "finished".equals(stage);
+        int parallelism = view.getSpec().getWorkload().getParallelism();
+        // A runner started unpaused sends load once its k6 runs, before k6-operator's starter marks the TestRun.
+        boolean started = "started".equals(stage)
+                || "stopped".equals(stage)
+                || "finished".equals(stage)
+                || (ReadinessGate.unpaused(testRun.get()) && RunnerHealth.allStarted(runnerPods, parallelism));
         if (!started) {
             // k6-operator waits for every runner; one that cannot be placed or pulled would hold the run silently.
             return new RunFacts.Starting(TargetReadiness.startProblem(runnerPods));
         }
-        if ("finished".equals(stage)
-                && RunnerHealth.allFinished(
-                        runnerPods, view.getSpec().getWorkload().getParallelism())) {
+        // Every runner has ended, its log complete: the results are read without waiting for k6-operator to mark the
+        // TestRun finished (its Jobs' status and two stage changes take a few seconds more).
+        if (RunnerHealth.allFinished(runnerPods, parallelism)) {
             return new RunFacts.Finished(runnerPods.size());
         }
         String startedAt = progress.status().getStartedAt();
@@ -101,6 +113,12 @@ public final class LoadFollowing {
         String name = RunLabels.testRunName(view);
         Duration poll = pass.settings().pollInterval();
         progress.checkAgainIn(poll);
+        if (ReadinessGate.applies(pass.run())
+                && !Conditions.isTrue(progress.status().getConditions(), Conditions.LOAD_RUNNING)) {
+            // An early TestRun (created with the target): the pods' CPU is first read now the target is Ready,
+            // before its runners start, as LoadStart does for a TestRun created after it.
+            measurement.begin(view, progress.now());
+        }
         if (state instanceof RunFacts.Starting starting) {
             if (!LoadStart.announced(progress, name)) {
                 LoadStart.announce(progress, pass.run(), load, name);

@@ -8,9 +8,11 @@ import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
 import dev.stackbench.operator.objects.K6TestRun;
+import dev.stackbench.operator.objects.ReadinessGate;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -67,6 +69,42 @@ public final class LoadStart {
         }
         pass.apply(testRun.desired(view));
         announce(progress, run, load, name);
+    }
+
+    /**
+     * The early start ({@link ReadinessGate}): while the target starts, creates the run's TestRun, whose runners wait
+     * in their gate until the target and the delay service answer, and announces it. Nothing of the measurement
+     * begins before the target is Ready ({@link LoadFollowing}).
+     */
+    public void startEarly(RunContext pass) {
+        BenchmarkRun run = pass.run();
+        if (!ReadinessGate.applies(run)) {
+            return;
+        }
+        LoadStep load = pass.resolved().plainLoad();
+        BenchmarkRun view = pass.view(load);
+        String name = RunLabels.testRunName(view);
+        if (pass.secondary(GenericKubernetesResource.class, name).isPresent()
+                || pass.client()
+                                .genericKubernetesResources(K6TestRun.CONTEXT)
+                                .inNamespace(run.getMetadata().getNamespace())
+                                .withName(name)
+                                .get()
+                        != null) {
+            return;
+        }
+        GenericKubernetesResource desired = testRun.desired(view);
+        desired.getMetadata().setAnnotations(Map.of(ReadinessGate.EARLY_ANNOTATION, "true"));
+        pass.apply(desired);
+        RunProgress progress = pass.progress();
+        progress.condition(
+                Conditions.LOAD_RUNNING,
+                false,
+                TEST_RUN_CREATED,
+                "created k6-operator TestRun " + name + " with "
+                        + run.getSpec().getWorkload().getParallelism()
+                        + " runner(s) while the target starts; its runners start once the target and the delay"
+                        + " service answer");
     }
 
     /**

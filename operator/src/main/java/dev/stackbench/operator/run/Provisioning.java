@@ -1,6 +1,5 @@
 package dev.stackbench.operator.run;
 
-import dev.stackbench.api.Durations;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.run.Scenario;
 import dev.stackbench.api.status.Conditions;
@@ -15,6 +14,7 @@ import dev.stackbench.operator.TargetReadiness;
 import dev.stackbench.operator.objects.DelayServiceDeployment;
 import dev.stackbench.operator.objects.DelayServiceService;
 import dev.stackbench.operator.objects.K6ScriptConfigMap;
+import dev.stackbench.operator.objects.ReadinessGate;
 import dev.stackbench.operator.objects.RunDatabase;
 import dev.stackbench.operator.objects.RunNetworkPolicies;
 import dev.stackbench.operator.objects.TargetDeployment;
@@ -53,13 +53,21 @@ public final class Provisioning {
 
     /**
      * Whether the run's load was handed to k6-operator: then provisioning is over and readiness is not judged again.
-     * The status says so even when the informers have not seen the new TestRun yet.
+     * The status says so even when the informers have not seen the new TestRun yet. A load that starts early
+     * ({@link ReadinessGate}) is handed over only once the target was seen Ready.
      */
     boolean loadHandedOver(RunContext pass) {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
-        return progress.reached(Phase.WarmingUp)
-                || progress.condition(Conditions.LOAD_RUNNING).isPresent()
+        if (progress.reached(Phase.WarmingUp)) {
+            return true;
+        }
+        if (ReadinessGate.applies(run)
+                && !Conditions.isTrue(progress.status().getConditions(), Conditions.TARGET_READY)) {
+            // The TestRun exists from the start; until the target was seen Ready, readiness is still judged.
+            return false;
+        }
+        return progress.condition(Conditions.LOAD_RUNNING).isPresent()
                 || pass.secondary(GenericKubernetesResource.class, RunLabels.testRunName(run))
                         .isPresent()
                 || (run.getSpec().getWorkload().isStepped()
@@ -106,15 +114,15 @@ public final class Provisioning {
 
     /** The longest the target may take to become Ready: the operator's limit, at most half the run's timeout. */
     Duration readyLimit(RunContext pass) {
-        Duration half = Durations.parse(pass.run().getSpec().getTimeout()).dividedBy(2);
-        return half.compareTo(settings.targetReadyLimit()) < 0 ? half : settings.targetReadyLimit();
+        return ReadinessGate.readyLimit(pass.run(), settings);
     }
 
     /**
      * Creates what is missing of the run's objects; while something is not Ready, says what ({@code waitingFor}) and
-     * looks again soon.
+     * looks again soon. False when it created nothing yet (an earlier run's objects are still there, or a custom
+     * scenario's module is missing).
      */
-    public void provision(RunContext pass, Optional<String> waitingFor) {
+    public boolean provision(RunContext pass, Optional<String> waitingFor) {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
         List<String> earlier = pass.earlierRunsObjects();
@@ -127,7 +135,7 @@ public final class Provisioning {
                             + " are deleted (" + String.join(", ", earlier) + "), then creates its own; if they stay,"
                             + " delete them");
             progress.checkAgainIn(settings.pollInterval());
-            return;
+            return false;
         }
         if (progress.status().getPools() == null) {
             // The claim is fixed with the start: a later edit of the placement frees nothing (PoolQueue).
@@ -136,7 +144,7 @@ public final class Provisioning {
         if (pass.secondary(ConfigMap.class, RunLabels.scriptConfigMapName(run)).isEmpty()) {
             Optional<String> customModule = customModule(pass);
             if (run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM && customModule.isEmpty()) {
-                return;
+                return false;
             }
             ConfigMap desired = script.desired(run, customModule.orElse(null));
             desired.getMetadata()
@@ -163,6 +171,7 @@ public final class Provisioning {
         pass.applyIfMissing(targetService.desired(run));
         waitingFor.ifPresent(progress::waitingForTarget);
         progress.checkAgainIn(settings.pollInterval());
+        return true;
     }
 
     /**

@@ -84,8 +84,9 @@ class K6RemoteWriteTest {
 
         NetworkPolicy runners = new RunNetworkPolicies(ExampleRuns.settings(), receiver).runners(run);
         List<NetworkPolicyEgressRule> egress = runners.getSpec().getEgress();
-        assertThat(egress).hasSize(3);
-        NetworkPolicyEgressRule prometheus = egress.get(2);
+        // The target, DNS, the readiness gate's two health endpoints, then Prometheus.
+        assertThat(egress).hasSize(5);
+        NetworkPolicyEgressRule prometheus = egress.getLast();
         assertThat(prometheus.getPorts())
                 .singleElement()
                 .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(9090));
@@ -103,7 +104,7 @@ class K6RemoteWriteTest {
             assertThat(rule.getFrom().get(0).getPodSelector().getMatchLabels())
                     .isEqualTo(Map.of("app.kubernetes.io/name", "prometheus"));
         });
-        assertThat(withReceiver.delayService(run).getSpec().getIngress()).hasSize(2);
+        assertThat(withReceiver.delayService(run).getSpec().getIngress()).hasSize(3);
 
         // Without a receiver, neither the output nor the rules.
         GenericKubernetesResource plain = new K6TestRun(ExampleRuns.settings(), Optional.empty()).desired(run);
@@ -112,6 +113,6 @@ class K6RemoteWriteTest {
                         .runners(run)
                         .getSpec()
                         .getEgress())
-                .hasSize(2);
+                .hasSize(4);
     }
 }

@@ -120,7 +120,8 @@ class K6TestRunTest {
         // The runner's image also prints its k6 version, in an init container sized like the runner (Guaranteed QoS).
         assertThat(map(spec.get("runner")).get("initContainers"))
                 .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
-                .singleElement()
+                .hasSize(2)
+                .first()
                 .satisfies(init -> {
                     Map<String, Object> container = map(init);
                     assertThat(container)
@@ -135,9 +136,78 @@ class K6TestRunTest {
         assertThat(K6TestRun.printedVersion("")).isEmpty();
 
         Map<String, Object> unset = spec(new K6TestRun(defaults).desired(run));
-        assertThat(map(unset.get("runner"))).doesNotContainKey("image").doesNotContainKey("initContainers");
+        assertThat(map(unset.get("runner"))).doesNotContainKey("image");
+        // The readiness gate alone, with k6-operator's own runner image.
+        assertThat(map(unset.get("runner")).get("initContainers"))
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+                .singleElement()
+                .satisfies(init -> assertThat(map(init))
+                        .containsEntry("name", ReadinessGate.CONTAINER)
+                        .containsEntry("image", "grafana/k6:latest"));
         assertThat(map(unset.get("initializer"))).doesNotContainKey("image");
         assertThat(map(unset.get("starter"))).doesNotContainKey("image");
+    }
+
+    @Test
+    void eachRunnerWaitsInItsReadinessGateForTheTargetAndTheDelayServiceAndTheScriptNeedsNoInitializer() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+
+        Map<String, Object> spec = spec(new K6TestRun(ExampleRuns.settings()).desired(run));
+        Map<String, Object> runner = map(spec.get("runner"));
+        Map<String, Object> gate = map(((List<?>) runner.get("initContainers")).getLast());
+
+        assertThat(gate)
+                .containsEntry("name", ReadinessGate.CONTAINER)
+                .containsEntry(
+                        "command",
+                        List.of(
+                                "k6",
+                                "run",
+                                "--quiet",
+                                "--no-summary",
+                                "--log-output=none",
+                                "/test/readiness-gate.js"));
+        assertThat(gate.get("resources")).isEqualTo(runner.get("resources"));
+        assertThat(gate.get("env"))
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+                .contains(
+                        Map.of("name", "K6_NO_USAGE_REPORT", "value", "true"),
+                        Map.of(
+                                "name",
+                                "STACKBENCH_READY_URLS",
+                                "value",
+                                "http://webflux-r2dbc-target.bench.svc:" + TargetDeployment.MANAGEMENT_PORT
+                                        + "/actuator/health http://webflux-r2dbc-delay.bench.svc:"
+                                        + DelayServiceDeployment.MANAGEMENT_PORT + "/actuator/health"),
+                        // The operator's readiness limit and a minute more, so its own failure comes first.
+                        Map.of(
+                                "name",
+                                "STACKBENCH_READY_SECONDS",
+                                "value",
+                                Long.toString(ReadinessGate.readyLimit(run, ExampleRuns.settings())
+                                                .toSeconds()
+                                        + 60)));
+        assertThat(map(spec.get("initializer"))).containsEntry("disabled", true);
+        // One runner starts unpaused behind its gate; several wait for k6-operator's starter, which releases them
+        // together.
+        assertThat(spec).containsEntry("paused", "false");
+        run.getSpec().getWorkload().setParallelism(2);
+        assertThat(spec(new K6TestRun(ExampleRuns.settings()).desired(run))).doesNotContainKey("paused");
+        run.getSpec().getWorkload().setParallelism(1);
+        assertThat(new K6ScriptConfigMap().desired(run, null).getData())
+                .containsEntry(ReadinessGate.SCRIPT_KEY, ReadinessGate.SCRIPT);
+
+        // A user's module keeps k6-operator's initializer, which checks it before any runner starts.
+        run.getSpec().getWorkload().setScenario(dev.stackbench.api.run.Scenario.CUSTOM);
+        assertThat(map(spec(new K6TestRun(ExampleRuns.settings()).desired(run)).get("initializer")))
+                .doesNotContainKey("disabled");
+        // Several target replicas: a Service answering does not mean all are Ready, so no gate and no early start.
+        run.getSpec().getWorkload().setScenario(dev.stackbench.api.run.Scenario.UPSTREAM);
+        run.getSpec().getTarget().setReplicas(2);
+        assertThat(ReadinessGate.applies(run)).isFalse();
+        assertThat(map(spec(new K6TestRun(ExampleRuns.settings()).desired(run)).get("runner")))
+                .doesNotContainKey("initContainers");
+        assertThat(new K6ScriptConfigMap().desired(run, null).getData()).doesNotContainKey(ReadinessGate.SCRIPT_KEY);
     }
 
     @Test

@@ -72,9 +72,17 @@ class RunNetworkPoliciesTest {
         assertThat(database.getSpec().getEgress()).isEmpty();
 
         NetworkPolicy delay = byRole.get("delay-service");
-        assertThat(delay.getSpec().getIngress()).singleElement().satisfies(rule -> {
+        assertThat(delay.getSpec().getIngress()).hasSize(2);
+        assertThat(delay.getSpec().getIngress().getFirst()).satisfies(rule -> {
             assertThat(ports(rule.getPorts())).containsExactly("TCP/8090");
             assertThat(rule.getFrom()).singleElement().satisfies(from -> samePodsOfThisNamespace(from, targetPods));
+        });
+        // The runners' readiness gate asks its health endpoint.
+        assertThat(delay.getSpec().getIngress().get(1)).satisfies(rule -> {
+            assertThat(ports(rule.getPorts())).containsExactly("TCP/" + DelayServiceDeployment.MANAGEMENT_PORT);
+            assertThat(rule.getFrom())
+                    .singleElement()
+                    .satisfies(from -> samePodsOfThisNamespace(from, RunLabels.selector(run, RunLabels.ROLE_LOADGEN)));
         });
         assertThat(delay.getSpec().getEgress()).isEmpty();
     }
@@ -84,12 +92,13 @@ class RunNetworkPoliciesTest {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         NetworkPolicy target = byRole(policies.desired(run)).get("target");
 
-        assertThat(target.getSpec().getIngress()).singleElement().satisfies(rule -> {
-            assertThat(ports(rule.getPorts())).containsExactly("TCP/8080");
-            assertThat(rule.getFrom())
-                    .singleElement()
-                    .satisfies(from -> samePodsOfThisNamespace(from, RunLabels.selector(run, RunLabels.ROLE_LOADGEN)));
-        });
+        // The load on the API port, the runners' readiness gate on the health endpoint of the management port.
+        assertThat(target.getSpec().getIngress()).hasSize(2).allSatisfy(rule -> assertThat(rule.getFrom())
+                .singleElement()
+                .satisfies(from -> samePodsOfThisNamespace(from, RunLabels.selector(run, RunLabels.ROLE_LOADGEN))));
+        assertThat(target.getSpec().getIngress())
+                .extracting(rule -> ports(rule.getPorts()))
+                .containsExactly(List.of("TCP/8080"), List.of("TCP/" + TargetDeployment.MANAGEMENT_PORT));
         assertThat(target.getSpec().getEgress()).hasSize(3);
         assertThat(target.getSpec().getEgress().get(0)).satisfies(rule -> {
             assertThat(ports(rule.getPorts())).containsExactly("TCP/5432");
@@ -136,7 +145,7 @@ class RunNetworkPoliciesTest {
             assertThat(ports(rule.getPorts())).containsExactly("TCP/6565");
             assertThat(rule.getFrom()).isEmpty();
         });
-        assertThat(runners.getSpec().getEgress()).hasSize(2);
+        assertThat(runners.getSpec().getEgress()).hasSize(4);
         assertThat(runners.getSpec().getEgress().get(0)).satisfies(rule -> {
             assertThat(ports(rule.getPorts())).containsExactly("TCP/8080");
             assertThat(rule.getTo())
@@ -144,6 +153,34 @@ class RunNetworkPoliciesTest {
                     .satisfies(to -> samePodsOfThisNamespace(to, RunLabels.selector(run, RunLabels.ROLE_TARGET)));
         });
         assertDns(runners.getSpec().getEgress().get(1));
+        // The readiness gate: the health endpoints of the target and the delay service, nothing else of them.
+        assertThat(runners.getSpec().getEgress().get(2)).satisfies(rule -> {
+            assertThat(ports(rule.getPorts())).containsExactly("TCP/" + TargetDeployment.MANAGEMENT_PORT);
+            assertThat(rule.getTo())
+                    .singleElement()
+                    .satisfies(to -> samePodsOfThisNamespace(to, RunLabels.selector(run, RunLabels.ROLE_TARGET)));
+        });
+        assertThat(runners.getSpec().getEgress().get(3)).satisfies(rule -> {
+            assertThat(ports(rule.getPorts())).containsExactly("TCP/" + DelayServiceDeployment.MANAGEMENT_PORT);
+            assertThat(rule.getTo())
+                    .singleElement()
+                    .satisfies(
+                            to -> samePodsOfThisNamespace(to, RunLabels.selector(run, RunLabels.ROLE_DELAY_SERVICE)));
+        });
+    }
+
+    @Test
+    void aRunWithoutTheReadinessGateOpensNoManagementPortToTheRunners() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getTarget().setReplicas(2);
+
+        Map<String, NetworkPolicy> byRole = byRole(policies.desired(run));
+
+        assertThat(byRole.get("loadgen").getSpec().getEgress())
+                .extracting(rule -> ports(rule.getPorts()))
+                .containsExactly(List.of("TCP/8080"), List.of("UDP/53", "TCP/53"));
+        assertThat(byRole.get("target").getSpec().getIngress()).singleElement();
+        assertThat(byRole.get("delay-service").getSpec().getIngress()).singleElement();
     }
 
     private static void assertDns(io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule rule) {
