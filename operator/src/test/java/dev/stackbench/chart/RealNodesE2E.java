@@ -396,6 +396,9 @@ class RealNodesE2E {
                 + "\n" + (labels.isEmpty() ? "" : "  labels:\n" + labelLines)
                 + "spec:\n"
                 + "  automountServiceAccountToken: false\n"
+                // sleep as PID 1 ignores SIGTERM: without this the deleted probe held its node's CPU for 30 s, and a
+                // run after it waited for its runner to be scheduled.
+                + "  terminationGracePeriodSeconds: 0\n"
                 + "  nodeName: " + node + "\n"
                 + "  tolerations: [{operator: Exists}]\n"
                 + "  securityContext: {runAsNonRoot: true, runAsUser: 65532, seccompProfile: {type: RuntimeDefault}}\n"
