@@ -113,6 +113,10 @@ public final class RunDatabase {
                 .endMetadata()
                 .withNewSpec()
                 .withType("ClusterIP")
+                // The target connects as soon as the server listens, not once the kubelet's next probe (every 2 s)
+                // and the endpoint's way to every node say so: its start-up migration retries until it answers, and
+                // the target's start waits for that migration.
+                .withPublishNotReadyAddresses(true)
                 .withSelector(RunLabels.selector(run, RunLabels.ROLE_DATABASE))
                 .addNewPort()
                 .withName("postgresql")

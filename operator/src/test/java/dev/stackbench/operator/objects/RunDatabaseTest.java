@@ -35,6 +35,9 @@ class RunDatabaseTest {
                 .containsSubsequence("-c", "max_connections=300")
                 .contains("fsync=off", "synchronous_commit=off", "full_page_writes=off");
         assertThat(container.getReadinessProbe().getExec().getCommand()).startsWith("pg_isready");
+        // The target reaches the server once it listens, before the kubelet's next probe marks it Ready.
+        assertThat(database.service(run).getSpec().getPublishNotReadyAddresses())
+                .isTrue();
         assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("Recreate");
         // Deleted with its run, it may not hold the backend node for the default 30 s (nothing in it is kept).
         assertThat(pod.getTerminationGracePeriodSeconds()).isEqualTo(5L);
