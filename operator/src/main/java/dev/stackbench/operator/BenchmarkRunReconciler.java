@@ -91,8 +91,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final Duration PERMISSION_RETRY = Duration.ofSeconds(5);
     private static final Duration RETRY_MIN = Duration.ofSeconds(1);
     private static final Duration RETRY_MAX = Duration.ofSeconds(30);
-    /** How soon after the final status is stored the run's objects are deleted. */
-    private static final Duration CLEANUP_AFTER_STORE = Duration.ofSeconds(1);
+    /**
+     * How soon after the final status is stored the run's objects are deleted: long enough for the informer to see the
+     * stored status (milliseconds, more under load). A pass on a stale copy would only repeat the collection, whose status write then
+     * fails on its old resourceVersion, and announce the same events under the same names.
+     */
+    private static final Duration CLEANUP_AFTER_STORE = Duration.ofMillis(500);
 
     private final OperatorSettings settings;
     private final Clock clock;
