@@ -80,7 +80,10 @@ public final class ReadinessGate {
         Integer delayReplicas = spec.getBackend() == null || spec.getBackend().getDelayService() == null
                 ? null
                 : spec.getBackend().getDelayService().getReplicas();
-        return !spec.getWorkload().isStepped()
+        // A step's view of a sweep or capacity search ({@link RunLabels#forStep}) carries one load of its own: it is
+        // still a step, created once the step before it is done, and the run's policies have no gate rules.
+        return RunLabels.step(run).isEmpty()
+                && !spec.getWorkload().isStepped()
                 && Objects.requireNonNullElse(spec.getTarget().getReplicas(), BenchmarkRunDefaults.REPLICAS) == 1
                 && Objects.requireNonNullElse(delayReplicas, BenchmarkRunDefaults.REPLICAS) == 1;
     }

@@ -44,6 +44,12 @@ class K6TestRunTest {
         assertThat(runsOwn.getData())
                 .as("the run's own ConfigMap keeps the spec; the steps have the scripts")
                 .containsOnlyKeys(K6ScriptConfigMap.SPEC_KEY);
+        // A step is created once the target is Ready and the step before it is done: no readiness gate (the run's
+        // policies open no health endpoint to its runners), paused until k6-operator's starter, as always.
+        assertThat(ReadinessGate.applies(step)).isFalse();
+        assertThat(map(spec(testRun).get("runner"))).doesNotContainKey("initContainers");
+        assertThat(spec(testRun)).doesNotContainKey("paused");
+        assertThat(script.getData()).doesNotContainKey(ReadinessGate.SCRIPT_KEY);
         assertThat(RunLabels.testRunName(run))
                 .as("the run itself keeps its names")
                 .isEqualTo("webflux-r2dbc-k6");
