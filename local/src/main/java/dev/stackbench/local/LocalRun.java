@@ -9,7 +9,6 @@ import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.api.run.Scenario;
 import dev.stackbench.api.status.Conditions;
-import dev.stackbench.api.status.VerificationResult;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
@@ -23,7 +22,6 @@ import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.model.SpringApp;
 import dev.stackbench.report.RequestTimeline;
-import dev.stackbench.verification.VerificationLoad;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -36,7 +34,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * One run, stage by stage: its files, its processes, the load (one, or the steps of a sweep or a capacity search),
@@ -293,57 +290,15 @@ final class LocalRun {
         stack.awaitReady();
         provisioned = true;
         stack.readTargetInfo();
-        verify(supervisor);
-    }
-
-    /**
-     * Checks, before any load, that the target does the work its scenario asks for per request; fails the run when it
-     * does not, since its figures would compare different work.
-     */
-    private void verify(ProcessSupervisor supervisor) throws IOException {
-        String key = verificationKey();
-        Optional<LocalBackend.Verified> before = backend == null ? Optional.empty() : backend.verifiedBefore(key);
-        if (before.isPresent()) {
-            // A comparison's later repetition: same spec, same jar, so the same work as the repetition that counted it.
-            VerificationResult reused =
-                    VERIFICATION_COPIES.convertValue(before.get().result(), VerificationResult.class);
-            reused.setVerifiedBy(before.get().run());
-            progress.status().setVerification(reused);
-            progress.note(
-                    "WorkVerified",
-                    reused.getVerdict() + " as verified by " + before.get().run()
-                            + " (the same spec and target jar; a comparison verifies each variant once)");
-            return;
-        }
-        say("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS + " iterations, "
-                + VerificationLoad.CALLERS + " callers)");
-        VerificationResult verification =
-                new WorkVerifier(tools, stack, plan.supportCpus()).verify(supervisor, spec, customModule, files);
-        progress.status().setVerification(verification);
-        VerificationTable.render(List.of(new VerificationTable.Row(name, verification)))
-                .lines()
-                .forEach(this::say);
-        if (VerificationResult.DIFFERS.equals(verification.getVerdict())) {
-            throw new LocalRunException(
-                    RunProgress.VERIFICATION_FAILED,
-                    "the target did not do the scenario's work per request, so no load was sent: "
-                            + verification.getMessage() + " (counts in " + files.verification() + ")");
-        }
-        progress.note("WorkVerified", verification.getVerdict() + ": " + verification.getMessage());
-        if (backend != null) {
-            backend.verifiedNow(key, name, verification);
-        }
-    }
-
-    private static final ObjectMapper VERIFICATION_COPIES = new ObjectMapper();
-
-    /** What a verification stands for: the run's spec and the jar of its target. */
-    private String verificationKey() {
-        try {
-            return variant.jar() + "\n" + VERIFICATION_COPIES.writeValueAsString(spec);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        // Before any load: the target must do the work its scenario asks for, or its figures compare other work.
+        new VerificationStage(
+                        new WorkVerifier(tools, stack, plan.supportCpus()),
+                        backend,
+                        name,
+                        variant.jar(),
+                        files,
+                        this::say)
+                .verify(supervisor, spec, customModule, progress);
     }
 
     /** Stops the target and starts it again for a cold start at this step (spec.workload.restartBetweenSteps). */
