@@ -42,13 +42,7 @@ public final class LoadStart {
         BenchmarkRun view = pass.view(load);
         String name = RunLabels.testRunName(view);
         progress.checkAgainIn(pass.settings().pollInterval());
-        // The cache may lag behind a TestRun created just before a restart: ask the API server before creating.
-        GenericKubernetesResource existing = pass.client()
-                .genericKubernetesResources(K6TestRun.CONTEXT)
-                .inNamespace(run.getMetadata().getNamespace())
-                .withName(name)
-                .get();
-        if (existing != null) {
+        if (exists(pass, name)) {
             return;
         }
         if (load.isStep()) {
@@ -84,13 +78,7 @@ public final class LoadStart {
         LoadStep load = pass.resolved().plainLoad();
         BenchmarkRun view = pass.view(load);
         String name = RunLabels.testRunName(view);
-        if (pass.secondary(GenericKubernetesResource.class, name).isPresent()
-                || pass.client()
-                                .genericKubernetesResources(K6TestRun.CONTEXT)
-                                .inNamespace(run.getMetadata().getNamespace())
-                                .withName(name)
-                                .get()
-                        != null) {
+        if (pass.secondary(GenericKubernetesResource.class, name).isPresent() || exists(pass, name)) {
             return;
         }
         GenericKubernetesResource desired = testRun.desired(view);
@@ -105,6 +93,16 @@ public final class LoadStart {
                         + run.getSpec().getWorkload().getParallelism()
                         + " runner(s) while the target starts; its runners start once the target and the delay"
                         + " service answer");
+    }
+
+    /** Whether the TestRun exists: the cache may lag behind one created just before a restart, so the API server. */
+    private static boolean exists(RunContext pass, String name) {
+        return pass.client()
+                        .genericKubernetesResources(K6TestRun.CONTEXT)
+                        .inNamespace(pass.run().getMetadata().getNamespace())
+                        .withName(name)
+                        .get()
+                != null;
     }
 
     /**
