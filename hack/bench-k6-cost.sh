@@ -15,8 +15,9 @@
 # and reports each k6 process's CPU-seconds (user + sys, from /usr/bin/time), the requests it sent, CPU-ms per request
 # and the ratios b/a and c/a of the mean CPU-ms per request. Since identical runs differ by 10 % or more, it also pairs
 # the scripts round by round: the geometric mean of the rounds' ratios with its 95 % confidence interval (Student's t
-# on the log ratios, from SciPy), and the one-sided p-value that the ratio is below 1.20. SciPy is installed once into
-# a virtual environment under the tools directory (PyPI); take 6 rounds or more for a useful interval.
+# on the log ratios, from SciPy), and the one-sided p-value that the ratio is below GOAL (default 1.15). SciPy is
+# installed once into a virtual environment under the tools directory (PyPI); take 6 rounds or more for a useful
+# interval.
 #
 # The target comes from `./stackbench run` itself: a BenchmarkRun at 1 request/s that lasts longer than the benchmark
 # starts PostgreSQL, the delay service and the target the way local mode does, pins the target to its own CPU and k6
@@ -35,6 +36,8 @@ rounds="${1:-2}"
 rate="${RATE:-600}"
 duration="${DURATION:-30}"
 [[ "$rate" =~ ^[0-9]+$ && "$duration" =~ ^[0-9]+$ ]] || die "RATE and DURATION must be whole numbers"
+export GOAL="${GOAL:-1.15}"
+[[ "$GOAL" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "GOAL must be a ratio such as 1.15 (got '$GOAL')"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is needed to measure k6's CPU: apt-get install time"
 command -v taskset >/dev/null || die "taskset (util-linux) is needed to pin k6"
 command -v curl >/dev/null || die "curl is needed to resume k6 and read its metrics"
@@ -241,6 +244,7 @@ load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 "$stats_env/bin/python" - "$work/runs.txt" "$rate" "$duration" "$load_before" "$load_after" \
   "$(git rev-parse --short HEAD)" > "$report" <<'EOF'
+import os
 import sys
 runs_file, rate, duration, before, after, commit = sys.argv[1:]
 rows = [line.split() for line in open(runs_file) if line.strip()]
@@ -269,7 +273,7 @@ from scipy import stats
 rounds = {}
 for label, n, user, sys_s, requests, load1 in rows:
     rounds.setdefault(n, {})[label] = (float(user) + float(sys_s)) / int(requests)
-goal = 1.20
+goal = float(os.environ.get("GOAL", "1.15"))
 for label, name in (("runner", "b/a"), ("local", "c/a")):
     logs = [math.log(r[label] / r["plain"]) for r in rounds.values() if label in r and "plain" in r]
     print(f"{name} by round: " + ", ".join(f"{math.exp(x):.2f}" for x in logs))

@@ -8,6 +8,9 @@
 // Polling k6's REST API sees counts at the moment of the poll, so a steady load shows as uneven seconds; binning by
 // the samples' time stamps shows it as it was sent. Per sample it costs a map look-up and an increment; the file is
 // written by its own goroutine once a second.
+//
+// It also counts one scenario's latencies in the buckets a script asks for through the JavaScript module
+// k6/x/stackbench, for the script's end-of-test summary (measured.go).
 package persecond
 
 import (
@@ -66,6 +69,8 @@ type Output struct {
 	scenarios map[*metrics.TagSet]tagKey
 	// intended holds the handled ticks of each arrival-rate scenario, for the latencies from the intended starts.
 	intended map[string]*intendedScenario
+	// measured holds the latency buckets a script asked for (measured.go), for its end-of-test summary.
+	measured measuredLatencies
 
 	file   *os.File
 	writer *bufio.Writer
@@ -127,6 +132,7 @@ func (o *Output) Description() string {
 
 // Start creates the file (or the buffer, for ToLog) and the goroutine that writes finished seconds to it.
 func (o *Output) Start() error {
+	running.Store(o)
 	if o.path == ToLog {
 		o.heldRaw = &bytes.Buffer{}
 		o.held = gzip.NewWriter(o.heldRaw)
@@ -199,8 +205,13 @@ func (o *Output) add(sample metrics.Sample) {
 		return
 	}
 	key := o.keyOf(sample.Tags)
-	if sample.Metric.Name == metrics.DroppedIterationsName {
+	switch sample.Metric.Name {
+	case metrics.DroppedIterationsName:
 		o.addTick(sample, true)
+	case metrics.HTTPReqDurationName:
+		if p := plan.Load(); p != nil && key.scenario == p.scenario {
+			o.measured.add(p, sample.Value)
+		}
 	}
 	c := o.bins.at(sample.Time.Unix(), key.scenario)
 	add(c)

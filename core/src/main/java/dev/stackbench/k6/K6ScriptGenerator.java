@@ -52,18 +52,77 @@ public final class K6ScriptGenerator {
      */
     public static final int VERIFY_EVERY = 50;
 
+    /** The JavaScript module of the stackbench output (hack/k6) that counts the latency buckets for a script. */
+    public static final String OUTPUT_MODULE = "k6/x/stackbench";
+
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** The script counts each measured response in its latency bucket itself, as a sub-metric of a k6 Counter. */
+    private static final String COUNTER_BUCKETS = """
+            // k6 cannot merge percentiles across runners; counts per fixed latency bucket add up exactly. Each
+            // bucket is a sub-metric (tagged with its index, with a threshold so that k6 reports it) of one of a
+            // few counters: k6 compares every sample with each sub-metric of its counter, and every VU makes
+            // every counter, so groups of about the square root of the bucket count keep both costs low.
+            const BUCKET_GROUPS = [];
+            for (let group = 0; group < BUCKETS.groups; group++) {
+              BUCKET_GROUPS.push(new Counter(BUCKETS.metric + '_' + String(group).padStart(2, '0')));
+            }
+            // The tags of bucket i, made when a request first falls into it (making all of them costs every VU).
+            const BUCKET_TAGS = [];
+            function bucketTags(index) {
+              const tags = { [BUCKETS.tag]: String(index).padStart(4, '0') };
+              BUCKET_TAGS[index] = tags;
+              return tags;
+            }
+            const LOG_GROWTH = Math.log(BUCKETS.growth);
+            const MIN_MS = BUCKETS.minMs;
+            const LAST_BUCKET = BUCKETS.count - 1;
+            """;
+
+    private static final String COUNTER_RECORD = """
+
+              const ms = t.duration;
+              const index = ms > MIN_MS ? Math.floor(Math.log(ms / MIN_MS) / LOG_GROWTH) : 0;
+              const bucket = index < LAST_BUCKET ? index : LAST_BUCKET;
+              BUCKET_GROUPS[Math.floor(bucket / BUCKETS.groupSize)].add(1, BUCKET_TAGS[bucket] || bucketTags(bucket));
+            """.stripTrailing();
+
+    /**
+     * The stackbench output of the k6 that runs the script counts the measured latencies from the samples it gets
+     * anyway (hack/k6), and handleSummary reads them from it.
+     */
+    private static final String OUTPUT_BUCKETS = """
+            // k6 cannot merge percentiles across runners; counts per fixed latency bucket add up exactly. The
+            // stackbench output of this k6 counts every request of the measure scenario in these buckets from the
+            // http_req_duration samples it receives anyway, with the formula of LatencyBuckets, so no response costs
+            // this script a sample of its own; handleSummary takes the counts from it.
+            countLatencies(MEASURE, BUCKETS.minMs, BUCKETS.growth, BUCKETS.count);
+            """;
 
     /** One response in this many per VU has its body checked. */
     private final int verifyEvery;
 
-    /** Scripts for loads: one body checked in {@link #VERIFY_EVERY}. */
+    /** Whether the k6 that runs the scripts has the stackbench output, to count the latency buckets (hack/k6). */
+    private final boolean outputCountsLatency;
+
+    /** Scripts for loads: one body checked in {@link #VERIFY_EVERY}; for any k6. */
     public K6ScriptGenerator() {
-        this(VERIFY_EVERY);
+        this(VERIFY_EVERY, false);
     }
 
-    private K6ScriptGenerator(int verifyEvery) {
+    private K6ScriptGenerator(int verifyEvery, boolean outputCountsLatency) {
         this.verifyEvery = verifyEvery;
+        this.outputCountsLatency = outputCountsLatency;
+    }
+
+    /**
+     * Scripts for a k6 that runs with the stackbench output ({@code --out stackbench=...}, hack/k6): the output counts
+     * the measured latencies in their buckets, which costs k6 less CPU per request than the script's own count. A
+     * custom module's scripts still count in the script, since the module chooses which responses count. Such a
+     * script needs that k6: another one refuses its import of {@value #OUTPUT_MODULE}.
+     */
+    public K6ScriptGenerator withLatencyCountedByTheOutput() {
+        return new K6ScriptGenerator(verifyEvery, true);
     }
 
     /**
@@ -71,7 +130,7 @@ public final class K6ScriptGenerator {
      * variant before it is measured, where a sampled body could let a wrong answer through.
      */
     public static K6ScriptGenerator checkingEveryResponse() {
-        return new K6ScriptGenerator(1);
+        return new K6ScriptGenerator(1, false);
     }
 
     /** Script for a built-in scenario. */
@@ -132,10 +191,19 @@ public final class K6ScriptGenerator {
         measure.put("exec", K6Env.MEASURE_SCENARIO);
         nameRequests(measure, requestName);
         scenarios.set(K6Env.MEASURE_SCENARIO, measure);
-        options.set("thresholds", thresholds(workload.getThresholds()));
+        boolean outputBuckets = outputCountsLatency && scenario != Scenario.CUSTOM;
+        options.set("thresholds", thresholds(workload.getThresholds(), !outputBuckets));
         boolean burst = load.getExecutor().isBurst();
 
         String text = template()
+                .replace(
+                        "__OUTPUT_IMPORT__",
+                        outputBuckets
+                                ? "\nimport { countLatencies, latencyBuckets } from '" + OUTPUT_MODULE + "';"
+                                : "")
+                .replace("__LATENCY_COUNTING__\n", outputBuckets ? OUTPUT_BUCKETS : COUNTER_BUCKETS)
+                .replace("__RECORD_LATENCY__", outputBuckets ? "" : COUNTER_RECORD)
+                .replace("__SUMMARY_LATENCY__", outputBuckets ? "\n    latencyBuckets: latencyBuckets()," : "")
                 .replace(
                         "__CUSTOM_IMPORT__",
                         scenario == Scenario.CUSTOM
@@ -357,6 +425,14 @@ public final class K6ScriptGenerator {
      * sub-metrics that have one.
      */
     static ObjectNode thresholds(Map<String, List<String>> userThresholds) {
+        return thresholds(userThresholds, true);
+    }
+
+    /**
+     * @param bucketSubMetrics whether the script counts the latency buckets as sub-metrics (not when the stackbench
+     *     output counts them)
+     */
+    static ObjectNode thresholds(Map<String, List<String>> userThresholds, boolean bucketSubMetrics) {
         Map<String, Set<String>> byMetric = new LinkedHashMap<>();
         for (String[] reporting : new String[][] {
             {"http_reqs", "count>=0"},
@@ -373,7 +449,7 @@ public final class K6ScriptGenerator {
             byMetric.computeIfAbsent(K6Metrics.statusMetric(status), key -> new LinkedHashSet<>())
                     .add("count>=0");
         }
-        for (int bucket = 0; bucket < LatencyBuckets.COUNT; bucket++) {
+        for (int bucket = 0; bucketSubMetrics && bucket < LatencyBuckets.COUNT; bucket++) {
             byMetric.computeIfAbsent(LatencyBuckets.metricName(bucket), key -> new LinkedHashSet<>())
                     .add("count>=0");
         }
@@ -617,7 +693,7 @@ public final class K6ScriptGenerator {
                 import http from 'k6/http';
                 import { check } from 'k6';
                 import { Counter, Trend } from 'k6/metrics';
-                import exec from 'k6/execution';
+                import exec from 'k6/execution';__OUTPUT_IMPORT__
                 __CUSTOM_IMPORT__
                 const BASE_URL = (__ENV.STACKBENCH_BASE_URL || 'http://127.0.0.1:8080').replace(/\\/+$/, '');
                 const VARIANT = __ENV.STACKBENCH_VARIANT || __VARIANT__;
@@ -630,24 +706,7 @@ public final class K6ScriptGenerator {
                 const MEASURE = 'measure';
                 const K6_DEFAULT_TIMEOUT = __K6_DEFAULT_TIMEOUT__;
 
-                // k6 cannot merge percentiles across runners; counts per fixed latency bucket add up exactly. Each
-                // bucket is a sub-metric (tagged with its index, with a threshold so that k6 reports it) of one of a
-                // few counters: k6 compares every sample with each sub-metric of its counter, and every VU makes
-                // every counter, so groups of about the square root of the bucket count keep both costs low.
-                const BUCKET_GROUPS = [];
-                for (let group = 0; group < BUCKETS.groups; group++) {
-                  BUCKET_GROUPS.push(new Counter(BUCKETS.metric + '_' + String(group).padStart(2, '0')));
-                }
-                // The tags of bucket i, made when a request first falls into it (making all of them costs every VU).
-                const BUCKET_TAGS = [];
-                function bucketTags(index) {
-                  const tags = { [BUCKETS.tag]: String(index).padStart(4, '0') };
-                  BUCKET_TAGS[index] = tags;
-                  return tags;
-                }
-                const LOG_GROWTH = Math.log(BUCKETS.growth);
-                const MIN_MS = BUCKETS.minMs;
-                const LAST_BUCKET = BUCKETS.count - 1;
+                __LATENCY_COUNTING__
 
                 // Throughput is what completed inside the measured window, whichever scenario sent it: requests
                 // still in flight when the window closes finish during the graceful stop and would otherwise
@@ -702,11 +761,7 @@ public final class K6ScriptGenerator {
                   if (burstSentAt !== null) {
                     burstSentAt.add(now - t.blocked - t.connecting - t.tls_handshaking - t.duration);
                     burstDoneAt.add(now);
-                  }
-                  const ms = t.duration;
-                  const index = ms > MIN_MS ? Math.floor(Math.log(ms / MIN_MS) / LOG_GROWTH) : 0;
-                  const bucket = index < LAST_BUCKET ? index : LAST_BUCKET;
-                  BUCKET_GROUPS[Math.floor(bucket / BUCKETS.groupSize)].add(1, BUCKET_TAGS[bucket] || bucketTags(bucket));
+                  }__RECORD_LATENCY__
                 }
 
                 function parseBody(response) {
@@ -772,7 +827,7 @@ public final class K6ScriptGenerator {
                     requestsPerIteration: SUMMARY.requestsPerIteration,
                     burst: SUMMARY.burst,
                     plannedIterations: SUMMARY.plannedIterations,
-                    verifyEvery: SUMMARY.verifyEvery,
+                    verifyEvery: SUMMARY.verifyEvery,__SUMMARY_LATENCY__
                     buckets: { minMs: BUCKETS.minMs, growth: BUCKETS.growth, count: BUCKETS.count },
                     endedAtMs: Date.now(),
                     k6: data,

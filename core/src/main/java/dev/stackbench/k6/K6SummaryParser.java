@@ -189,6 +189,13 @@ public final class K6SummaryParser {
                 thresholds.put(metric.getKey(), outcomes);
             }
         }
+        JsonNode counted = root.path("latencyBuckets");
+        if (counted.isObject()) {
+            // Counted by the stackbench output of k6 (a script generated for it has no bucket sub-metrics).
+            for (Map.Entry<String, JsonNode> bucket : counted.properties()) {
+                buckets[outputBucket(bucket.getKey())] = bucket.getValue().asLong();
+            }
+        }
         return new RunnerSummary(
                 root.path("runnerId").asText(""),
                 root.path("variant").asText(""),
@@ -268,6 +275,21 @@ public final class K6SummaryParser {
             return null;
         }
         return Instant.ofEpochMilli(ended.asLong() - Math.round(duration.asDouble()));
+    }
+
+    /** A bucket index as the stackbench output writes it in latencyBuckets. */
+    private static int outputBucket(String key) {
+        try {
+            int index = Integer.parseInt(key);
+            if (index >= 0 && index < LatencyBuckets.COUNT) {
+                return index;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        throw new K6SummaryException("the summary's latencyBuckets holds bucket \"" + key + "\", not one of 0 to "
+                + (LatencyBuckets.COUNT - 1) + ": the script and this stackbench disagree on the buckets; regenerate"
+                + " the script with this version of stackbench");
     }
 
     /**

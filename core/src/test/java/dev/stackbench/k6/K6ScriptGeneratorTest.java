@@ -255,6 +255,53 @@ class K6ScriptGeneratorTest {
     }
 
     @Test
+    void forTheK6WithStackbenchsOutputTheOutputCountsTheBucketsExceptForACustomModule() throws Exception {
+        K6ScriptGenerator forOutput = new K6ScriptGenerator().withLatencyCountedByTheOutput();
+        K6Script rows = forOutput.generate(spec("""
+                scenario: rows
+                load: {rate: 10}
+                thresholds: {http_req_duration: ["p(95)<500"]}
+                """));
+        JsonNode thresholds = options(rows).path("thresholds");
+
+        assertThat(thresholds.has(LatencyBuckets.metricName(0))).isFalse();
+        assertThat(thresholds.has("http_reqs{scenario:measure}")).isTrue();
+        assertThat(thresholds.path("http_req_duration{scenario:measure}").toString())
+                .contains("p(95)<500");
+        assertThat(rows.text())
+                .contains("import { countLatencies, latencyBuckets } from 'k6/x/stackbench';")
+                .contains("countLatencies(MEASURE, BUCKETS.minMs, BUCKETS.growth, BUCKETS.count);")
+                .contains("latencyBuckets: latencyBuckets(),")
+                .doesNotContain("BUCKET_GROUPS")
+                .doesNotContainPattern("__[A-Z0-9_]+__");
+        // The same load otherwise: the options differ only in the buckets' thresholds.
+        K6Script plain = generator.generate(spec("""
+                scenario: rows
+                load: {rate: 10}
+                thresholds: {http_req_duration: ["p(95)<500"]}
+                """));
+        com.fasterxml.jackson.databind.node.ObjectNode plainOptions =
+                (com.fasterxml.jackson.databind.node.ObjectNode) options(plain);
+        com.fasterxml.jackson.databind.node.ObjectNode plainThresholds =
+                (com.fasterxml.jackson.databind.node.ObjectNode) plainOptions.path("thresholds");
+        for (int bucket = 0; bucket < LatencyBuckets.COUNT; bucket++) {
+            plainThresholds.remove(LatencyBuckets.metricName(bucket));
+        }
+        assertThat(options(rows)).isEqualTo(plainOptions);
+        assertThat(plain.text()).doesNotContain("k6/x/stackbench").doesNotContainPattern("__[A-Z0-9_]+__");
+
+        // A custom module chooses the responses that count (context.record): the script counts them itself.
+        K6Script custom = forOutput.generate(spec("""
+                        scenario: custom
+                        script: {file: mine.js}
+                        load: {rate: 10}
+                        """), "./custom.js");
+        assertThat(custom.text()).doesNotContain("k6/x/stackbench").contains("BUCKET_GROUPS[Math.floor(bucket");
+        assertThat(options(custom).path("thresholds").has(LatencyBuckets.metricName(0)))
+                .isTrue();
+    }
+
+    @Test
     void builtInScenariosCheckASampleOfBodiesAndCustomModulesEveryOne() throws Exception {
         K6Script rows = generator.generate(spec("""
                 scenario: rows

@@ -85,6 +85,37 @@ class K6SummaryParserTest {
     }
 
     @Test
+    void bucketsCountedByTheStackbenchOutputAreReadFromTheSummarysOwnField() throws IOException {
+        // A script generated for the k6 with stackbench's output has no bucket sub-metrics: handleSummary writes the
+        // output's counts as latencyBuckets, bucket index to count. Built here from the captured run's own buckets.
+        String stdout = capturedStdout();
+        long[] counted = K6SummaryParser.parse(stdout).latencyBuckets();
+        StringBuilder field = new StringBuilder(",\"latencyBuckets\":{");
+        String separator = "";
+        for (int i = 0; i < counted.length; i++) {
+            if (counted[i] > 0) {
+                field.append(separator).append('"').append(i).append("\":").append(counted[i]);
+                separator = ",";
+            }
+        }
+        String format = "\"format\":\"" + K6Env.SUMMARY_FORMAT + "\"";
+        String fromOutput = stdout.replaceAll("stackbench_latency_bucket", "stackbench_other_bucket")
+                .replace(format, format + field + "}");
+
+        RunnerSummary summary = K6SummaryParser.parse(fromOutput);
+
+        assertThat(summary.latencyBuckets()).containsExactly(counted);
+        assertThat(summary.bucketedRequests()).isEqualTo(summary.requests());
+        assertThat(summary.windowCompletions())
+                .isEqualTo(K6SummaryParser.parse(stdout).windowCompletions());
+        assertThatThrownBy(() -> K6SummaryParser.parse(fromOutput.replace(
+                        format + ",\"latencyBuckets\":{", format + ",\"latencyBuckets\":{\"9999\":1,")))
+                .isInstanceOf(K6SummaryException.class)
+                .hasMessageContaining("bucket \"9999\"")
+                .hasMessageContaining("regenerate the script");
+    }
+
+    @Test
     void bucketsHoldTheK6Latencies() throws IOException {
         RunnerSummary summary = K6SummaryParser.parse(capturedStdout());
         int lowest = -1;

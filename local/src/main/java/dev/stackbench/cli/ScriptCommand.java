@@ -26,6 +26,8 @@ import picocli.CommandLine.Parameters;
         description = {
             "Prints the k6 script stackbench generates for a BenchmarkRun (the same local mode and the operator run),"
                     + " without starting anything. k6 reads the target's URL from STACKBENCH_BASE_URL.",
+            "The script is for the k6 hack/setup.sh builds, with stackbench's output (run with --out stackbench=FILE),"
+                    + " which counts the latency buckets; --any-k6 prints one that counts them itself.",
             "With --k6-args, prints instead the arguments local mode passes to k6 after the binary, one per line."
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -44,6 +46,12 @@ public final class ScriptCommand implements Callable<Integer> {
                     + " (k6's REST API, host:port), PER_SECOND_FILE (where the stackbench output of k6 built by"
                     + " hack/setup.sh writes per-second figures) and SCRIPT (the script file)")
     boolean k6Args;
+
+    @Option(
+            names = "--any-k6",
+            description = "print the script for a k6 without stackbench's output (e.g. a k6 release): it counts each"
+                    + " measured response in its latency bucket itself, which costs k6 more CPU per request")
+    boolean anyK6;
 
     private final VariantCatalogue catalogue = VariantCatalogue.load();
 
@@ -83,9 +91,9 @@ public final class ScriptCommand implements Callable<Integer> {
             // Local mode writes the module as custom.js beside the script.
             customImport = "./custom.js";
         }
-        out.print(new K6ScriptGenerator()
-                .generate(defaulted.getSpec(), customImport)
-                .text());
+        K6ScriptGenerator generator =
+                anyK6 ? new K6ScriptGenerator() : new K6ScriptGenerator().withLatencyCountedByTheOutput();
+        out.print(generator.generate(defaulted.getSpec(), customImport).text());
         out.flush();
         return ExitCodes.OK;
     }

@@ -271,7 +271,11 @@ final class LocalRun {
             throw new LocalRunException("scenario custom needs its module: set spec.workload.script.file to the"
                     + " module's path, relative to the BenchmarkRun file");
         }
-        K6Script script = new K6ScriptGenerator().generate(load.spec(), customImport);
+        // With the stackbench output (which local mode then passes), the output counts the latency buckets.
+        K6ScriptGenerator generator = tools.k6PerSecondOutput()
+                ? new K6ScriptGenerator().withLatencyCountedByTheOutput()
+                : new K6ScriptGenerator();
+        K6Script script = generator.generate(load.spec(), customImport);
         Files.writeString(k6Files.k6Script(), script.text());
         return script;
     }

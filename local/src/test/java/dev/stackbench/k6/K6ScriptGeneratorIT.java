@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.run.BenchmarkRunSpec;
@@ -16,6 +17,7 @@ import dev.stackbench.results.ResultAggregator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -58,13 +60,141 @@ class K6ScriptGeneratorIT {
             SteppedLoad.Next first = SteppedLoad.next(spec.getWorkload(), List.of());
             spec = SteppedLoad.specFor(spec, ((SteppedLoad.Step) first).level());
         }
-        K6Script script = new K6ScriptGenerator().generate(spec, customModule);
-        Files.writeString(dir.resolve("script.js"), script.text());
+        // For any k6, and for the k6 with stackbench's output, whose module counts the latency buckets.
+        for (K6ScriptGenerator generator :
+                List.of(new K6ScriptGenerator(), new K6ScriptGenerator().withLatencyCountedByTheOutput())) {
+            K6Script script = generator.generate(spec, customModule);
+            Files.writeString(dir.resolve("script.js"), script.text());
 
-        K6Binary.Result inspect = K6Binary.run(dir, Map.of(), 60, "inspect", "script.js");
+            K6Binary.Result inspect = K6Binary.run(dir, Map.of(), 60, "inspect", "script.js");
 
-        assertThat(inspect.exitCode()).as("k6 inspect: %s", inspect.stderr()).isZero();
-        assertThat(inspect.stdout()).contains("\"measure\"");
+            assertThat(inspect.exitCode())
+                    .as("k6 inspect: %s", inspect.stderr())
+                    .isZero();
+            assertThat(inspect.stdout()).contains("\"measure\"");
+        }
+    }
+
+    /**
+     * The stackbench output counts each measured request in the bucket the script's own formula gives: a script that
+     * counts both ways (the script's counters and the output's counts, side by side in one summary) gets the same
+     * count in every bucket, over latencies spread by a target that stalls; and the script generated for the output
+     * gives a summary whose buckets hold every measured request.
+     */
+    @Test
+    void theStackbenchOutputCountsTheBucketsTheScriptWould(@TempDir Path dir) throws Exception {
+        try (TinyTargetServer server =
+                new TinyTargetServer("webflux-r2dbc").stallEvery(Duration.ofMillis(700), Duration.ofMillis(150))) {
+            BenchmarkRunSpec spec =
+                    BenchmarkRuns.read("""
+                    apiVersion: stackbench.dev/v1alpha1
+                    kind: BenchmarkRun
+                    metadata: {name: buckets}
+                    spec:
+                      target: {variant: webflux-r2dbc}
+                      workload:
+                        scenario: upstream
+                        upstreamDelay: 1ms
+                        load: {executor: constant-arrival-rate, rate: 200, preAllocatedVUs: 40}
+                        warmup: 1s
+                        duration: 3s
+                    """, "buckets.yaml").get(0).getSpec();
+            String counters = new K6ScriptGenerator().generate(spec).text();
+            String both = replaceOnce(
+                    counters,
+                    "import exec from 'k6/execution';",
+                    "import exec from 'k6/execution';\nimport { countLatencies, latencyBuckets } from '"
+                            + K6ScriptGenerator.OUTPUT_MODULE + "';");
+            both = replaceOnce(
+                    both,
+                    "const LAST_BUCKET = BUCKETS.count - 1;",
+                    "const LAST_BUCKET = BUCKETS.count - 1;\n"
+                            + "countLatencies(MEASURE, BUCKETS.minMs, BUCKETS.growth, BUCKETS.count);");
+            both = replaceOnce(
+                    both,
+                    "verifyEvery: SUMMARY.verifyEvery,",
+                    "verifyEvery: SUMMARY.verifyEvery, latencyBuckets: latencyBuckets(),");
+            Files.writeString(dir.resolve("both.js"), both);
+            Files.writeString(
+                    dir.resolve("output.js"),
+                    new K6ScriptGenerator()
+                            .withLatencyCountedByTheOutput()
+                            .generate(spec)
+                            .text());
+
+            for (String script : List.of("both", "output")) {
+                K6Binary.Result result = K6Binary.run(
+                        dir,
+                        Map.of(
+                                K6Env.BASE_URL, server.baseUrl(),
+                                K6Env.SUMMARY_FILE,
+                                        dir.resolve(script + "-summary.json").toString()),
+                        120,
+                        "run",
+                        "--quiet",
+                        "--out",
+                        "stackbench=" + dir.resolve(script + "-per-second.ndjson"),
+                        script + ".js");
+                assertThat(result.exitCode())
+                        .as("k6 run %s: %s", script, result.stderr())
+                        .isZero();
+            }
+
+            JsonNode both1 =
+                    new ObjectMapper().readTree(dir.resolve("both-summary.json").toFile());
+            long[] fromCounters = new long[LatencyBuckets.COUNT];
+            both1.path("k6").path("metrics").properties().forEach(metric -> {
+                int bucket = LatencyBuckets.indexOf(metric.getKey());
+                if (bucket >= 0) {
+                    fromCounters[bucket] =
+                            metric.getValue().path("values").path("count").asLong();
+                }
+            });
+            long[] fromOutput = new long[LatencyBuckets.COUNT];
+            both1.path("latencyBuckets")
+                    .properties()
+                    .forEach(bucket -> fromOutput[Integer.parseInt(bucket.getKey())] =
+                            bucket.getValue().asLong());
+            long measured = both1.path("k6")
+                    .path("metrics")
+                    .path("http_reqs{scenario:measure}")
+                    .path("values")
+                    .path("count")
+                    .asLong();
+            long spread = java.util.Arrays.stream(fromOutput).filter(n -> n > 0).count();
+            assertThat(measured).isGreaterThan(500);
+            assertThat(spread).as("buckets holding requests").isGreaterThan(10);
+            assertThat(fromOutput)
+                    .as("the output's counts against the script's")
+                    .containsExactly(fromCounters);
+            assertThat(java.util.Arrays.stream(fromOutput).sum()).isEqualTo(measured);
+
+            RunnerSummary output = K6SummaryParser.parseFile(dir.resolve("output-summary.json"));
+            assertThat(output.k6Summary().path("metrics").has(LatencyBuckets.metricName(0)))
+                    .as("no bucket sub-metrics in the output's script")
+                    .isFalse();
+            assertThat(output.bucketedRequests()).isEqualTo(output.requests()).isGreaterThan(500);
+            assertThat(output.latencyMs().getP50()).isPositive();
+
+            // Without the output, the script says what to do instead of reporting no latency.
+            K6Binary.Result without = K6Binary.run(
+                    dir,
+                    Map.of(
+                            K6Env.BASE_URL, server.baseUrl(),
+                            K6Env.SUMMARY_FILE,
+                                    dir.resolve("without-summary.json").toString()),
+                    120,
+                    "run",
+                    "--quiet",
+                    "output.js");
+            assertThat(without.stdout() + without.stderr()).contains("--out stackbench=");
+            assertThat(dir.resolve("without-summary.json")).doesNotExist();
+        }
+    }
+
+    private static String replaceOnce(String text, String what, String with) {
+        assertThat(text).as("the generated script has %s", what).containsOnlyOnce(what);
+        return text.replace(what, with);
     }
 
     @Test

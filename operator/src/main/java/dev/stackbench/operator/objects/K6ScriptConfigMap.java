@@ -24,7 +24,21 @@ public final class K6ScriptConfigMap {
 
     public static final String SPEC_KEY = "spec.yaml";
 
-    private final K6ScriptGenerator generator = new K6ScriptGenerator();
+    private final K6ScriptGenerator generator;
+
+    /** Scripts for the runners' k6 as the operator's environment describes it ({@link K6TestRun#PER_SECOND_ENV}). */
+    public K6ScriptConfigMap() {
+        this(K6TestRun.perSecondFromEnvironment());
+    }
+
+    /**
+     * @param stackbenchOutput whether the runners' k6 has stackbench's output (they run with {@code --out
+     *     stackbench=-}), which then counts the latency buckets instead of the script
+     */
+    K6ScriptConfigMap(boolean stackbenchOutput) {
+        this.generator =
+                stackbenchOutput ? new K6ScriptGenerator().withLatencyCountedByTheOutput() : new K6ScriptGenerator();
+    }
 
     public K6Script script(BenchmarkRun run) {
         return run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM

@@ -56,7 +56,12 @@ public final class K6TestRun {
     private final boolean perSecond;
 
     public K6TestRun(OperatorSettings settings) {
-        this(settings, K6RemoteWrite.fromEnvironment(), "true".equalsIgnoreCase(System.getenv(PER_SECOND_ENV)));
+        this(settings, K6RemoteWrite.fromEnvironment(), perSecondFromEnvironment());
+    }
+
+    /** Whether the runners' k6 has stackbench's output, as the operator's environment says ({@link #PER_SECOND_ENV}). */
+    static boolean perSecondFromEnvironment() {
+        return "true".equalsIgnoreCase(System.getenv(PER_SECOND_ENV));
     }
 
     K6TestRun(OperatorSettings settings, Optional<K6RemoteWrite> remoteWrite) {
