@@ -535,6 +535,9 @@ class RealNodesE2E {
         }
         assertThat(arguments).hasSize(6);
         assertThat(warnings).as("what the fetch missed").isEmpty();
+        for (String runDir : arguments) {
+            checkTheOutputCountedTheLatencyBuckets(Path.of(runDir));
+        }
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
         // The comparison's own terms: 85 % (as its spec above), and mvc-jdbc's runs, which drop iterations above
@@ -555,6 +558,30 @@ class RealNodesE2E {
                 .as("stackbench report of the comparison's runs")
                 .isZero();
         measured.put("comparison.clusterCompare", out.toString().strip().replace("\n", " | "));
+    }
+
+    /**
+     * The chart's runner image has k6 with stackbench's output: the run's script leaves the latency buckets to it, and
+     * every runner's summary holds its counts, one per measured request.
+     */
+    private static void checkTheOutputCountedTheLatencyBuckets(Path runDir) throws IOException {
+        assertThat(Files.readString(runDir.resolve("k6-script.js")))
+                .as(runDir + "/k6-script.js")
+                .contains("from '" + dev.stackbench.k6.K6ScriptGenerator.OUTPUT_MODULE + "'");
+        List<Path> summaries;
+        try (var files = Files.list(runDir)) {
+            // Each runner's log block, as kept in the run's results ConfigMap.
+            summaries = files.filter(f -> f.getFileName().toString().matches("k6-summary-\\d+\\.json"))
+                    .toList();
+        }
+        assertThat(summaries).as("runner summaries in " + runDir).isNotEmpty();
+        for (Path file : summaries) {
+            String text = Files.readString(file);
+            assertThat(text).as(file + " has the output's latencyBuckets").contains("\"latencyBuckets\":{");
+            dev.stackbench.k6.RunnerSummary runner = dev.stackbench.k6.K6SummaryParser.parse(text);
+            assertThat(runner.bucketedRequests()).as(file.toString()).isEqualTo(runner.requests());
+            assertThat(runner.requests()).as(file.toString()).isPositive();
+        }
     }
 
     /** The live texts a comparison showed while it was awaited ({@link #awaitComparison}), in order. */
