@@ -202,6 +202,11 @@ class K6TestRunTest {
         run.getSpec().getWorkload().setParallelism(1);
         assertThat(new K6ScriptConfigMap().desired(run, null).getData())
                 .containsEntry(ReadinessGate.SCRIPT_KEY, ReadinessGate.SCRIPT);
+        // The gate asks the health endpoints through the Services, which route to the pods before their probe passes.
+        assertThat(new TargetService().desired(run).getSpec().getPublishNotReadyAddresses())
+                .isTrue();
+        assertThat(new DelayServiceService().desired(run).getSpec().getPublishNotReadyAddresses())
+                .isTrue();
 
         // A user's module keeps k6-operator's initializer, which checks it before any runner starts.
         run.getSpec().getWorkload().setScenario(dev.stackbench.api.run.Scenario.CUSTOM);
@@ -214,6 +219,11 @@ class K6TestRunTest {
         assertThat(map(spec(new K6TestRun(ExampleRuns.settings()).desired(run)).get("runner")))
                 .doesNotContainKey("initContainers");
         assertThat(new K6ScriptConfigMap().desired(run, null).getData()).doesNotContainKey(ReadinessGate.SCRIPT_KEY);
+        // Nor may a replica get load before it is Ready.
+        assertThat(new TargetService().desired(run).getSpec().getPublishNotReadyAddresses())
+                .isFalse();
+        assertThat(new DelayServiceService().desired(run).getSpec().getPublishNotReadyAddresses())
+                .isFalse();
     }
 
     @Test
