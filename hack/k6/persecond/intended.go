@@ -23,6 +23,14 @@ import (
 // The scenario's start is not among the samples: it is taken as the time that makes the smallest lag zero (the
 // first ticks of a run are handled on time when the generator has CPU to spare; a generator starved from its first
 // tick on makes every lag look smaller by the lag of its least late tick).
+//
+// An iteration that k6 interrupts at the scenario's end (still running when its graceful stop ran out) emits no
+// iteration sample (k6's runFn emits iteration_duration only for a full iteration), so its tick leaves no event. After
+// the handled ticks, the schedule's ticks due before k6 stopped that have no event are such iterations, cut off:
+// their callers were not served while k6 ran, so the scenario's last event minus their due time is a lower bound of
+// their latency. Ticks due after k6 stopped (a test aborted early) were never intended while it ran and are not
+// counted. Cut-off iterations interrupted in the middle of the run would shift the ticks after them; k6 interrupts
+// only at a scenario's end, where they are the last ticks.
 
 // intendedEventLimit bounds the events kept per output (16 bytes each): about 10 minutes at 8000 iterations a second.
 const intendedEventLimit = 5_000_000
@@ -56,6 +64,9 @@ type intendedCounts struct {
 	DroppedAtLeast map[string]int64 `json:"droppedAtLeast,omitempty"`
 	// BeyondWindowAtLeast is, for dropped iterations after which no iteration ended, their lower bound by bucket.
 	BeyondWindowAtLeast map[string]int64 `json:"beyondWindowAtLeast,omitempty"`
+	// CutOffAtLeast is, for the ticks due before k6 stopped that left no event (iterations interrupted at the
+	// scenario's end), a lower bound of their latency by bucket.
+	CutOffAtLeast map[string]int64 `json:"cutOffAtLeast,omitempty"`
 	// Lag is the schedule lag of every handled tick (served or dropped), by bucket.
 	Lag map[string]int64 `json:"lag,omitempty"`
 	// StartUnixNanos is the scenario's start as estimated (see above).
@@ -71,8 +82,9 @@ type intendedLine struct {
 	Intended map[string]intendedCounts `json:"intended"`
 }
 
-// compute matches the handled ticks to the schedule and counts the latencies from the intended starts.
-func (s *intendedScenario) compute() (intendedCounts, bool) {
+// compute matches the handled ticks to the schedule and counts the latencies from the intended starts; stopped is
+// when k6 stopped (Unix nanoseconds), the end of the ticks that count as cut off.
+func (s *intendedScenario) compute(stopped int64) (intendedCounts, bool) {
 	if len(s.events) == 0 {
 		return intendedCounts{}, false
 	}
@@ -107,6 +119,7 @@ func (s *intendedScenario) compute() (intendedCounts, bool) {
 		Served:              map[string]int64{},
 		DroppedAtLeast:      map[string]int64{},
 		BeyondWindowAtLeast: map[string]int64{},
+		CutOffAtLeast:       map[string]int64{},
 		Lag:                 map[string]int64{},
 		StartUnixNanos:      start,
 		Unmatched:           int64(len(events) - matched),
@@ -125,6 +138,16 @@ func (s *intendedScenario) compute() (intendedCounts, bool) {
 			countNanos(out.DroppedAtLeast, ends[i]-intendedAt)
 		} else {
 			countNanos(out.BeyondWindowAtLeast, last-intendedAt)
+		}
+	}
+	if matched == len(events) {
+		// Every event had its tick: the schedule's ticks left, up to k6's stop, were cut off (bounded like the events).
+		for n := 0; n < intendedEventLimit; n++ {
+			offset, ok := s.schedule.nextDue()
+			if !ok || start+int64(offset) > stopped {
+				break
+			}
+			countNanos(out.CutOffAtLeast, last-(start+int64(offset)))
 		}
 	}
 	return out, true

@@ -83,7 +83,8 @@ func TestServedAndDroppedTicksAreMatchedToTheSchedule(t *testing.T) {
 	s.add(tickEvent{at: base + ms(80.1), end: base + ms(81.1)})
 	s.events[0], s.events[len(s.events)-1] = s.events[len(s.events)-1], s.events[0]
 
-	counts, ok := s.compute()
+	// k6 stopped with the last iteration's end: every tick due until then had its event.
+	counts, ok := s.compute(base + ms(81.1))
 	if !ok {
 		t.Fatal("no counts")
 	}
@@ -101,8 +102,8 @@ func TestServedAndDroppedTicksAreMatchedToTheSchedule(t *testing.T) {
 			t.Fatalf("dropped lower bounds %v miss %v ms", dropped, want)
 		}
 	}
-	if len(counts.BeyondWindowAtLeast) != 0 || counts.Unmatched != 0 {
-		t.Fatalf("nothing is beyond the window or unmatched: %+v", counts)
+	if len(counts.BeyondWindowAtLeast) != 0 || counts.Unmatched != 0 || len(counts.CutOffAtLeast) != 0 {
+		t.Fatalf("nothing is beyond the window, cut off or unmatched: %+v", counts)
 	}
 }
 
@@ -114,9 +115,33 @@ func TestDropsWithNoLaterEndLieBeyondTheWindow(t *testing.T) {
 	s.add(tickEvent{at: base + int64(100*time.Millisecond), end: -1})
 	s.add(tickEvent{at: base + int64(200*time.Millisecond), end: -1})
 	s.add(tickEvent{at: base + int64(300*time.Millisecond), end: -1})
-	counts, _ := s.compute()
+	counts, _ := s.compute(base + int64(300*time.Millisecond))
 	if total(counts.DroppedAtLeast) != 2 || total(counts.BeyondWindowAtLeast) != 1 {
 		t.Fatalf("want 2 dropped with a bound and 1 beyond the window: %+v", counts)
+	}
+}
+
+// TestTicksWithoutAnEventBeforeK6StoppedWereCutOff: k6 emits nothing for an iteration it interrupts at the scenario's
+// end. At 100 ticks a second, ticks 0-4 ran (the last one ending at 72 ms) and k6 stopped at 75 ms: ticks 5-7, due at
+// 50, 60 and 70 ms, were started and cut off, their callers unserved at least until the last end; the schedule's
+// later ticks (up to a minute) were never due while k6 ran.
+func TestTicksWithoutAnEventBeforeK6StoppedWereCutOff(t *testing.T) {
+	s := &intendedScenario{schedule: constantRate(t, 100, "")}
+	base := time.Unix(1_800_000_000, 0).UnixNano()
+	ms := func(v float64) int64 { return int64(v * float64(time.Millisecond)) }
+	for j := 0; j < 4; j++ {
+		s.add(tickEvent{at: base + ms(float64(10*j)), end: base + ms(float64(10*j)+1)})
+	}
+	s.add(tickEvent{at: base + ms(40), end: base + ms(72)})
+
+	counts, _ := s.compute(base + ms(75))
+
+	if total(counts.Served) != 5 || len(counts.DroppedAtLeast) != 0 || len(counts.BeyondWindowAtLeast) != 0 {
+		t.Fatalf("5 served, nothing dropped: %+v", counts)
+	}
+	cut := bucketMillis(t, counts.CutOffAtLeast)
+	if total(counts.CutOffAtLeast) != 3 || near(cut, 22) != 1 || near(cut, 12) != 1 || near(cut, 2) != 1 {
+		t.Fatalf("cut off lower bounds %v, want 22, 12 and 2 ms", cut)
 	}
 }
 

@@ -307,8 +307,9 @@ func (o *Output) Stop() error {
 func (o *Output) writeIntended() {
 	o.mu.Lock()
 	l := intendedLine{Intended: make(map[string]intendedCounts, len(o.intended))}
+	stopped := o.now().UnixNano()
 	for name, scenario := range o.intended {
-		if counts, ok := scenario.compute(); ok {
+		if counts, ok := scenario.compute(stopped); ok {
 			l.Intended[name] = counts
 		}
 	}

@@ -16,11 +16,12 @@ import java.util.stream.Stream;
 /**
  * The latencies from the intended starts of one arrival-rate scenario, as stackbench's k6 output (hack/k6) writes
  * them when k6 stops: one line {"intended":{"SCENARIO":{"served":{BUCKET:N},"droppedAtLeast":{...},
- * "beyondWindowAtLeast":{...},"lag":{...}}}} per k6 instance, whose histograms add up across runners.
+ * "beyondWindowAtLeast":{...},"cutOffAtLeast":{...},"lag":{...}}}} per k6 instance, whose histograms add up across
+ * runners.
  *
- * <p>Served iterations count with their latency from the intended start; dropped ones with a lower bound of it. A
- * percentile is a lower bound when any dropped iteration ranks at or below it: raising their values (to what they
- * would really have been) could only raise it.
+ * <p>Served iterations count with their latency from the intended start; dropped ones, and the ones k6 cut off at the
+ * scenario's end, with a lower bound of it. A percentile is a lower bound when any such iteration ranks at or below
+ * it: raising their values (to what they would really have been) could only raise it.
  */
 public final class IntendedStarts {
 
@@ -29,6 +30,7 @@ public final class IntendedStarts {
     private final TreeMap<Integer, Long> served = new TreeMap<>();
     private final TreeMap<Integer, Long> dropped = new TreeMap<>();
     private final TreeMap<Integer, Long> beyond = new TreeMap<>();
+    private final TreeMap<Integer, Long> cutOff = new TreeMap<>();
     private final TreeMap<Integer, Long> lag = new TreeMap<>();
     private boolean incomplete;
     private int instances;
@@ -57,6 +59,7 @@ public final class IntendedStarts {
         addAll(counts.path("served"), served);
         addAll(counts.path("droppedAtLeast"), dropped);
         addAll(counts.path("beyondWindowAtLeast"), beyond);
+        addAll(counts.path("cutOffAtLeast"), cutOff);
         addAll(counts.path("lag"), lag);
         incomplete |= counts.path("incomplete").asBoolean(false)
                 || counts.path("unmatched").asLong(0) > 0;
@@ -75,7 +78,7 @@ public final class IntendedStarts {
 
     /** Whether any k6 instance wrote the scenario's intended starts. */
     public boolean isEmpty() {
-        return total(served) + total(dropped) + total(beyond) == 0;
+        return total(served) + total(dropped) + total(beyond) + total(cutOff) == 0;
     }
 
     /** The status figures; empty when no instance wrote any. */
@@ -85,9 +88,11 @@ public final class IntendedStarts {
         }
         long servedCount = total(served);
         long droppedCount = total(dropped) + total(beyond);
-        long all = servedCount + droppedCount;
+        long cutOffCount = total(cutOff);
+        long all = servedCount + droppedCount + cutOffCount;
         TreeMap<Integer, Long> bounds = new TreeMap<>(dropped);
         beyond.forEach((bucket, n) -> bounds.merge(bucket, n, Long::sum));
+        cutOff.forEach((bucket, n) -> bounds.merge(bucket, n, Long::sum));
         TreeMap<Integer, Long> everything = new TreeMap<>(served);
         bounds.forEach((bucket, n) -> everything.merge(bucket, n, Long::sum));
         IntendedLatency latency = new IntendedLatency();
@@ -95,6 +100,7 @@ public final class IntendedStarts {
         latency.setServed(servedCount);
         latency.setDropped(droppedCount);
         latency.setBeyondWindow(total(beyond));
+        latency.setCutOff(cutOffCount > 0 ? cutOffCount : null);
         List<String> lowerBounds = new ArrayList<>();
         int lowestBound = bounds.isEmpty() ? Integer.MAX_VALUE : bounds.firstKey();
         for (double p : new double[] {0.50, 0.90, 0.95, 0.99, 1.0}) {
@@ -140,8 +146,22 @@ public final class IntendedStarts {
                 parts.add(String.join(", ", latency.getLowerBounds()) + " from the intended start "
                         + (latency.getLowerBounds().size() == 1 ? "is a lower bound" : "are lower bounds"));
             }
-        } else {
+        } else if (latency.getCutOff() == null) {
             parts.add("no intended iteration was dropped: every caller is measured from its intended start");
+        }
+        if (latency.getCutOff() != null) {
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "%d of %d intended iterations (%.1f %%) were cut off: k6 interrupted them at the scenario's end"
+                            + " (graceful stop) before they were answered; their latency counts as a lower bound"
+                            + " (until k6's last answer)",
+                    latency.getCutOff(),
+                    latency.getIntended(),
+                    100.0 * latency.getCutOff() / latency.getIntended()));
+            if (latency.getDropped() == 0 && latency.getLowerBounds() != null) {
+                parts.add(String.join(", ", latency.getLowerBounds()) + " from the intended start "
+                        + (latency.getLowerBounds().size() == 1 ? "is a lower bound" : "are lower bounds"));
+            }
         }
         if (incomplete) {
             parts.add("some ticks could not be matched to the schedule (more iterations than the output keeps, or"

@@ -50,6 +50,33 @@ class IntendedStartsTest {
     }
 
     @Test
+    void iterationsCutOffAtTheEndCountAmongTheIntendedWithALowerBound() {
+        // 96 served at 0.1 ms; 4 started and interrupted by k6 at the scenario's end, unanswered for at least a second.
+        String cut = "{\"intended\":{\"measure\":{\"served\":{\"100\":96},\"cutOffAtLeast\":{\"952\":4},"
+                + "\"startUnixNanos\":1}}}";
+
+        IntendedLatency latency =
+                IntendedStarts.read(Stream.of(cut), "measure").summary().orElseThrow();
+
+        assertThat(latency.getIntended()).isEqualTo(100);
+        assertThat(latency.getServed()).isEqualTo(96);
+        assertThat(latency.getDropped()).isZero();
+        assertThat(latency.getCutOff()).isEqualTo(4);
+        assertThat(latency.getP95()).isEqualTo(0.1);
+        assertThat(latency.getP99()).isBetween(983.0, 999.0);
+        assertThat(latency.getLowerBounds()).containsExactly("p99", "max");
+        assertThat(latency.getNote())
+                .doesNotContain("no intended iteration was dropped")
+                .contains("4 of 100 intended iterations (4.0 %) were cut off", "p99, max from the intended start are");
+        // Without any, the field is left out of the status.
+        assertThat(IntendedStarts.read(Stream.of(RUNNER_TWO), "measure")
+                        .summary()
+                        .orElseThrow()
+                        .getCutOff())
+                .isNull();
+    }
+
+    @Test
     void aScenarioNoRunnerWroteHasNoFigures() {
         assertThat(IntendedStarts.read(Stream.of(RUNNER_TWO), "other").summary())
                 .isEmpty();

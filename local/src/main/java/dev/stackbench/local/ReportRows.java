@@ -206,9 +206,10 @@ public final class ReportRows {
                 figure.apply("p99", intended.getP99()),
                 intended.getIntended(),
                 intended.getDropped(),
-                intended.getBeyondWindow() != null && intended.getBeyondWindow() > 0
-                        ? ", " + intended.getBeyondWindow() + " never served in the window"
-                        : "",
+                (intended.getBeyondWindow() != null && intended.getBeyondWindow() > 0
+                                ? ", " + intended.getBeyondWindow() + " never served in the window"
+                                : "")
+                        + (intended.getCutOff() != null ? ", " + intended.getCutOff() + " cut off at the end" : ""),
                 intended.getScheduleLagP99Ms() == null
                         ? ""
                         : String.format(Locale.ROOT, "; schedule lag p99 %.1f ms", intended.getScheduleLagP99Ms())));

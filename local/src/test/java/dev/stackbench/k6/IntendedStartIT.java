@@ -225,13 +225,85 @@ class IntendedStartIT {
             Files.writeString(Path.of("target", "intended-start-segments.txt"), figures + "\n");
 
             assertThat(starts.instances()).isEqualTo(2);
-            // 5 s from 10 to 80 a second (225) and 5 s at 80 (400); the last tick falls on the scenario's end, and an
-            // iteration still running when the scenario stops is cut off without a sample (neither served nor dropped).
+            // 5 s from 10 to 80 a second (225) and 5 s at 80 (400); the last tick falls on the scenario's end.
             assertThat(intended.getIntended()).as(figures).isBetween(620L, 625L);
             assertThat(intended.getServed()).as(figures).isEqualTo(first.iterations() + second.iterations());
             assertThat(intended.getDropped()).as(figures).isZero();
             assertThat(intended.getLowerBounds()).as(figures).isNull();
             assertThat(intended.getMax()).as(figures).isLessThan(2500.0);
+        }
+    }
+
+    /**
+     * k6 interrupts the iterations still running when a scenario's graceful stop runs out and emits no sample for
+     * them. At 50 requests a second answered after 400 ms, with no graceful stop, about 20 are in flight when the
+     * measured scenario ends: they are intended requests whose callers were never answered, counted as cut off with a
+     * lower bound, so served plus dropped plus cut off is the schedule's 150.
+     */
+    @Test
+    void iterationsCutOffAtTheScenariosEndCountAmongTheIntended(@TempDir Path dir) throws Exception {
+        try (TinyTargetServer server = new TinyTargetServer("webflux-r2dbc")) {
+            BenchmarkRunSpec spec = BenchmarkRuns.read("""
+                    apiVersion: stackbench.dev/v1alpha1
+                    kind: BenchmarkRun
+                    metadata: {name: cut}
+                    spec:
+                      target: {variant: webflux-r2dbc}
+                      workload:
+                        scenario: upstream
+                        upstreamDelay: 400ms
+                        load: {executor: constant-arrival-rate, rate: 50, preAllocatedVUs: 40}
+                        warmup: 1s
+                        duration: 3s
+                    """, "cut.yaml").get(0).getSpec();
+            String script = new K6ScriptGenerator().generate(spec).text();
+            String graceful = "\"gracefulStop\" : \""
+                    + dev.stackbench.api.Durations.format(K6ScriptGenerator.GRACEFUL_STOP) + "\"";
+            assertThat(script).contains(graceful);
+            Files.writeString(dir.resolve("script.js"), script.replace(graceful, "\"gracefulStop\" : \"0s\""));
+            K6Binary.Result result = K6Binary.run(
+                    dir,
+                    Map.of(
+                            K6Env.BASE_URL, server.baseUrl(),
+                            K6Env.SUMMARY_FILE, dir.resolve("summary.json").toString(),
+                            K6Env.RUNNER_ID, "0"),
+                    120,
+                    "run",
+                    "--quiet",
+                    "--out",
+                    "stackbench=" + dir.resolve("per-second.ndjson"),
+                    "script.js");
+            assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
+
+            RunnerSummary service = K6SummaryParser.parseFile(dir.resolve("summary.json"));
+            IntendedLatency intended;
+            try (Stream<String> lines = Files.lines(dir.resolve("per-second.ndjson"))) {
+                intended = IntendedStarts.read(lines, K6Env.MEASURE_SCENARIO)
+                        .summary()
+                        .orElseThrow();
+            }
+            String figures = String.format(
+                    Locale.ROOT,
+                    "intended %d: served %d (k6 iterations %d), dropped %d, cut off %s; p50/p99/max %.1f/%.1f/%.1f ms,"
+                            + " lower bounds %s; %s",
+                    intended.getIntended(),
+                    intended.getServed(),
+                    service.iterations(),
+                    intended.getDropped(),
+                    intended.getCutOff(),
+                    intended.getP50(),
+                    intended.getP99(),
+                    intended.getMax(),
+                    intended.getLowerBounds(),
+                    intended.getNote());
+            Files.writeString(Path.of("target", "intended-start-cut-off.txt"), figures + "\n");
+
+            assertThat(intended.getServed()).as(figures).isEqualTo(service.iterations());
+            assertThat(intended.getDropped()).as(figures).isZero();
+            assertThat(intended.getCutOff()).as(figures).isBetween(15L, 25L);
+            assertThat(intended.getIntended()).as(figures).isBetween(149L, 151L);
+            assertThat(intended.getLowerBounds()).as(figures).contains("max");
+            assertThat(intended.getNote()).as(figures).contains("were cut off");
         }
     }
 

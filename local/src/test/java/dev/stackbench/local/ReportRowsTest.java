@@ -196,4 +196,24 @@ class ReportRowsTest {
                 .containsExactly("pool: at most 12 threads of the request pool at work (its live threads for an"
                         + " offloading pool)");
     }
+
+    @Test
+    void theIntendedStartLineNamesTheDroppedTheUnservedAndTheCutOffAndMarksLowerBounds() {
+        dev.stackbench.api.status.IntendedLatency intended = new dev.stackbench.api.status.IntendedLatency();
+        intended.setIntended(151L);
+        intended.setDropped(4L);
+        intended.setBeyondWindow(1L);
+        intended.setCutOff(21L);
+        intended.setP50(403.5);
+        intended.setP90(410.0);
+        intended.setP95(420.0);
+        intended.setP99(900.0);
+        intended.setLowerBounds(List.of("p99", "max"));
+
+        assertThat(ReportRows.intendedLine(intended))
+                .contains("from the intended start: p50 403.5, p90 410.0, p95 420.0, p99 >=900.0 ms over 151 intended"
+                        + " iterations (4 dropped, 1 never served in the window, 21 cut off at the end)");
+        intended.setCutOff(null);
+        assertThat(ReportRows.intendedLine(intended).orElseThrow()).doesNotContain("cut off");
+    }
 }

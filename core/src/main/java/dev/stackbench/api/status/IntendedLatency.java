@@ -8,15 +8,17 @@ import lombok.Setter;
 
 /**
  * Latency as the callers of an open model saw it: from each iteration's intended start (its tick in the arrival
- * schedule) to its end, over every intended iteration, the dropped ones included. A dropped iteration was never sent,
- * so only a lower bound of its latency is known; a percentile that such a bound may hold up is named in lowerBounds.
+ * schedule) to its end, over every intended iteration, the dropped and cut-off ones included. A dropped iteration was
+ * never sent and a cut-off one never answered, so only a lower bound of their latency is known; a percentile that such
+ * a bound may hold up is named in lowerBounds.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Getter
 @Setter
 public class IntendedLatency {
 
-    @JsonPropertyDescription("Iterations the arrival schedule intended in the measured scenario: served plus dropped.")
+    @JsonPropertyDescription(
+            "Iterations the arrival schedule intended in the measured scenario: served plus dropped plus cut off.")
     private Long intended;
 
     @JsonPropertyDescription("Intended iterations that ran to their end.")
@@ -31,6 +33,12 @@ public class IntendedLatency {
             "Dropped iterations after which no iteration ended in the scenario: their callers were not served within"
                     + " the measured window.")
     private Long beyondWindow;
+
+    @JsonPropertyDescription(
+            "Intended iterations k6 started but interrupted at the scenario's end (its graceful stop ran out) before"
+                    + " they were answered: their latency is at least the time until k6's last answer. Absent when"
+                    + " none.")
+    private Long cutOff;
 
     @JsonPropertyDescription("Median latency from the intended start, in milliseconds.")
     private Double p50;
@@ -48,8 +56,8 @@ public class IntendedLatency {
     private Double max;
 
     @JsonPropertyDescription(
-            "The figures (p50, p90, p95, p99, max) that are only lower bounds: dropped iterations, whose latency is"
-                    + " known only from below, rank at or below them.")
+            "The figures (p50, p90, p95, p99, max) that are only lower bounds: dropped or cut-off iterations, whose"
+                    + " latency is known only from below, rank at or below them.")
     private List<String> lowerBounds;
 
     @JsonPropertyDescription(
