@@ -26,7 +26,8 @@ import (
 //
 // An iteration that k6 interrupts at the scenario's end (still running when its graceful stop ran out) emits no
 // iteration sample (k6's runFn emits iteration_duration only for a full iteration), so its tick leaves no event. After
-// the handled ticks, the schedule's ticks due before k6 stopped that have no event are such iterations, cut off:
+// the handled ticks, the schedule's ticks due before the scenario's end and before k6 stopped that have no event are
+// such iterations, cut off:
 // their callers were not served while k6 ran, so the scenario's last event minus their due time is a lower bound of
 // their latency. Ticks due after k6 stopped (a test aborted early) were never intended while it ran and are not
 // counted. Cut-off iterations interrupted in the middle of the run would shift the ticks after them; k6 interrupts
@@ -144,7 +145,8 @@ func (s *intendedScenario) compute(stopped int64) (intendedCounts, bool) {
 		// Every event had its tick: the schedule's ticks left, up to k6's stop, were cut off (bounded like the events).
 		for n := 0; n < intendedEventLimit; n++ {
 			offset, ok := s.schedule.nextDue()
-			if !ok || start+int64(offset) > stopped {
+			// A tick due exactly at the scenario's end is handled only if it wins the race with the end: left out.
+			if !ok || start+int64(offset) > stopped || (s.schedule.length > 0 && offset >= s.schedule.length) {
 				break
 			}
 			countNanos(out.CutOffAtLeast, last-(start+int64(offset)))

@@ -14,10 +14,15 @@ import (
 
 func constantRate(t *testing.T, rate int64, segment string) *schedule {
 	t.Helper()
+	return constantRateFor(t, rate, segment, time.Minute)
+}
+
+func constantRateFor(t *testing.T, rate int64, segment string, duration time.Duration) *schedule {
+	t.Helper()
 	config := executor.NewConstantArrivalRateConfig("measure")
 	config.Rate = null.IntFrom(rate)
 	config.TimeUnit = types.NullDurationFrom(time.Second)
-	config.Duration = types.NullDurationFrom(time.Minute)
+	config.Duration = types.NullDurationFrom(duration)
 	tuple := fullTuple(t)
 	if segment != "" {
 		sequence, err := lib.NewExecutionSegmentSequenceFromString("0,1/2,1")
@@ -142,6 +147,35 @@ func TestTicksWithoutAnEventBeforeK6StoppedWereCutOff(t *testing.T) {
 	cut := bucketMillis(t, counts.CutOffAtLeast)
 	if total(counts.CutOffAtLeast) != 3 || near(cut, 22) != 1 || near(cut, 12) != 1 || near(cut, 2) != 1 {
 		t.Fatalf("cut off lower bounds %v, want 22, 12 and 2 ms", cut)
+	}
+}
+
+// TestTicksAfterTheScenariosEndAreNeverCutOff: a 100 ms scenario at 100 a second has ticks due at 0-90 ms and one
+// exactly at its end, which k6 may or may not handle. k6 stopped 5 s later (the graceful stop waiting for a slow
+// answer): only tick 9, due before the end without an event, is cut off, not the tick at the end nor anything due
+// while k6 waited.
+func TestTicksAfterTheScenariosEndAreNeverCutOff(t *testing.T) {
+	s := &intendedScenario{schedule: constantRateFor(t, 100, "", 100*time.Millisecond)}
+	base := time.Unix(1_800_000_000, 0).UnixNano()
+	ms := func(v float64) int64 { return int64(v * float64(time.Millisecond)) }
+	for j := 0; j < 9; j++ {
+		s.add(tickEvent{at: base + ms(float64(10*j)), end: base + ms(float64(10*j)+1)})
+	}
+	s.events[8].end = base + ms(3000)
+
+	counts, _ := s.compute(base + ms(5000))
+
+	if total(counts.Served) != 9 || total(counts.CutOffAtLeast) != 1 || counts.Unmatched != 0 {
+		t.Fatalf("9 served and tick 9 cut off, nothing else: %+v", counts)
+	}
+	// With the tick at the end handled too, every event matches the schedule.
+	s = &intendedScenario{schedule: constantRateFor(t, 100, "", 100*time.Millisecond)}
+	for j := 0; j <= 10; j++ {
+		s.add(tickEvent{at: base + ms(float64(10*j)), end: base + ms(float64(10*j)+1)})
+	}
+	counts, _ = s.compute(base + ms(5000))
+	if total(counts.Served) != 11 || len(counts.CutOffAtLeast) != 0 || counts.Unmatched != 0 {
+		t.Fatalf("11 served, none cut off or unmatched: %+v", counts)
 	}
 }
 

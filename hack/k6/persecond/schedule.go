@@ -22,16 +22,24 @@ type schedule struct {
 	global  int64
 	started bool
 	dueAt   func(global int64) (time.Duration, bool)
+	// length is the scenario's duration (its stages' for a ramping rate): k6 handles the ticks due before it, and one
+	// due exactly at it only if it wins the race with the scenario's end.
+	length time.Duration
 }
 
 // scheduleOf returns the schedule of an arrival-rate scenario, or false for any other executor.
 func scheduleOf(config lib.ExecutorConfig, tuple *lib.ExecutionTuple) (*schedule, bool) {
 	var due func(int64) (time.Duration, bool)
+	var length time.Duration
 	switch c := config.(type) {
 	case *executor.ConstantArrivalRateConfig:
 		due = constantDue(*c)
+		length = c.Duration.TimeDuration()
 	case *executor.RampingArrivalRateConfig:
 		due = rampingDue(*c)
+		for _, st := range c.Stages {
+			length += st.Duration.TimeDuration()
+		}
 	default:
 		return nil, false
 	}
@@ -42,10 +50,11 @@ func scheduleOf(config lib.ExecutorConfig, tuple *lib.ExecutionTuple) (*schedule
 	if len(steps) == 0 {
 		steps = []int64{1}
 	}
-	return &schedule{first: first, steps: steps, dueAt: due}, true
+	return &schedule{first: first, steps: steps, dueAt: due, length: length}, true
 }
 
-// nextDue is the offset of the instance's next tick, false past the end of the schedule.
+// nextDue is the offset of the instance's next tick, false past the end of the schedule (a tick due exactly at the
+// scenario's end included).
 func (s *schedule) nextDue() (time.Duration, bool) {
 	if !s.started {
 		s.global = s.first
@@ -54,7 +63,11 @@ func (s *schedule) nextDue() (time.Duration, bool) {
 		s.global += s.steps[s.next%len(s.steps)]
 		s.next++
 	}
-	return s.dueAt(s.global)
+	at, ok := s.dueAt(s.global)
+	if !ok || (s.length > 0 && at > s.length) {
+		return 0, false
+	}
+	return at, true
 }
 
 // constantDue: tick n at n periods, the period being the time unit over the rate, in whole nanoseconds as k6 has it.
