@@ -126,6 +126,15 @@ public final class K6ScriptGenerator {
     }
 
     /**
+     * Scripts for loads run by a k6 with stackbench's output ({@link #withLatencyCountedByTheOutput}) or by any other
+     * k6: what local mode and the operator choose from what they know of their k6.
+     */
+    public static K6ScriptGenerator forK6(boolean stackbenchOutput) {
+        K6ScriptGenerator generator = new K6ScriptGenerator();
+        return stackbenchOutput ? generator.withLatencyCountedByTheOutput() : generator;
+    }
+
+    /**
      * Scripts that check the body of every response with the load's own checks: for the few requests that verify a
      * variant before it is measured, where a sampled body could let a wrong answer through.
      */

@@ -91,9 +91,9 @@ public final class ScriptCommand implements Callable<Integer> {
             // Local mode writes the module as custom.js beside the script.
             customImport = "./custom.js";
         }
-        K6ScriptGenerator generator =
-                anyK6 ? new K6ScriptGenerator() : new K6ScriptGenerator().withLatencyCountedByTheOutput();
-        out.print(generator.generate(defaulted.getSpec(), customImport).text());
+        out.print(K6ScriptGenerator.forK6(!anyK6)
+                .generate(defaulted.getSpec(), customImport)
+                .text());
         out.flush();
         return ExitCodes.OK;
     }

@@ -68,8 +68,8 @@ final class LoadCollector {
         RunDriver.StepRecorded recorded = RunDriver.stepMeasured(progress, run, step, measured);
         judgements.put(step.number(), judgement);
         observations.put(step.number(), observation);
-        LocalRun.writeJson(files.dir().resolve("step.json"), recorded.result());
-        LocalRun.writeJson(files.dir().resolve("summary.json"), summary);
+        ResultsLayout.writeJson(files.dir().resolve("step.json"), recorded.result());
+        ResultsLayout.writeJson(files.dir().resolve("summary.json"), summary);
     }
 
     /** No step follows: the run keeps the best step's summary and succeeds; returns what that step observed. */

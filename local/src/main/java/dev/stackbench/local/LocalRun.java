@@ -1,7 +1,5 @@
 package dev.stackbench.local;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.Durations;
 import dev.stackbench.api.Quantities;
@@ -26,7 +24,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,8 +53,6 @@ final class LocalRun {
 
     private static final String INTERRUPTED = "interrupted (Ctrl-C or SIGTERM): every process the run started was "
             + "stopped; the figures are incomplete";
-    private static final ObjectMapper JSON =
-            new ObjectMapper().findAndRegisterModules().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Tools tools;
     private final BenchmarkRun run;
@@ -188,9 +183,9 @@ final class LocalRun {
         progress.status().setEnvironment(environment.environment());
         run.setStatus(progress.status());
         LocalManifest manifest = environment.manifest();
-        writeJson(files.status(), progress.status());
-        writeJson(files.environment(), manifest);
-        writeJson(
+        ResultsLayout.writeJson(files.status(), progress.status());
+        ResultsLayout.writeJson(files.environment(), manifest);
+        ResultsLayout.writeJson(
                 files.provenance(),
                 Provenance.of(
                         BuildInfo.current(),
@@ -272,10 +267,7 @@ final class LocalRun {
                     + " module's path, relative to the BenchmarkRun file");
         }
         // With the stackbench output (which local mode then passes), the output counts the latency buckets.
-        K6ScriptGenerator generator = tools.k6PerSecondOutput()
-                ? new K6ScriptGenerator().withLatencyCountedByTheOutput()
-                : new K6ScriptGenerator();
-        K6Script script = generator.generate(load.spec(), customImport);
+        K6Script script = K6ScriptGenerator.forK6(tools.k6PerSecondOutput()).generate(load.spec(), customImport);
         Files.writeString(k6Files.k6Script(), script.text());
         return script;
     }
@@ -448,14 +440,5 @@ final class LocalRun {
 
     private void say(String text) {
         tools.printer().message("[" + name + "] " + text);
-    }
-
-    static void writeJson(Path file, Object value) {
-        try {
-            Files.createDirectories(file.getParent());
-            JSON.writeValue(file.toFile(), value);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not write " + file + ": " + e.getMessage(), e);
-        }
     }
 }

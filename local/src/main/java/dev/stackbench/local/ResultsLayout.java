@@ -1,6 +1,9 @@
 package dev.stackbench.local;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +17,9 @@ import java.util.Locale;
  * one sub-directory per run, and the comparison report at the top.
  */
 public record ResultsLayout(Path root) {
+
+    private static final ObjectMapper JSON =
+            new ObjectMapper().findAndRegisterModules().enable(SerializationFeature.INDENT_OUTPUT);
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
@@ -156,6 +162,16 @@ public record ResultsLayout(Path root) {
 
         public Path postgresDir() {
             return dir.resolve("postgres");
+        }
+    }
+
+    /** Writes a results file as indented JSON, creating its directory. */
+    static void writeJson(Path file, Object value) {
+        try {
+            Files.createDirectories(file.getParent());
+            JSON.writeValue(file.toFile(), value);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write " + file + ": " + e.getMessage(), e);
         }
     }
 }

@@ -91,7 +91,7 @@ final class WorkVerifier {
                 calls);
         VerificationResult result = VerificationVerdict.judge(
                 VerificationLoad.spec(spec, VerificationLoad.COUNTED_ITERATIONS).getWorkload(), counts);
-        LocalRun.writeJson(files.verification(), result);
+        ResultsLayout.writeJson(files.verification(), result);
         return result;
     }
 

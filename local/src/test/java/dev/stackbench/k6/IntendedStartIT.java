@@ -55,29 +55,10 @@ class IntendedStartIT {
             Files.writeString(
                     dir.resolve("script.js"),
                     new K6ScriptGenerator().generate(spec).text());
-            K6Binary.Result result = K6Binary.run(
-                    dir,
-                    Map.of(
-                            K6Env.BASE_URL, server.baseUrl(),
-                            K6Env.SUMMARY_FILE, dir.resolve("summary.json").toString(),
-                            K6Env.RUNNER_ID, "0"),
-                    120,
-                    "run",
-                    "--quiet",
-                    "--out",
-                    "stackbench=" + dir.resolve("per-second.ndjson"),
-                    "--out",
-                    "json=" + dir.resolve("samples.json"),
-                    "script.js");
-            assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
+            runWithTheOutput(dir, server, "--out", "json=" + dir.resolve("samples.json"));
 
             RunnerSummary service = K6SummaryParser.parseFile(dir.resolve("summary.json"));
-            IntendedLatency intended;
-            try (Stream<String> lines = Files.lines(dir.resolve("per-second.ndjson"))) {
-                intended = IntendedStarts.read(lines, K6Env.MEASURE_SCENARIO)
-                        .summary()
-                        .orElseThrow();
-            }
+            IntendedLatency intended = intendedLatency(dir);
             Histogram corrected = hdrCorrected(dir.resolve("samples.json"), 10_000);
             String figures = String.format(
                     Locale.ROOT,
@@ -261,27 +242,10 @@ class IntendedStartIT {
                     + dev.stackbench.api.Durations.format(K6ScriptGenerator.GRACEFUL_STOP) + "\"";
             assertThat(script).contains(graceful);
             Files.writeString(dir.resolve("script.js"), script.replace(graceful, "\"gracefulStop\" : \"0s\""));
-            K6Binary.Result result = K6Binary.run(
-                    dir,
-                    Map.of(
-                            K6Env.BASE_URL, server.baseUrl(),
-                            K6Env.SUMMARY_FILE, dir.resolve("summary.json").toString(),
-                            K6Env.RUNNER_ID, "0"),
-                    120,
-                    "run",
-                    "--quiet",
-                    "--out",
-                    "stackbench=" + dir.resolve("per-second.ndjson"),
-                    "script.js");
-            assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
+            runWithTheOutput(dir, server);
 
             RunnerSummary service = K6SummaryParser.parseFile(dir.resolve("summary.json"));
-            IntendedLatency intended;
-            try (Stream<String> lines = Files.lines(dir.resolve("per-second.ndjson"))) {
-                intended = IntendedStarts.read(lines, K6Env.MEASURE_SCENARIO)
-                        .summary()
-                        .orElseThrow();
-            }
+            IntendedLatency intended = intendedLatency(dir);
             String figures = String.format(
                     Locale.ROOT,
                     "intended %d: served %d (k6 iterations %d), dropped %d, cut off %s; p50/p99/max %.1f/%.1f/%.1f ms,"
@@ -304,6 +268,33 @@ class IntendedStartIT {
             assertThat(intended.getIntended()).as(figures).isBetween(149L, 151L);
             assertThat(intended.getLowerBounds()).as(figures).contains("max");
             assertThat(intended.getNote()).as(figures).contains("were cut off");
+        }
+    }
+
+    /**
+     * Runs dir/script.js as one runner against the server with the stackbench output writing dir/per-second.ndjson
+     * (and the summary to dir/summary.json), plus further k6 arguments; k6 must succeed.
+     */
+    private static void runWithTheOutput(Path dir, TinyTargetServer server, String... more) throws Exception {
+        List<String> arguments =
+                new ArrayList<>(List.of("run", "--quiet", "--out", "stackbench=" + dir.resolve("per-second.ndjson")));
+        arguments.addAll(List.of(more));
+        arguments.add("script.js");
+        K6Binary.Result result = K6Binary.run(
+                dir,
+                Map.of(
+                        K6Env.BASE_URL, server.baseUrl(),
+                        K6Env.SUMMARY_FILE, dir.resolve("summary.json").toString(),
+                        K6Env.RUNNER_ID, "0"),
+                120,
+                arguments.toArray(String[]::new));
+        assertThat(result.exitCode()).as("k6 run: %s", result.stderr()).isZero();
+    }
+
+    /** The measured scenario's latency from the intended start, from dir/per-second.ndjson. */
+    private static IntendedLatency intendedLatency(Path dir) throws Exception {
+        try (Stream<String> lines = Files.lines(dir.resolve("per-second.ndjson"))) {
+            return IntendedStarts.read(lines, K6Env.MEASURE_SCENARIO).summary().orElseThrow();
         }
     }
 

@@ -36,8 +36,7 @@ public final class K6ScriptConfigMap {
      *     stackbench=-}), which then counts the latency buckets instead of the script
      */
     K6ScriptConfigMap(boolean stackbenchOutput) {
-        this.generator =
-                stackbenchOutput ? new K6ScriptGenerator().withLatencyCountedByTheOutput() : new K6ScriptGenerator();
+        this.generator = K6ScriptGenerator.forK6(stackbenchOutput);
     }
 
     public K6Script script(BenchmarkRun run) {
