@@ -38,8 +38,9 @@ public class TargetSummary {
     private Double peakDbPoolPending;
 
     @JsonPropertyDescription("Highest number of threads of the variant's request pool at work: the live threads of"
-            + " an offloading pool that grows on demand (boundedElastic, Dispatchers.IO), or Tomcat's busy threads,"
-            + " where the target publishes them.")
+            + " an offloading pool that grows on demand (boundedElastic, Dispatchers.IO), Tomcat's busy threads, or"
+            + " the event-loop threads a thread-state sample found blocked (in JDBC, a sleep or a wait outside their"
+            + " selector), where the target publishes them.")
     private Integer peakPoolThreads;
 
     @JsonPropertyDescription("Share of the window's scrapes (0..1) in which the pool threads (peakPoolThreads'"

@@ -589,15 +589,53 @@ class VariantContractIT {
             ok(variant, http.get(api(variant, "/api/db?sleepMs=1")), 200, "db");
         }
         String pool = CATALOGUE.variant(variant).threadPool().name();
-        String tag = "pool=\"" + pool + "\"";
+        assertThat(poolThreads(variant)).as("%s live threads", pool).isGreaterThanOrEqualTo(1);
+    }
+
+    /**
+     * The variants whose pool is the event loop publish a thread-state sample of it, and serve it on a management
+     * server with an event loop of its own: while eight 3 s sleeps block webflux-jdbc-blocking's event loop (its 4
+     * threads take the connections in turn), a scrape is answered at once and finds the loop's threads blocked (the
+     * gauge averages the last second's samples, all taken during the sleeps). On webflux-r2dbc, asleep on Reactor's
+     * timer, no event-loop thread ever is.
+     */
+    @Test
+    void theEventLoopsThreadSampleIsServedWhileTheLoopIsBlockedAndFindsItBlocked() throws Exception {
+        List<CompletableFuture<Response>> asleep = Stream.generate(
+                        () -> http.getAsync(api("webflux-jdbc-blocking", "/api/sleep?sleepMs=3000")))
+                .limit(8)
+                .toList();
+        Thread.sleep(1500);
+        long start = System.nanoTime();
+        double blocked = poolThreads("webflux-jdbc-blocking");
+        long scrapeMs = (System.nanoTime() - start) / 1_000_000;
+        System.out.printf(
+                "webflux-jdbc-blocking: %.2f event-loop threads found blocked, scrape answered in %d ms%n",
+                blocked, scrapeMs);
+        assertThat(scrapeMs)
+                .as("the scrape's answer while the event loop sleeps")
+                .isLessThan(1000);
+        assertThat(blocked).as("event-loop threads found blocked").isGreaterThanOrEqualTo(2);
+        asleep.forEach(call -> ok("webflux-jdbc-blocking", call.join(), 200, "sleep"));
+
+        CompletableFuture<Response> onTimer = http.getAsync(api("webflux-r2dbc", "/api/sleep?sleepMs=3000"));
+        Thread.sleep(1500);
+        assertThat(poolThreads("webflux-r2dbc"))
+                .as("webflux-r2dbc event-loop threads found blocked")
+                .isZero();
+        ok("webflux-r2dbc", onTimer.join(), 200, "sleep");
+    }
+
+    /** The variant's stackbench_pool_threads gauge, tagged with its pool's name in the catalogue, from a scrape. */
+    private double poolThreads(String variant) {
+        String tag = "pool=\"" + CATALOGUE.variant(variant).threadPool().name() + "\"";
         String metrics = http.get(variants.get(variant).managementUrl() + "/actuator/prometheus")
                 .body();
-        double threads = metrics.lines()
+        return metrics.lines()
                 .filter(line -> line.startsWith("stackbench_pool_threads{") && line.contains(tag))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError(variant + " exports no stackbench_pool_threads{" + tag + "}"));
-        assertThat(threads).as("%s live threads", pool).isGreaterThanOrEqualTo(1);
     }
 
     static Stream<Arguments> badRequests() {

@@ -2,6 +2,7 @@ package dev.stackbench.webflux.config;
 
 import dev.stackbench.targets.common.ApiResponses;
 import dev.stackbench.targets.common.BlockingSleep;
+import dev.stackbench.targets.common.EventLoopBlockedMeter;
 import dev.stackbench.targets.common.FanoutMode;
 import dev.stackbench.targets.common.FanoutModes;
 import dev.stackbench.targets.common.JdbcStore;
@@ -90,6 +91,17 @@ class VariantConfig {
     @Profile("webflux-jdbc-elastic")
     PoolThreadsMeter boundedElasticThreads() {
         return new PoolThreadsMeter("boundedElastic", "boundedElastic-");
+    }
+
+    /**
+     * The event loop's threads found blocked at each scrape, for the variants whose thread pool the catalogue names as
+     * the event loop (the others publish their offloading pool's threads instead): never, by design, on
+     * webflux-r2dbc; on webflux-jdbc-blocking, for every database call and sleep.
+     */
+    @Bean
+    @Profile({"webflux-r2dbc", "webflux-jdbc-blocking"})
+    EventLoopBlockedMeter eventLoopBlockedThreads() {
+        return new EventLoopBlockedMeter("reactor-netty event loop", "reactor-http-");
     }
 
     @Bean
