@@ -112,7 +112,17 @@ public final class LimitEvidence {
                 measured(localCpus.backend()),
                 measured(localCpus.target()),
                 scenario != null && scenario.callsUpstream(),
-                DATABASE_SCENARIOS.contains(scenario));
+                DATABASE_SCENARIOS.contains(scenario),
+                burst(summary));
+    }
+
+    /** A burst's size and makespan, when the summary has them. */
+    private static LimitingResource.Burst burst(RunSummary summary) {
+        var burst = summary.getBurst();
+        if (burst == null || burst.getPlannedRequests() == null || burst.getMakespanMs() == null) {
+            return null;
+        }
+        return new LimitingResource.Burst(burst.getPlannedRequests(), burst.getMakespanMs());
     }
 
     private static Double measured(double share) {

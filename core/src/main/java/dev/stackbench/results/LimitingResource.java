@@ -21,11 +21,13 @@ import java.util.Optional;
  *       scrapes;
  *   <li>the variant's thread pool, when the scenario holds one of its threads for each request's wait, with more demand
  *       than its Little's-law cap where the workload has a fixed wait: all threads busy in at least
- *       {@link #POOL_FULL_SHARE} of the scrapes where the target publishes the gauge (below {@link #AT_CAP} of the cap
+ *       {@link #POOL_FULL_SHARE} of the scrapes where the target publishes the gauge (for an event loop, the threads
+ *       a thread-state sample found blocked; below {@link #AT_CAP} of the cap
  *       only while the CPU was not full: threads waiting for CPU are busy too), else the achieved rate at least
  *       {@link #AT_CAP} of the cap. The pool names the resource: Tomcat's threads are the {@value #REQUEST_POOL}, an
  *       event loop blocked in JDBC or a sleep is {@value #EVENT_LOOP_BLOCKED}, boundedElastic or Dispatchers.IO is the
- *       {@value #OFFLOAD_POOL};
+ *       {@value #OFFLOAD_POOL}. A burst (all requests at once) instead waited for the pool when the pool's rounds
+ *       (requests / threads, rounded up, at least two) times the wait predict at least {@link #AT_CAP} of its makespan;
  *   <li>{@value #TARGET_CPU}: the target used at least {@link #CPU_FULL} of the CPU it may use, or was throttled in at
  *       least {@link #THROTTLED} of its CFS periods, or (local mode) its CPUs were that busy by every process while it
  *       fell behind;
@@ -142,6 +144,7 @@ public final class LimitingResource {
      * @param targetCpusBusy the busy share of the CPUs the target runs on, by every process (local mode)
      * @param callsUpstream whether the scenario calls the delay service
      * @param usesDatabase whether the scenario queries PostgreSQL
+     * @param burst the burst's size and makespan; null for a steady load
      */
     public record Observed(
             Optional<String> generatorSaturated,
@@ -169,7 +172,16 @@ public final class LimitingResource {
             Double backendCpusBusy,
             Double targetCpusBusy,
             boolean callsUpstream,
-            boolean usesDatabase) {}
+            boolean usesDatabase,
+            Burst burst) {}
+
+    /**
+     * A burst's figures (executor per-vu-iterations, one request per user, all at once).
+     *
+     * @param requests the requests sent at once
+     * @param makespanMs from the first request sent to the last answer
+     */
+    public record Burst(long requests, double makespanMs) {}
 
     private LimitingResource() {}
 
@@ -210,6 +222,9 @@ public final class LimitingResource {
         Pool pool = o.pool();
         if (pool == null || !pool.threadBound() || pool.size() <= 0) {
             return Optional.empty();
+        }
+        if (o.burst() != null && pool.serviceSeconds() != null) {
+            return burstRounds(o);
         }
         boolean gauge = o.peakPoolThreads() != null && o.poolAtPeakShare() != null;
         boolean full =
@@ -256,10 +271,43 @@ public final class LimitingResource {
         return Optional.of(new LimitedBy(pool.resource(), evidence));
     }
 
+    /**
+     * A burst against a pool that holds a thread per request's fixed wait: the pool serves it in rounds of its size,
+     * so it predicts the makespan (rounds x the wait). A burst of at least two rounds whose makespan reached
+     * {@link #AT_CAP} of the prediction waited for the pool. A burst is over in a few scrapes, too few for the pool's
+     * gauge to tell, so the rounds decide.
+     */
+    private static Optional<LimitedBy> burstRounds(Observed o) {
+        Pool pool = o.pool();
+        Burst burst = o.burst();
+        long rounds = (burst.requests() + pool.size() - 1) / pool.size();
+        double predictedSeconds = rounds * pool.serviceSeconds();
+        double makespanSeconds = burst.makespanMs() / 1000;
+        if (rounds < 2 || makespanSeconds < AT_CAP * predictedSeconds) {
+            return Optional.empty();
+        }
+        return Optional.of(new LimitedBy(
+                pool.resource(),
+                List.of(format(
+                        "a burst of %d requests on %d %s threads: %d rounds of %.3f s, %.1f s as the pool predicts;"
+                                + " makespan %.1f s",
+                        burst.requests(),
+                        pool.size(),
+                        pool.name(),
+                        rounds,
+                        pool.serviceSeconds(),
+                        predictedSeconds,
+                        makespanSeconds))));
+    }
+
     private static String poolFull(Observed o) {
+        // An event loop's gauge is a thread-state sample: its threads are busy by design, blocked only by mistake.
+        String state = EVENT_LOOP_BLOCKED.equals(o.pool().resource())
+                ? "found blocked (in JDBC, a sleep or a wait) by the thread-state sample"
+                : "in use";
         return format(
-                "%d/%d %s threads in use in %.0f%% of samples",
-                o.peakPoolThreads(), o.pool().size(), o.pool().name(), 100 * o.poolAtPeakShare());
+                "%d/%d %s threads %s in %.0f%% of samples",
+                o.peakPoolThreads(), o.pool().size(), o.pool().name(), state, 100 * o.poolAtPeakShare());
     }
 
     private static boolean cpuFull(Observed o) {

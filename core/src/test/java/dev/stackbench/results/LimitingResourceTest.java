@@ -38,6 +38,7 @@ class LimitingResourceTest {
         Double delayServiceCores;
         Double delayServiceLimit;
         boolean callsUpstream = true;
+        LimitingResource.Burst burst;
 
         LimitedBy classify() {
             return LimitingResource.classify(new LimitingResource.Observed(
@@ -66,7 +67,8 @@ class LimitingResourceTest {
                     backendCpusBusy,
                     targetCpusBusy,
                     callsUpstream,
-                    false));
+                    false,
+                    burst));
         }
     }
 
@@ -157,7 +159,7 @@ class LimitingResourceTest {
                         "32.4 req/s against the connections' Little's-law cap 50.0");
     }
 
-    /** webflux-jdbc-blocking: 4 event-loop threads each blocked 1 s; the target publishes no gauge of them. */
+    /** webflux-jdbc-blocking without its thread-state sample (an older target): the cap alone. */
     @Test
     void anEventLoopThreadBoundAtItsCapIsBlocked() {
         LimitedBy verdict = experimentB("reactor-netty event loop", 4, 3.9).classify();
@@ -168,6 +170,78 @@ class LimitingResourceTest {
                         "3.9 req/s, 98% of the Little's-law cap 4.0 (4 threads / 1.000 s per request; measured 1.026"
                                 + " s per request), 100 requests in flight (VUs)",
                         "no gauge of busy reactor-netty event loop threads: judged from the cap alone");
+    }
+
+    /** webflux-jdbc-blocking with its thread-state sample: the 4 event-loop threads found blocked in most scrapes. */
+    @Test
+    void anEventLoopFoundBlockedAtItsCapIsBlockedWithTheSampleAsEvidence() {
+        Figures blocking = experimentB("reactor-netty event loop", 4, 3.9);
+        blocking.peakPool = 4;
+        blocking.atPeak = 0.93;
+
+        LimitedBy verdict = blocking.classify();
+
+        assertThat(verdict.getResource()).isEqualTo(LimitingResource.EVENT_LOOP_BLOCKED);
+        assertThat(verdict.getEvidence())
+                .containsExactly(
+                        "4/4 reactor-netty event loop threads found blocked (in JDBC, a sleep or a wait) by the"
+                                + " thread-state sample in 93% of samples",
+                        "3.9 req/s, 98% of the Little's-law cap 4.0 (4 threads / 1.000 s per request; measured 1.026"
+                                + " s per request), 100 requests in flight (VUs)");
+    }
+
+    /** An event loop the sample never found blocked is not the limit, whatever the throughput says. */
+    @Test
+    void anEventLoopTheSampleNeverFoundBlockedIsNotThePool() {
+        Figures neverBlocked = experimentB("reactor-netty event loop", 4, 3.9);
+        neverBlocked.peakPool = 0;
+        neverBlocked.atPeak = 1.0;
+
+        assertThat(neverBlocked.classify().getResource()).isNotEqualTo(LimitingResource.EVENT_LOOP_BLOCKED);
+    }
+
+    /**
+     * Experiments e and f on real nodes: bursts of 100 one-second database sleeps and 1000 1.5 s sleeps, whose
+     * makespans are the pools' rounds; the gauges, over a handful of scrapes, are not full.
+     */
+    @Test
+    void aBurstOfSeveralRoundsOfAPoolWaitedForThePool() {
+        Figures onTheLoop = experimentB("reactor-netty event loop", 4, 3.8);
+        onTheLoop.vus = null;
+        onTheLoop.peakPool = 2;
+        onTheLoop.atPeak = 0.4;
+        onTheLoop.burst = new LimitingResource.Burst(100, 26_300);
+        Figures coroutines = experimentB("Dispatchers.IO", 64, 44.6);
+        coroutines.vus = null;
+        coroutines.burst = new LimitingResource.Burst(100, 2_200);
+        Figures tomcat = experimentB("tomcat", 200, 113.4);
+        tomcat.pool = new LimitingResource.Pool("tomcat", 200, true, 200 / 1.5, 1.5);
+        tomcat.vus = null;
+        tomcat.burst = new LimitingResource.Burst(1000, 8_800);
+
+        LimitedBy loop = onTheLoop.classify();
+        assertThat(loop.getResource()).isEqualTo(LimitingResource.EVENT_LOOP_BLOCKED);
+        assertThat(loop.getEvidence())
+                .containsExactly("a burst of 100 requests on 4 reactor-netty event loop threads: 25 rounds of 1.000 s,"
+                        + " 25.0 s as the pool predicts; makespan 26.3 s");
+        assertThat(coroutines.classify().getResource()).isEqualTo(LimitingResource.OFFLOAD_POOL);
+        assertThat(tomcat.classify().getEvidence())
+                .containsExactly("a burst of 1000 requests on 200 tomcat threads: 5 rounds of 1.500 s, 7.5 s as the"
+                        + " pool predicts; makespan 8.8 s");
+    }
+
+    /** A burst the pool serves in one round, or far faster than its rounds, did not wait for the pool. */
+    @Test
+    void aBurstOfOneRoundOrFasterThanItsRoundsIsNotThePool() {
+        Figures oneRound = experimentB("tomcat", 200, 80.0);
+        oneRound.vus = null;
+        oneRound.burst = new LimitingResource.Burst(100, 1_250);
+        Figures faster = experimentB("boundedElastic", 10, 50.0);
+        faster.vus = null;
+        faster.burst = new LimitingResource.Burst(100, 2_000);
+
+        assertThat(oneRound.classify().getResource()).isNotEqualTo(LimitingResource.REQUEST_POOL);
+        assertThat(faster.classify().getResource()).isNotEqualTo(LimitingResource.OFFLOAD_POOL);
     }
 
     /** webflux-jdbc-elastic: boundedElastic's 10 threads all live. */
