@@ -98,17 +98,18 @@ KUBECONFIG="$cluster_dir/kubeconfig" "$STACKBENCH_HELM" install stackbench "$STA
 # follows the run until it ends and keeps its resource; prints the run's name.
 run_file() {
   local file="$1" name manifest phase message last="" started
-  manifest="$(python3 - "$file" <<'EOF'
-import json, sys, yaml
-run = yaml.safe_load(open(sys.argv[1]))
+  # kubectl reads the YAML (the cluster knows the CRD); the script adjusts the JSON.
+  manifest="$("${kubectl[@]}" create -n "$namespace" --dry-run=client -o json -f "$file" | python3 -c '
+import json, sys
+run = json.load(sys.stdin)
 delay = run["spec"].setdefault("backend", {}).setdefault("delayService", {})
 if "resources" not in delay:
     delay["resources"] = {"cpu": "1", "memory": "1Gi"}
-    run.setdefault("metadata", {}).setdefault("annotations", {})["stackbench.dev/delay-service-resized"] = "1 CPU"
+    run["metadata"].setdefault("annotations", {})["stackbench.dev/delay-service-resized"] = "1 CPU"
 print(json.dumps(run))
-EOF
-)"
+')" || die "kubectl could not read $file as a BenchmarkRun"
   name="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["name"])' <<<"$manifest")"
+  echo "$name" >>"$out/runs.list"
   "${kubectl[@]}" delete benchmarkrun -n "$namespace" "$name" --ignore-not-found --wait=true >/dev/null
   cut -d' ' -f1-3 /proc/loadavg >"$out/$name.load-before"
   started=$(date +%s)
@@ -138,9 +139,10 @@ for f in "${files[@]}"; do
   run_file "$f"
 done
 
-python3 - "$out" "${files[@]}" <<'EOF' >"$out/runs.md"
-import json, os, sys, yaml
-out, files = sys.argv[1], sys.argv[2:]
+python3 - "$out" <<'EOF' >"$out/runs.md"
+import json, os, sys
+out = sys.argv[1]
+names = open(os.path.join(out, "runs.list")).read().split() if os.path.exists(os.path.join(out, "runs.list")) else []
 
 def fmt(value, digits=1):
     return "-" if value is None else (f"{value:.{digits}f}" if isinstance(value, float) else str(value))
@@ -153,8 +155,7 @@ print("| run | variant | phase | requests | RPS | p50 ms | p95 ms | p99 ms | err
       "| peak threads | target CPU | runner CPU | Little's-law cap | limited by | burst makespan s | steps "
       "| wall s | load avg before → after |")
 print("|" + "---|" * 20)
-for file in files:
-    name = yaml.safe_load(open(file))["metadata"]["name"]
+for name in names:
     path = os.path.join(out, name + ".json")
     if not os.path.exists(path):
         print(f"| {name} | | not run | " + "| " * 17)
