@@ -43,15 +43,9 @@ class EventLoopBlockedMeterTest {
             selecting.await();
             awaitState(sleeping, Thread.State.TIMED_WAITING);
             awaitState(waiting, Thread.State.WAITING);
-            // The sampler's window holds only samples taken since.
-            Thread.sleep(20 * (EventLoopBlockedMeter.WINDOW + 2));
-
             assertThat(meter.blockedNow()).isEqualTo(2);
-            assertThat(registry.get(PoolThreadsMeter.NAME)
-                            .tag("pool", "reactor-netty event loop")
-                            .gauge()
-                            .value())
-                    .isEqualTo(2.0);
+            // Once the sampler's window holds only samples taken since, the gauge is their mean.
+            assertThat(awaitGauge(registry, 2.0)).isEqualTo(2.0);
 
             stop.set(true);
             release.countDown();
@@ -62,8 +56,7 @@ class EventLoopBlockedMeterTest {
                 thread.join();
             }
         }
-        Thread.sleep(20 * (EventLoopBlockedMeter.WINDOW + 2));
-        assertThat(registry.get(PoolThreadsMeter.NAME).gauge().value()).isZero();
+        assertThat(awaitGauge(registry, 0.0)).isZero();
         meter.close();
     }
 
@@ -118,6 +111,18 @@ class EventLoopBlockedMeterTest {
         assertThat(meter.isEventLoop("reactor-http-nio-")).isFalse();
         assertThat(meter.isEventLoop("reactor-http-1")).isFalse();
         assertThat(meter.isEventLoop("boundedElastic-1")).isFalse();
+    }
+
+    /** The gauge's value once it reads {@code expected}, or its last value after 5 s. */
+    private static double awaitGauge(SimpleMeterRegistry registry, double expected) throws InterruptedException {
+        double value = Double.NaN;
+        for (int i = 0; i < 250 && value != expected; i++) {
+            value = registry.get(PoolThreadsMeter.NAME).gauge().value();
+            if (value != expected) {
+                Thread.sleep(20);
+            }
+        }
+        return value;
     }
 
     private static StackTraceElement frame(String className, String method) {
