@@ -13,10 +13,10 @@ import dev.stackbench.results.PrometheusTextParser;
 import dev.stackbench.verification.VerificationLoad;
 import dev.stackbench.verification.VerificationVerdict;
 import dev.stackbench.verification.WorkCounts;
+import dev.stackbench.verification.WorkQueries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,18 +30,7 @@ import java.util.Map;
  */
 final class WorkVerifier {
 
-    /** The delay service's call counter as Prometheus shows it (UpstreamCalls in the delay service). */
-    static final String UPSTREAM_CALLS_METRIC = "stackbench_delay_calls_total";
-
-    private static final String STATEMENTS = "select s.calls || E'\\t' || s.rows || E'\\t'"
-            + " || regexp_replace(s.query, '\\s+', ' ', 'g') from pg_stat_statements s"
-            + " join pg_roles r on r.oid = s.userid join pg_database d on d.oid = s.dbid"
-            + " where r.rolname = '" + LocalPostgres.USER + "' and d.datname = '" + LocalPostgres.DATABASE + "'"
-            + " order by s.calls desc, s.query";
-    private static final String RESET_COUNTERS = "select pg_stat_statements_reset()";
-    /** As the targets' own reset at start (afterMigrate.sql): no orders, the seeded items untouched. */
-    private static final String RESET_ORDERS = "do $$ begin if to_regclass('public.orders') is not null then"
-            + " truncate table order_lines, orders restart identity; end if; end $$";
+    private static final String STATEMENTS = WorkQueries.statementsOf(LocalPostgres.USER, LocalPostgres.DATABASE);
 
     private final LocalRun.Tools tools;
     private final TargetStack stack;
@@ -66,29 +55,15 @@ final class WorkVerifier {
         Files.createDirectories(dir);
         LocalPostgres postgres = stack.postgres();
         sendIterations(supervisor, spec, customModule, dir, "warmup", VerificationLoad.WARMUP_ITERATIONS);
-        postgres.query(RESET_COUNTERS);
+        postgres.query(WorkQueries.RESET_COUNTERS);
         double callsBefore = upstreamCalls();
         RunnerSummary counted =
                 sendIterations(supervisor, spec, customModule, dir, "counted", VerificationLoad.COUNTED_ITERATIONS);
-        List<VerificationResult.StatementCount> statements = statements(postgres.query(STATEMENTS));
-        List<VerificationResult.StatementCount> connectionStatements = statements.stream()
-                .filter(statement -> WorkCounts.opensConnection(statement.getQuery()))
-                .toList();
-        statements = statements.stream()
-                .filter(statement -> !WorkCounts.opensConnection(statement.getQuery()))
-                .toList();
+        List<VerificationResult.StatementCount> statements = WorkQueries.statements(postgres.query(STATEMENTS));
         long calls = Math.round(upstreamCalls() - callsBefore);
-        postgres.query(RESET_ORDERS);
-        postgres.query(RESET_COUNTERS);
-        WorkCounts counts = new WorkCounts(
-                counted.requests(),
-                counted.iterations(),
-                counted.statusCodes(),
-                counted.checksPassed(),
-                counted.checksFailed(),
-                statements,
-                connectionStatements,
-                calls);
+        postgres.query(WorkQueries.RESET_ORDERS);
+        postgres.query(WorkQueries.RESET_COUNTERS);
+        WorkCounts counts = WorkCounts.of(counted, statements, calls);
         VerificationResult result = VerificationVerdict.judge(
                 VerificationLoad.spec(spec, VerificationLoad.COUNTED_ITERATIONS).getWorkload(), counts);
         ResultsLayout.writeJson(files.verification(), result);
@@ -157,24 +132,11 @@ final class WorkVerifier {
                         "could not read the delay service's " + SpringApp.PROMETHEUS_PATH + " to count upstream"
                                 + " calls: see " + stack.delayService().logFile()));
         return PrometheusTextParser.parse(page)
-                .sum(UPSTREAM_CALLS_METRIC)
+                .sum(WorkQueries.UPSTREAM_CALLS_METRIC)
                 .orElseThrow(() -> new LocalRunException(
                         LocalRunException.LOCAL_RUN_FAILED,
-                        "the delay service shows no " + UPSTREAM_CALLS_METRIC + ": it is older than this stackbench;"
+                        "the delay service shows no " + WorkQueries.UPSTREAM_CALLS_METRIC
+                                + ": it is older than this stackbench;"
                                 + " rebuild it (mvn -pl targets/delay-service -am package)"));
-    }
-
-    /** psql's lines of calls, rows and the normalised statement, separated by tabs. */
-    static List<VerificationResult.StatementCount> statements(String psqlOutput) {
-        List<VerificationResult.StatementCount> counts = new ArrayList<>();
-        for (String line : psqlOutput.lines().filter(line -> !line.isBlank()).toList()) {
-            String[] fields = line.split("\t", 3);
-            VerificationResult.StatementCount count = new VerificationResult.StatementCount();
-            count.setCalls(Long.parseLong(fields[0].strip()));
-            count.setRows(Long.parseLong(fields[1].strip()));
-            count.setQuery(fields.length > 2 ? fields[2].strip() : "");
-            counts.add(count);
-        }
-        return counts;
     }
 }

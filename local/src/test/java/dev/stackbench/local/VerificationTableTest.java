@@ -52,8 +52,8 @@ class VerificationTableTest {
 
     @Test
     void psqlLinesBecomeStatementsWithTheirCallsAndRows() {
-        List<VerificationResult.StatementCount> statements =
-                WorkVerifier.statements("20\t20\tselect pg_sleep($1)\n\n3\t0\tselect a | b from t\n");
+        List<VerificationResult.StatementCount> statements = dev.stackbench.verification.WorkQueries.statements(
+                "20\t20\tselect pg_sleep($1)\n\n3\t0\tselect a | b from t\n");
 
         assertThat(statements)
                 .extracting(

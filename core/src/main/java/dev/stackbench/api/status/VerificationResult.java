@@ -62,8 +62,9 @@ public class VerificationResult {
     @JsonPropertyDescription("Statements the target ran, per normalised statement (pg_stat_statements).")
     private List<StatementCount> statements;
 
-    @JsonPropertyDescription("Statements on PostgreSQL's own catalogue (pg_catalog), which drivers send when they"
-            + " open a connection (a pool still filling up): recorded, not counted as the requests' work.")
+    @JsonPropertyDescription("Statements on PostgreSQL's own catalogue (pg_catalog) and statistics, which drivers send"
+            + " when they open a connection (a pool still filling up) and a metrics exporter sends: recorded, not"
+            + " counted as the requests' work.")
     private List<StatementCount> connectionStatements;
 
     /** The work of the average request: database statements and rows, and calls to the delay service. */
