@@ -150,6 +150,10 @@ empty with watch.allNamespaces (every namespace).
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "watch"]
+# The pod that verifies a run's work per request before its load: created, and deleted with the run.
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["create", "delete"]
 - apiGroups: [""]
   resources: ["pods/log", "pods/proxy"]
   verbs: ["get"]

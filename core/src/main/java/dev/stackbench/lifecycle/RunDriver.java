@@ -61,13 +61,28 @@ public final class RunDriver {
 
     /** What a platform does next for a run, decided by {@link #next}. */
     public sealed interface Action
-            permits Queue, Provision, RestartTarget, StartLoad, FollowLoad, Collect, FinishSteps, Fail, CleanUp {}
+            permits Queue,
+                    Provision,
+                    Verify,
+                    RestartTarget,
+                    StartLoad,
+                    FollowLoad,
+                    Collect,
+                    FinishSteps,
+                    Fail,
+                    CleanUp {}
 
     /** Wait for the pools (recorded as Queued, saying why). */
     public record Queue(String message) implements Action {}
 
     /** Create what the run needs (script, database, delay service, target) and wait until it is Ready. */
     public record Provision(Optional<String> waitingFor) implements Action {}
+
+    /**
+     * The target is Ready: verify its work per request at low concurrency before any load is measured, and record the
+     * verdict in status.verification (the run fails when the work differs from the scenario's).
+     */
+    public record Verify() implements Action {}
 
     /** Restart the target for this step (spec.workload.restartBetweenSteps) and wait until it is Ready again. */
     public record RestartTarget(LoadStep load) implements Action {}
@@ -93,8 +108,8 @@ public final class RunDriver {
     /**
      * The next action for a run, from its status so far ({@code progress}) and what the platform observed; records
      * the decisions that need no acting (accepted, pools acquired, target Ready) in {@code progress}. The order is the
-     * run's life cycle: admission, the pools, the timeout, provisioning, then each load in turn (started, followed,
-     * collected) and, for a sweep or a capacity search, the end of its steps; once ended, cleanup.
+     * run's life cycle: admission, the pools, the timeout, provisioning, the verification of the work per request,
+     * then each load in turn (started, followed, collected) and, for a sweep or a capacity search, the end of its steps; once ended, cleanup.
      */
     public static Action next(RunProgress progress, ResolvedRun run, RunFacts facts) {
         if (progress.isTerminal()) {
@@ -147,6 +162,9 @@ public final class RunDriver {
             // The status write that recorded TargetReady can be lost while the load it went with stays: the load
             // exists only because the target was Ready, so the condition is put back.
             progress.targetReady();
+        }
+        if (!facts.workVerified()) {
+            return new Verify();
         }
         List<StepResult> measured = progress.status().getSteps() == null
                 ? List.of()

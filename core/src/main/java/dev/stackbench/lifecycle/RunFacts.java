@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param targetFresh whether the target is as the current load needs it: false until a target restarted for the
  *     current step (spec.workload.restartBetweenSteps) is Ready again
  * @param load the state of the current load's generator
+ * @param workVerified whether the target's work per request was verified (status.verification holds the verdict), or
+ *     needs no verification by this platform: false while a Ready target waits for its verification before any load
  */
 public record RunFacts(
         List<String> violations,
@@ -27,7 +29,8 @@ public record RunFacts(
         Readiness readiness,
         Duration readyLimit,
         boolean targetFresh,
-        LoadState load) {
+        LoadState load,
+        boolean workVerified) {
 
     /** Whether the run may take its pools now, in a sentence either way. */
     public record Pools(boolean free, String message) {}

@@ -248,7 +248,12 @@ class RunDriverTest {
 
     private static RunFacts facts(
             RunFacts.Pools pools, boolean handedOver, RunFacts.Readiness readiness, RunFacts.LoadState load) {
-        return new RunFacts(List.of(), pools, handedOver, readiness, Duration.ofMinutes(5), true, load);
+        return new RunFacts(List.of(), pools, handedOver, readiness, Duration.ofMinutes(5), true, load, true);
+    }
+
+    /** As {@link #facts}, with the target's work per request not verified yet. */
+    private static RunFacts unverified(boolean handedOver, RunFacts.LoadState load) {
+        return new RunFacts(List.of(), FREE, handedOver, ready(), Duration.ofMinutes(5), true, load, false);
     }
 
     private static RunFacts.Readiness ready() {
@@ -281,6 +286,16 @@ class RunDriverTest {
                         "target Ready, no load yet",
                         facts(FREE, false, ready(), notCreated()),
                         RunDriver.StartLoad.class,
+                        Phase.Provisioning),
+                Arguments.of(
+                        "target Ready, its work not verified yet",
+                        unverified(false, notCreated()),
+                        RunDriver.Verify.class,
+                        Phase.Provisioning),
+                Arguments.of(
+                        "runners started early wait in their gate, the work not verified yet",
+                        unverified(true, new RunFacts.Starting(Optional.empty())),
+                        RunDriver.Verify.class,
                         Phase.Provisioning),
                 Arguments.of(
                         "runners starting",
@@ -328,7 +343,8 @@ class RunDriverTest {
                 ready(),
                 Duration.ofMinutes(5),
                 true,
-                notCreated());
+                notCreated(),
+                true);
 
         assertThat(RunDriver.next(progress, ResolvedRun.of(object), invalid)).isInstanceOf(RunDriver.Fail.class);
         assertThat(progress.status().getMessage()).isEqualTo("spec.target.variant: unknown variant x");
@@ -384,7 +400,8 @@ class RunDriverTest {
         ResolvedRun run = ResolvedRun.of(object);
         RunProgress progress = new RunProgress(object, T0);
         RunDriver.stepMeasured(progress, run, run.step(1, 50), measured(summary(50, 100, 0)));
-        RunFacts restarting = new RunFacts(List.of(), FREE, true, ready(), Duration.ofMinutes(5), false, notCreated());
+        RunFacts restarting =
+                new RunFacts(List.of(), FREE, true, ready(), Duration.ofMinutes(5), false, notCreated(), true);
 
         RunDriver.Action action = RunDriver.next(progress, run, restarting);
 

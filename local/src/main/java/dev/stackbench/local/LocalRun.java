@@ -233,7 +233,9 @@ final class LocalRun {
                             case Paused paused -> new RunFacts.Starting(java.util.Optional.empty());
                             case Exited exited -> (RunFacts.LoadState) new RunFacts.Finished(1);
                         })
-                        .orElseGet(RunFacts.NotCreated::new));
+                        .orElseGet(RunFacts.NotCreated::new),
+                // Local mode verifies the work as it starts the stack (VerificationStage), before any load.
+                true);
     }
 
     /**
@@ -249,6 +251,8 @@ final class LocalRun {
             case RunDriver.Collect collect -> collect(collect.load());
             case RunDriver.FinishSteps finish -> finishSteps(finish.done());
             case RunDriver.Queue queue -> throw new IllegalStateException("local mode never queues: " + queue);
+            case RunDriver.Verify verify ->
+                throw new IllegalStateException("local mode verifies as it provisions (VerificationStage): " + verify);
             case RunDriver.Fail fail -> {}
             case RunDriver.CleanUp cleanUp -> {}
         }

@@ -129,7 +129,7 @@ public final class ApiErrors {
                     : switch (role) {
                         case RunLabels.ROLE_TARGET -> "target";
                         case RunLabels.ROLE_DELAY_SERVICE -> "backend";
-                        case RunLabels.ROLE_LOADGEN -> "loadgen";
+                        case RunLabels.ROLE_LOADGEN, RunLabels.ROLE_VERIFICATION -> "loadgen";
                         default -> null;
                     };
             String fields = String.join(" ", causeFields()) + " " + serverMessage();

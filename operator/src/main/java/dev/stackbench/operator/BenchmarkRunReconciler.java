@@ -23,6 +23,7 @@ import dev.stackbench.operator.run.RunMeasurement;
 import dev.stackbench.operator.run.RunObserver;
 import dev.stackbench.operator.run.RunnerResults;
 import dev.stackbench.operator.run.SteppedLoadStage;
+import dev.stackbench.operator.run.WorkVerification;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -103,6 +104,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final Admission admission;
     private final RunObserver observer;
     private final Provisioning provisioning;
+    private final WorkVerification workVerification;
     private final LoadStart loadStart;
     private final LoadFollowing loadFollowing;
     private final ResultCollection resultCollection;
@@ -121,7 +123,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.loadFollowing = new LoadFollowing(measurement);
         this.resultCollection =
                 new ResultCollection(measurement, new EnvironmentRecord(catalogue, settings), steppedLoad);
-        this.observer = new RunObserver(admission, provisioning, loadFollowing, steppedLoad);
+        this.workVerification = new WorkVerification(settings);
+        this.observer = new RunObserver(admission, provisioning, loadFollowing, steppedLoad, workVerification);
         this.cleanup = new Cleanup(measurement);
     }
 
@@ -209,6 +212,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     loadStart.startEarly(pass);
                 }
             }
+            case RunDriver.Verify verify -> workVerification.verify(pass);
             case RunDriver.RestartTarget restart -> steppedLoad.restartTarget(pass, restart.load());
             case RunDriver.StartLoad start -> loadStart.start(pass, start.load());
             case RunDriver.FollowLoad follow -> loadFollowing.follow(pass, follow.load(), follow.state());

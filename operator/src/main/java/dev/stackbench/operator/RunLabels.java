@@ -31,6 +31,8 @@ public final class RunLabels {
     public static final String ROLE_DELAY_SERVICE = "delay-service";
     public static final String ROLE_LOADGEN = "loadgen";
     public static final String ROLE_DATABASE = "database";
+    /** The pod that verifies the target's work per request before the load, and its scripts. */
+    public static final String ROLE_VERIFICATION = "verification";
 
     /** k6-operator's labels on runner pods. */
     public static final String K6_APP = "app";

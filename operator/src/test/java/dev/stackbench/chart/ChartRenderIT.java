@@ -441,6 +441,20 @@ class ChartRenderIT {
                         "ClusterRole x: nonResourceURLs [\"/metrics\"]");
     }
 
+    /** Verification is on unless verification.enabled is false, which reaches the operator as STACKBENCH_VERIFY_WORK. */
+    @Test
+    void verificationIsOnByDefaultAndTheValueTurnsItOff() {
+        assertThat(env(operatorDeployment(chart.template(RELEASE, NAMESPACE, List.of()))))
+                .doesNotContainKey("STACKBENCH_VERIFY_WORK");
+        assertThat(env(operatorDeployment(
+                        chart.template(RELEASE, NAMESPACE, List.of("--set", "verification.enabled=false")))))
+                .containsEntry("STACKBENCH_VERIFY_WORK", "false");
+        assertThat(chart.helm("template", RELEASE, "chart", "--set", "verification.enabeld=false")
+                        .succeeded())
+                .as("a misspelt key is refused")
+                .isFalse();
+    }
+
     /**
      * The policy: values reach the operator as its STACKBENCH_POLICY_* variables; by default nothing beyond the chart's
      * own, and the chart's PostgreSQL host is allowed once it is installed.
@@ -502,6 +516,7 @@ class ChartRenderIT {
                         "/secrets: create,delete",
                         "k6.io/testruns: create,get,list,watch,update,patch,delete",
                         "/pods: get,list,watch",
+                        "/pods: create,delete",
                         "/pods/log: get",
                         "batch/jobs: get,list,watch",
                         "/pods/proxy: get",

@@ -7,6 +7,7 @@ import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.StackbenchOperator;
+import dev.stackbench.operator.objects.VerificationPod;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
@@ -76,8 +77,18 @@ class OperatorUnderChartRbacIT {
                 Duration.ofMillis(500),
                 OperatorSettings.defaults().targetReadyLimit());
 
-        try (StackbenchOperator operator =
-                new StackbenchOperator(asOperator, catalogue, settings, Set.of(runs), null)) {
+        // As the chart installs it, the operator verifies each run's work: it creates the verification pod with the
+        // chart's rights once the target is Ready (kwok's pods never run it; the real-node tests do).
+        String verifyWork = System.clearProperty(VerificationPod.ENABLED_PROPERTY);
+        StackbenchOperator verifying;
+        try {
+            verifying = new StackbenchOperator(asOperator, catalogue, settings, Set.of(runs), null);
+        } finally {
+            if (verifyWork != null) {
+                System.setProperty(VerificationPod.ENABLED_PROPERTY, verifyWork);
+            }
+        }
+        try (StackbenchOperator operator = verifying) {
             operator.start();
             await("operator ready").atMost(WAIT).until(operator::isReady);
 
@@ -125,6 +136,14 @@ class OperatorUnderChartRbacIT {
                                 .isNotEmpty();
                         assertThat(testRuns(cluster, runs)).hasSize(1);
                     });
+            await("the verification pod, created with the chart's rights")
+                    .atMost(WAIT)
+                    .untilAsserted(() -> assertThat(cluster.client()
+                                    .pods()
+                                    .inNamespace(runs)
+                                    .withName("webflux-r2dbc-verify")
+                                    .get())
+                            .isNotNull());
             assertThat(cluster.client().v1().events().inNamespace(runs).list().getItems())
                     .as("Events the operator recorded on the run")
                     .anyMatch(event ->

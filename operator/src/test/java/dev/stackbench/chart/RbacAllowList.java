@@ -48,6 +48,8 @@ final class RbacAllowList {
                 new Grant(kind, "networking.k8s.io", "networkpolicies", OWN),
                 new Grant(kind, "k6.io", "testruns", OWN),
                 new Grant(kind, "", "pods", READ),
+                // The verification pod of each run (VerificationPod), created and deleted by name.
+                new Grant(kind, "", "pods", Set.of("create", "delete")),
                 new Grant(kind, "", "pods/log", Set.of("get")),
                 new Grant(kind, "", "pods/proxy", Set.of("get")),
                 new Grant(kind, "batch", "jobs", READ),

@@ -19,11 +19,13 @@ import dev.stackbench.api.status.LiveLoad;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.api.status.PodResources;
 import dev.stackbench.api.status.StepOutcome;
+import dev.stackbench.api.status.VerificationResult;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.CommandResult;
 import dev.stackbench.testcluster.MachineTurn;
 import dev.stackbench.testcluster.TestCluster;
+import dev.stackbench.verification.VerificationLoad;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -244,6 +246,19 @@ class RealNodesE2E {
                 .as("cpu.cfs_quota_us/cpu.cfs_period_us")
                 .isEqualTo("100000/100000");
 
+        // Before the load, the verification pod counted the target's work on the run's own PostgreSQL and delay
+        // service.
+        VerificationResult verification = run.getStatus().getVerification();
+        assertThat(verification).as(describe(run)).isNotNull();
+        measured.put("example.verification", verification.getVerdict() + ": " + verification.getMessage());
+        assertThat(verification.getVerdict()).as(describe(run)).isEqualTo(VerificationResult.SAME_WORK);
+        assertThat(verification.getRequests()).isEqualTo((long) VerificationLoad.COUNTED_ITERATIONS);
+        assertThat(verification.getMeasured().getStatements())
+                .isEqualTo(verification.getExpected().getStatements());
+        assertThat(verification.getMeasured().getUpstreamCalls())
+                .isEqualTo(verification.getExpected().getUpstreamCalls());
+        assertThat(verification.getStatements()).isNotEmpty();
+
         var summary = run.getStatus().getSummary();
         assertThat(summary.getRps()).isBetween(27.0, 33.0);
         assertThat(summary.getErrorRate()).isZero();
@@ -346,7 +361,11 @@ class RealNodesE2E {
                         .getItems())
                 .extracting(policy -> policy.getMetadata().getName())
                 .containsExactlyInAnyOrder(
-                        run + "-database", run + "-target", run + "-delay-service", run + "-loadgen");
+                        run + "-database",
+                        run + "-target",
+                        run + "-delay-service",
+                        run + "-loadgen",
+                        run + "-verification");
         String other = "network-policy-probe";
         cluster.kubectl("create", "namespace", other).requireSuccess();
         try {
@@ -457,6 +476,20 @@ class RealNodesE2E {
         assertThat(runs).hasSize(6);
         // Little's law: 10 Tomcat threads each holding a request for the 300 ms upstream call serve 33.3 per second.
         double cap = 10 / 0.3;
+        // Each variant's work is counted once, by its first repetition; the others take that verdict.
+        for (String variant : List.of("mvc-jdbc", "webflux-r2dbc")) {
+            List<VerificationResult> verifications = runs.stream()
+                    .filter(run -> variant.equals(run.getSpec().getTarget().getVariant()))
+                    .map(run -> run.getStatus().getVerification())
+                    .toList();
+            assertThat(verifications).as(variant).hasSize(3).allSatisfy(verification -> assertThat(
+                            verification.getVerdict())
+                    .isEqualTo(VerificationResult.SAME_WORK));
+            assertThat(verifications)
+                    .as(variant + ": counted once, verified by that repetition twice")
+                    .filteredOn(verification -> verification.getVerifiedBy() == null)
+                    .hasSize(1);
+        }
         for (BenchmarkRun run : runs) {
             assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
             double rps = run.getStatus().getSummary().getRps();

@@ -42,7 +42,9 @@ final class OperatorProcess implements AutoCloseable {
                 "-Dkubernetes.auth.token=" + config.getOauthToken(),
                 "-Dkubernetes.auth.tryKubeConfig=false",
                 "-Dkubernetes.auth.tryServiceAccount=false",
-                "-Dkubernetes.namespace=" + namespace));
+                "-Dkubernetes.namespace=" + namespace,
+                // As OperatorHarness's operators: fake nodes never end a verification pod.
+                "-D" + dev.stackbench.operator.objects.VerificationPod.ENABLED_PROPERTY + "=false"));
         if (config.getCaCertData() != null) {
             command.add("-Dkubernetes.certs.ca.data=" + config.getCaCertData());
         } else if (config.getCaCertFile() != null) {

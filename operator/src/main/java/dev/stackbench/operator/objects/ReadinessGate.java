@@ -134,7 +134,11 @@ public final class ReadinessGate {
      */
     static Map<String, Object> initContainer(
             BenchmarkRun run, OperatorSettings settings, Map<String, String> resources) {
-        long seconds = readyLimit(run, settings).plus(MARGIN).toSeconds();
+        // The verification of the work (VerificationPod) comes between the target's readiness and the gate's opening.
+        long seconds = readyLimit(run, settings)
+                .plus(MARGIN)
+                .plus(VerificationPod.LIMIT)
+                .toSeconds();
         return Map.of(
                 "name",
                 CONTAINER,

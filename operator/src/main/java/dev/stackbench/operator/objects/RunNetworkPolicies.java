@@ -28,7 +28,8 @@ import java.util.Map;
  * a run reaches nothing else in the cluster, and nothing else reaches it but on the runners' REST API. With k6's
  * remote write ({@link K6RemoteWrite}) the Prometheus pods that receive it are one more peer: the runners send to
  * them, and they scrape the target's and the delay service's management ports and the database's exporter
- * ({@link DatabaseExporter}). A run whose load starts early ({@link ReadinessGate}) also lets its runners reach the
+ * ({@link DatabaseExporter}). The pod that verifies the run's work before its load ({@link VerificationPod}) reaches
+ * the target's API, the delay service's management port and the database. A run whose load starts early ({@link ReadinessGate}) also lets its runners reach the
  * health endpoints of the target and the delay service on their management ports, which their gate asks.
  *
  * <p>Not listed, because they come from the pod's node rather than from a pod: kubelet probes and the API server's
@@ -46,9 +47,14 @@ public final class RunNetworkPolicies {
     private final OperatorSettings settings;
     private final java.util.Optional<K6RemoteWrite> remoteWrite;
     private final java.util.Optional<DatabaseExporter> exporter;
+    private final boolean verifyWork;
 
     public RunNetworkPolicies(OperatorSettings settings) {
-        this(settings, K6RemoteWrite.fromEnvironment(), DatabaseExporter.fromEnvironment());
+        this(
+                settings,
+                K6RemoteWrite.fromEnvironment(),
+                DatabaseExporter.fromEnvironment(),
+                VerificationPod.enabledFromEnvironment());
     }
 
     RunNetworkPolicies(OperatorSettings settings, java.util.Optional<K6RemoteWrite> remoteWrite) {
@@ -59,9 +65,18 @@ public final class RunNetworkPolicies {
             OperatorSettings settings,
             java.util.Optional<K6RemoteWrite> remoteWrite,
             java.util.Optional<DatabaseExporter> exporter) {
+        this(settings, remoteWrite, exporter, false);
+    }
+
+    RunNetworkPolicies(
+            OperatorSettings settings,
+            java.util.Optional<K6RemoteWrite> remoteWrite,
+            java.util.Optional<DatabaseExporter> exporter,
+            boolean verifyWork) {
         this.settings = settings;
         this.remoteWrite = remoteWrite;
         this.exporter = exporter;
+        this.verifyWork = verifyWork;
     }
 
     public static String name(BenchmarkRun run, String role) {
@@ -77,7 +92,30 @@ public final class RunNetworkPolicies {
         policies.add(target(run));
         policies.add(delayService(run));
         policies.add(runners(run));
+        if (verifies(run)) {
+            policies.add(verification(run));
+        }
         return policies;
+    }
+
+    private boolean verifies(BenchmarkRun run) {
+        return VerificationPod.applies(run, verifyWork);
+    }
+
+    /**
+     * The verification pod ({@link VerificationPod}) sends requests to the target, reads the delay service's call
+     * counter on its management port and counts the statements on the run's database; nothing reaches it.
+     */
+    NetworkPolicy verification(BenchmarkRun run) {
+        return policy(
+                run,
+                RunLabels.ROLE_VERIFICATION,
+                List.of(),
+                List.of(
+                        egress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET)),
+                        egress(DelayServiceDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_DELAY_SERVICE)),
+                        egress(RunDatabase.PORT, role(run, RunLabels.ROLE_DATABASE)),
+                        dns()));
     }
 
     /**
@@ -87,6 +125,9 @@ public final class RunNetworkPolicies {
     NetworkPolicy database(BenchmarkRun run) {
         List<NetworkPolicyIngressRule> ingress =
                 new ArrayList<>(List.of(ingress(RunDatabase.PORT, role(run, RunLabels.ROLE_TARGET))));
+        if (verifies(run)) {
+            ingress.add(ingress(RunDatabase.PORT, role(run, RunLabels.ROLE_VERIFICATION)));
+        }
         if (exporter.isPresent()) {
             prometheus().ifPresent(peer -> ingress.add(ingress(DatabaseExporter.PORT, peer)));
         }
@@ -104,6 +145,9 @@ public final class RunNetworkPolicies {
         egress.add(dns());
         List<NetworkPolicyIngressRule> ingress =
                 new ArrayList<>(List.of(ingress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_LOADGEN))));
+        if (verifies(run)) {
+            ingress.add(ingress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_VERIFICATION)));
+        }
         if (ReadinessGate.applies(run)) {
             // The runners' readiness gate asks the health endpoint, on the management port.
             ingress.add(ingress(TargetDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_LOADGEN)));
@@ -117,6 +161,9 @@ public final class RunNetworkPolicies {
                 new ArrayList<>(List.of(ingress(DelayServiceDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET))));
         if (ReadinessGate.applies(run)) {
             ingress.add(ingress(DelayServiceDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_LOADGEN)));
+        }
+        if (verifies(run)) {
+            ingress.add(ingress(DelayServiceDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_VERIFICATION)));
         }
         prometheus().ifPresent(peer -> ingress.add(ingress(DelayServiceDeployment.MANAGEMENT_PORT, peer)));
         return policy(run, RunLabels.ROLE_DELAY_SERVICE, ingress, List.of());

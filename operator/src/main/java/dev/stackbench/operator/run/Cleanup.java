@@ -87,6 +87,12 @@ public final class Cleanup {
                 .withLabelSelector(selector)
                 .list()
                 .getItems());
+        // The verification pod (an ended one holds nothing, but its logs would outlive the run).
+        owned.addAll(client.pods()
+                .inNamespace(namespace)
+                .withLabelSelector(selector + "," + RunLabels.ROLE + "=" + RunLabels.ROLE_VERIFICATION)
+                .list()
+                .getItems());
         // Last, after the pods they fence.
         owned.addAll(client.network()
                 .networkPolicies()

@@ -19,6 +19,7 @@ import dev.stackbench.operator.objects.RunDatabase;
 import dev.stackbench.operator.objects.RunNetworkPolicies;
 import dev.stackbench.operator.objects.TargetDeployment;
 import dev.stackbench.operator.objects.TargetService;
+import dev.stackbench.operator.objects.VerificationPod;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -42,6 +43,7 @@ public final class Provisioning {
     private final TargetDeployment target;
     private final TargetService targetService = new TargetService();
     private final RunNetworkPolicies networkPolicies;
+    private final boolean verifyWork = VerificationPod.enabledFromEnvironment();
 
     public Provisioning(VariantCatalogue catalogue, OperatorSettings settings) {
         this.settings = settings;
@@ -168,7 +170,8 @@ public final class Provisioning {
         // migration, the first use of the database, tries again every second until the database answers
         // (DB_CONNECT_RETRIES), rather than failing into a crash-loop back-off.
         pass.applyIfMissing(target.desired(run));
-        pass.applyIfMissing(targetService.desired(run));
+        pass.applyIfMissing(
+                VerificationPod.gatesTheLoad(run, verifyWork) ? targetService.closed(run) : targetService.desired(run));
         waitingFor.ifPresent(progress::waitingForTarget);
         progress.checkAgainIn(settings.pollInterval());
         return true;

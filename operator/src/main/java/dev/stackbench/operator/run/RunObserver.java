@@ -18,10 +18,16 @@ public final class RunObserver {
     private final Provisioning provisioning;
     private final LoadFollowing following;
     private final SteppedLoadStage steps;
+    private final WorkVerification verification;
 
     public RunObserver(
-            Admission admission, Provisioning provisioning, LoadFollowing following, SteppedLoadStage steps) {
+            Admission admission,
+            Provisioning provisioning,
+            LoadFollowing following,
+            SteppedLoadStage steps,
+            WorkVerification verification) {
         this.admission = admission;
+        this.verification = verification;
         this.provisioning = provisioning;
         this.following = following;
         this.steps = steps;
@@ -39,7 +45,8 @@ public final class RunObserver {
                 provisioning.readyLimit(pass),
                 load.map(step -> steps.targetFresh(pass, step)).orElse(true),
                 load.<RunFacts.LoadState>map(step -> following.state(pass, step))
-                        .orElseGet(RunFacts.NotCreated::new));
+                        .orElseGet(RunFacts.NotCreated::new),
+                verification.verified(pass));
     }
 
     /** The run's node pools: free unless another run that came first holds one ({@link PoolQueue}). */

@@ -185,13 +185,15 @@ class K6TestRunTest {
                                 "http://webflux-r2dbc-target.bench.svc:" + TargetDeployment.MANAGEMENT_PORT
                                         + "/actuator/health http://webflux-r2dbc-delay.bench.svc:"
                                         + DelayServiceDeployment.MANAGEMENT_PORT + "/actuator/health"),
-                        // The operator's readiness limit and a minute more, so its own failure comes first.
+                        // The operator's readiness limit, the verification's and a minute more, so the operator's own
+                        // failure comes first.
                         Map.of(
                                 "name",
                                 "STACKBENCH_READY_SECONDS",
                                 "value",
                                 Long.toString(ReadinessGate.readyLimit(run, ExampleRuns.settings())
                                                 .toSeconds()
+                                        + VerificationPod.LIMIT.toSeconds()
                                         + 60)));
         assertThat(map(spec.get("initializer"))).containsEntry("disabled", true);
         // One runner starts unpaused behind its gate; several wait for k6-operator's starter, which releases them

@@ -19,7 +19,53 @@ import org.junit.jupiter.api.Test;
 
 class RunNetworkPoliciesTest {
 
-    private final RunNetworkPolicies policies = new RunNetworkPolicies(ExampleRuns.settings());
+    /** An operator that starts loads unverified (verification.enabled=false): the policies of the pods of every run. */
+    private final RunNetworkPolicies policies = new RunNetworkPolicies(
+            ExampleRuns.settings(), java.util.Optional.empty(), java.util.Optional.empty(), false);
+
+    /** The chart's default: each run's verification pod gets a policy of its own and its peers admit it. */
+    private final RunNetworkPolicies verifying = new RunNetworkPolicies(
+            ExampleRuns.settings(), java.util.Optional.empty(), java.util.Optional.empty(), true);
+
+    @Test
+    void theVerificationPodReachesOnlyTheTargetsApiTheDelayServicesCounterAndTheDatabase() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        Map<String, NetworkPolicy> byRole = byRole(verifying.desired(run));
+        Map<String, String> verifier = RunLabels.selector(run, RunLabels.ROLE_VERIFICATION);
+
+        assertThat(byRole).containsOnlyKeys("database", "target", "delay-service", "loadgen", "verification");
+        NetworkPolicy verification = byRole.get("verification");
+        assertThat(verification.getSpec().getPodSelector().getMatchLabels()).isEqualTo(verifier);
+        assertThat(new VerificationPod(ExampleRuns.settings())
+                        .desired(run, "198.18.2.5", List.of("198.18.3.7"))
+                        .getMetadata()
+                        .getLabels())
+                .containsAllEntriesOf(verifier);
+        assertThat(verification.getSpec().getIngress()).isEmpty();
+        assertThat(verification.getSpec().getEgress())
+                .extracting(rule -> ports(rule.getPorts()))
+                .containsExactly(
+                        List.of("TCP/8080"),
+                        List.of("TCP/" + DelayServiceDeployment.MANAGEMENT_PORT),
+                        List.of("TCP/5432"),
+                        List.of("UDP/53", "TCP/53"));
+        assertThat(verification.getSpec().getEgress().get(2).getTo())
+                .singleElement()
+                .satisfies(to -> samePodsOfThisNamespace(to, RunLabels.selector(run, RunLabels.ROLE_DATABASE)));
+        // Its peers admit it: the database on its port, the target on its API, the delay service on its counter.
+        assertThat(byRole.get("database").getSpec().getIngress()).anySatisfy(rule -> {
+            assertThat(ports(rule.getPorts())).containsExactly("TCP/5432");
+            assertThat(rule.getFrom()).singleElement().satisfies(from -> samePodsOfThisNamespace(from, verifier));
+        });
+        assertThat(byRole.get("target").getSpec().getIngress()).anySatisfy(rule -> {
+            assertThat(ports(rule.getPorts())).containsExactly("TCP/8080");
+            assertThat(rule.getFrom()).singleElement().satisfies(from -> samePodsOfThisNamespace(from, verifier));
+        });
+        assertThat(byRole.get("delay-service").getSpec().getIngress()).anySatisfy(rule -> {
+            assertThat(ports(rule.getPorts())).containsExactly("TCP/" + DelayServiceDeployment.MANAGEMENT_PORT);
+            assertThat(rule.getFrom()).singleElement().satisfies(from -> samePodsOfThisNamespace(from, verifier));
+        });
+    }
 
     @Test
     void fencesEveryPodOfTheRunThatTheOperatorCreatesWithItsOwnPolicy() {

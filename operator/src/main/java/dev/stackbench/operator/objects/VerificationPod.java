@@ -1,0 +1,321 @@
+package dev.stackbench.operator.objects;
+
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.run.Scenario;
+import dev.stackbench.k6.K6Env;
+import dev.stackbench.k6.K6ScriptGenerator;
+import dev.stackbench.model.SpringApp;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
+import dev.stackbench.verification.VerificationLoad;
+import dev.stackbench.verification.WorkQueries;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pod that verifies a run's work per request before its load, on the run's load-generator pool: its containers
+ * run one after the other (init containers, then the last), each leaving its answer in its log for the operator.
+ *
+ * <ol>
+ *   <li>{@value #WARMUP}: k6 sends {@link VerificationLoad#WARMUP_ITERATIONS} uncounted iterations (connections open,
+ *       classes load);
+ *   <li>{@value #RESET}: psql creates pg_stat_statements in the run's database and resets its counters;
+ *   <li>{@value #COUNTED}: k6 reads the delay service's call counter on every delay-service pod (its setup), sends
+ *       {@link VerificationLoad#COUNTED_ITERATIONS} iterations with the run's own script (every response checked),
+ *       reads the counters again (its teardown) and prints its summary;
+ *   <li>{@value #STATEMENTS}: psql prints the statements and rows the target's role ran, then removes the orders the
+ *       requests wrote and resets the counters, so the load starts from the state the target started with.
+ * </ol>
+ *
+ * <p>It talks to the target pod and the delay-service pods by address: the target's Service lets nothing through
+ * until the verdict where the runners wait behind their gate ({@link ReadinessGate}). Its CPU is not reserved (the
+ * runners may hold the pool's CPUs already): it measures counts, never time.
+ */
+public final class VerificationPod {
+
+    public static final String WARMUP = "warmup";
+    public static final String RESET = "reset-counters";
+    public static final String COUNTED = "counted";
+    public static final String STATEMENTS = "statements";
+
+    /**
+     * The lines the counted pass prints before and after its iterations: the marker, then the sum of the delay
+     * service's call counter over every delay-service pod. One k6 process for the three: each container of the pod
+     * costs about a second of the kubelet's sequencing.
+     */
+    public static final String CALLS_BEFORE = "STACKBENCH_UPSTREAM_CALLS_BEFORE";
+
+    public static final String CALLS_AFTER = "STACKBENCH_UPSTREAM_CALLS_AFTER";
+
+    static final String WARMUP_SCRIPT = "warmup.js";
+    static final String COUNTED_SCRIPT = "counted.js";
+    static final String SCRIPTS = "/verify";
+    static final String URLS_ENV = "STACKBENCH_DELAY_METRICS_URLS";
+    static final String MEMORY = "256Mi";
+
+    /**
+     * The longest the verification may take once its pod started (the kubelet stops it after): seconds of requests,
+     * each a few seconds at most, the rest the starts of k6 and psql.
+     */
+    public static final java.time.Duration LIMIT = java.time.Duration.ofMinutes(3);
+
+    /**
+     * Added to the counted pass's script: its setup and teardown (which the generated script leaves free) sum
+     * {@value WorkQueries#UPSTREAM_CALLS_METRIC} over every URL's Prometheus page and print it. A page that does not
+     * answer 200 or lacks the counter aborts k6 (exit code 108), and so the verification, naming it. Their requests
+     * are outside the scenarios, so the load's own counts do not see them.
+     */
+    static final String CALLS_HOOKS =
+            """
+
+            function stackbenchUpstreamCalls() {
+              let total = 0;
+              for (const url of __ENV.%1$s.split(' ')) {
+                const page = stackbenchCounterHttp.get(url, { timeout: '10s' });
+                if (page.status !== 200) {
+                  stackbenchCounterExec.test.abort('the delay service at ' + url + ' answered ' + page.status);
+                }
+                let found = false;
+                for (const line of page.body.split('\\n')) {
+                  if (line.startsWith('%2$s')) {
+                    total += Number(line.substring(line.lastIndexOf(' ') + 1));
+                    found = true;
+                  }
+                }
+                if (!found) {
+                  stackbenchCounterExec.test.abort('the delay service at ' + url + ' shows no %2$s');
+                }
+              }
+              return total;
+            }
+
+            export function setup() {
+              console.log('%3$s ' + stackbenchUpstreamCalls());
+            }
+
+            export function teardown() {
+              console.log('%4$s ' + stackbenchUpstreamCalls());
+            }
+            """.formatted(URLS_ENV, WorkQueries.UPSTREAM_CALLS_METRIC, CALLS_BEFORE, CALLS_AFTER);
+
+    /** The modules the hooks use, under names of their own (import declarations go first). */
+    static final String CALLS_IMPORTS =
+            "import stackbenchCounterHttp from 'k6/http';\nimport stackbenchCounterExec from 'k6/execution';\n";
+
+    /** The operator's environment variable (chart value verification.enabled); anything but "false" verifies. */
+    public static final String ENABLED_ENV = "STACKBENCH_VERIFY_WORK";
+
+    /** A JVM property that overrides {@link #ENABLED_ENV}, for an operator started inside another program. */
+    public static final String ENABLED_PROPERTY = "stackbench.verifyWork";
+
+    /** A selector key no target pod carries: the target's Service lets nothing through while it is set. */
+    static final String GATE_KEY = "stackbench.dev/verification";
+
+    static final String GATE_CLOSED = "pending";
+
+    private final OperatorSettings settings;
+
+    /** Whether the operator's environment leaves verification on (the default). */
+    public static boolean enabledFromEnvironment() {
+        String value = System.getProperty(ENABLED_PROPERTY, System.getenv(ENABLED_ENV));
+        return !"false".equalsIgnoreCase(value == null ? "" : value.strip());
+    }
+
+    /**
+     * Whether the run is verified before its load: verification on, and the run's own database (an external one
+     * serves others too, and may lack pg_stat_statements).
+     */
+    public static boolean applies(BenchmarkRun run, boolean enabled) {
+        return enabled && RunDatabase.ownDatabase(run);
+    }
+
+    /**
+     * Whether the target's Service holds the load back until the verdict: where the runners start early and wait in
+     * their gate ({@link ReadinessGate}) for the target's health endpoint through that Service. Elsewhere the load is
+     * created after the verdict.
+     */
+    public static boolean gatesTheLoad(BenchmarkRun run, boolean enabled) {
+        return applies(run, enabled) && ReadinessGate.applies(run);
+    }
+
+    public VerificationPod(OperatorSettings settings) {
+        this.settings = settings;
+    }
+
+    public static String name(BenchmarkRun run) {
+        return run.getMetadata().getName() + "-verify";
+    }
+
+    /**
+     * The scripts: the run's scenario and request parameters as {@link VerificationLoad} shapes them, checking every
+     * response; a custom scenario's module beside them.
+     */
+    public ConfigMap scripts(BenchmarkRun run, String customModule) {
+        K6ScriptGenerator generator = K6ScriptGenerator.checkingEveryResponse();
+        String custom = run.getSpec().getWorkload().getScenario() == Scenario.CUSTOM
+                ? "./" + K6ScriptConfigMap.CUSTOM_MODULE_KEY
+                : null;
+        Map<String, String> data = new LinkedHashMap<>();
+        data.put(
+                WARMUP_SCRIPT,
+                generator
+                        .generate(VerificationLoad.spec(run.getSpec(), VerificationLoad.WARMUP_ITERATIONS), custom)
+                        .text());
+        data.put(
+                COUNTED_SCRIPT,
+                CALLS_IMPORTS
+                        + generator
+                                .generate(
+                                        VerificationLoad.spec(run.getSpec(), VerificationLoad.COUNTED_ITERATIONS),
+                                        custom)
+                                .text()
+                        + CALLS_HOOKS);
+        if (customModule != null) {
+            data.put(K6ScriptConfigMap.CUSTOM_MODULE_KEY, customModule);
+        }
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name(run))
+                .withNamespace(run.getMetadata().getNamespace())
+                .withLabels(RunLabels.forRole(run, RunLabels.ROLE_VERIFICATION))
+                .withOwnerReferences(RunLabels.ownerReference(run))
+                .endMetadata()
+                .withData(data)
+                .build();
+    }
+
+    /**
+     * The pod, sending to the target at {@code targetAddress} and reading the call counters of the delay-service pods
+     * at {@code delayAddresses}.
+     */
+    public Pod desired(BenchmarkRun run, String targetAddress, List<String> delayAddresses) {
+        String baseUrl = "http://" + targetAddress + ":" + TargetDeployment.HTTP_PORT;
+        String metricsUrls = String.join(
+                " ",
+                delayAddresses.stream()
+                        .map(address -> "http://" + address + ":" + DelayServiceDeployment.MANAGEMENT_PORT
+                                + SpringApp.PROMETHEUS_PATH)
+                        .toList());
+        List<Container> steps = new ArrayList<>();
+        steps.add(k6(WARMUP, WARMUP_SCRIPT, baseUrl, metricsUrls));
+        steps.add(psql(run, RESET, WorkQueries.CREATE_EXTENSION, WorkQueries.RESET_COUNTERS));
+        steps.add(k6(COUNTED, COUNTED_SCRIPT, baseUrl, metricsUrls));
+        Container last = psql(
+                run,
+                STATEMENTS,
+                WorkQueries.statementsOf(RunDatabase.USER, RunDatabase.DATABASE),
+                WorkQueries.RESET_ORDERS,
+                WorkQueries.RESET_COUNTERS);
+        var placement = Placements.loadgen(run.getSpec());
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name(run))
+                .withNamespace(run.getMetadata().getNamespace())
+                .withLabels(RunLabels.forRole(run, RunLabels.ROLE_VERIFICATION))
+                .withOwnerReferences(RunLabels.ownerReference(run))
+                .endMetadata()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .withNodeSelector(placement.getNodeSelector())
+                .withTolerations(placement.getTolerations())
+                .withEnableServiceLinks(false)
+                .withAutomountServiceAccountToken(false)
+                .withTerminationGracePeriodSeconds(1L)
+                .withActiveDeadlineSeconds(LIMIT.toSeconds())
+                .withSecurityContext(new PodSecurityContextBuilder(RestrictedPods.pod())
+                        .withRunAsUser(RunDatabase.RUN_AS_USER)
+                        .withRunAsGroup(RunDatabase.RUN_AS_USER)
+                        .build())
+                .withInitContainers(steps)
+                .withContainers(last)
+                .addNewVolume()
+                .withName("scripts")
+                .withNewConfigMap()
+                .withName(name(run))
+                .endConfigMap()
+                .endVolume()
+                .addToVolumes(RestrictedPods.scratch("tmp", "64Mi", false))
+                .endSpec()
+                .build();
+    }
+
+    private Container k6(String name, String script, String baseUrl, String metricsUrls) {
+        List<EnvVar> env = new ArrayList<>();
+        env.add(env(K6Env.BASE_URL, baseUrl));
+        env.add(env(K6Env.NO_USAGE_REPORT, "true"));
+        env.add(env(URLS_ENV, metricsUrls));
+        env.add(env("HOME", RestrictedPods.TMP));
+        return new ContainerBuilder()
+                .withName(name)
+                .withImage(settings.k6Image() != null ? settings.k6Image() : ReadinessGate.K6_OPERATOR_DEFAULT_IMAGE)
+                .withCommand("k6", "run", "--quiet", "--no-color", "--log-format=raw", SCRIPTS + "/" + script)
+                .withWorkingDir(SCRIPTS)
+                .withEnv(env)
+                .withSecurityContext(RestrictedPods.container())
+                .withResources(resources())
+                .addToVolumeMounts(RestrictedPods.mount("scripts", SCRIPTS))
+                .addToVolumeMounts(RestrictedPods.mount("tmp", RestrictedPods.TMP))
+                .build();
+    }
+
+    /** psql on the run's database, as its user, running {@code statements} in order and stopping at an error. */
+    private Container psql(BenchmarkRun run, String name, String... statements) {
+        List<String> command = new ArrayList<>(List.of("psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"));
+        for (String statement : statements) {
+            command.add("-c");
+            // The kubelet expands $(NAME) in a container's command and turns $$ into $: every $ is doubled.
+            command.add(statement.replace("$", "$$"));
+        }
+        return new ContainerBuilder()
+                .withName(name)
+                .withImage(settings.databaseImage())
+                .withCommand(command)
+                .withEnv(
+                        env("PGHOST", RunDatabase.host(run)),
+                        env("PGPORT", Integer.toString(RunDatabase.PORT)),
+                        env("PGUSER", RunDatabase.USER),
+                        env("PGDATABASE", RunDatabase.DATABASE),
+                        env("PGCONNECT_TIMEOUT", "10"),
+                        env("HOME", RestrictedPods.TMP),
+                        new EnvVarBuilder()
+                                .withName("PGPASSWORD")
+                                .withNewValueFrom()
+                                .withNewSecretKeyRef()
+                                .withName(RunDatabase.name(run))
+                                .withKey(BenchmarkRunDefaults.SECRET_PASSWORD_KEY)
+                                .endSecretKeyRef()
+                                .endValueFrom()
+                                .build())
+                .withSecurityContext(RestrictedPods.container())
+                .withResources(resources())
+                .addToVolumeMounts(RestrictedPods.mount("tmp", RestrictedPods.TMP))
+                .build();
+    }
+
+    /** Memory bounded; no CPU reserved, so the pod fits beside runners that hold the pool's CPUs. */
+    private static io.fabric8.kubernetes.api.model.ResourceRequirements resources() {
+        Map<String, Quantity> memory = Map.of("memory", new Quantity(MEMORY));
+        return new ResourceRequirementsBuilder()
+                .withRequests(memory)
+                .withLimits(memory)
+                .build();
+    }
+
+    private static EnvVar env(String name, String value) {
+        return new EnvVarBuilder().withName(name).withValue(value).build();
+    }
+}

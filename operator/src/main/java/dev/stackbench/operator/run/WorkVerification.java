@@ -1,0 +1,377 @@
+package dev.stackbench.operator.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stackbench.api.comparison.BenchmarkComparison;
+import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.status.VerificationResult;
+import dev.stackbench.k6.K6SummaryException;
+import dev.stackbench.k6.K6SummaryParser;
+import dev.stackbench.k6.RunnerSummary;
+import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.ApiErrors;
+import dev.stackbench.operator.BoundedReads;
+import dev.stackbench.operator.OperatorSettings;
+import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.objects.TargetService;
+import dev.stackbench.operator.objects.VerificationPod;
+import dev.stackbench.verification.VerificationLoad;
+import dev.stackbench.verification.VerificationVerdict;
+import dev.stackbench.verification.WorkCounts;
+import dev.stackbench.verification.WorkQueries;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Verifies a run's work per request before its load, as local mode does: the pod of {@link VerificationPod} sends the
+ * run's own requests at low concurrency and counts the statements and rows on the run's own PostgreSQL and the calls on
+ * the delay service; the verdict goes into status.verification, and a target whose work differs from the scenario's
+ * fails the run before any load, naming the counts. A comparison verifies each variant once: a later repetition with
+ * the same spec takes the verdict of the repetition that counted it.
+ *
+ * <p>Runs with an external database are not verified (its statements are not only the run's, and pg_stat_statements
+ * may not be there); neither are runs of an operator started with {@value #ENV}=false.
+ */
+public final class WorkVerification {
+
+    /** The operator's environment variable (chart value verification.enabled) that turns verification off. */
+    public static final String ENV = VerificationPod.ENABLED_ENV;
+
+    /** The event and note of a verdict. */
+    static final String VERIFIED = "WorkVerified";
+
+    /** How long the pod may wait to be scheduled and started before the run says so and fails. */
+    static final Duration START_LIMIT = Duration.ofMinutes(2);
+
+    /** What is kept of a log: a k6 summary (some 100 KiB) and what follows it. */
+    private static final int LOG_BYTES = 1024 * 1024;
+
+    private static final int FAILURE_TAIL = 2_000;
+
+    private static final ObjectMapper COPIES = new ObjectMapper();
+
+    private final OperatorSettings settings;
+    private final VerificationPod pod;
+    private final TargetService targetService = new TargetService();
+    private final boolean enabled;
+
+    public WorkVerification(OperatorSettings settings) {
+        this(settings, VerificationPod.enabledFromEnvironment());
+    }
+
+    WorkVerification(OperatorSettings settings, boolean enabled) {
+        this.settings = settings;
+        this.pod = new VerificationPod(settings);
+        this.enabled = enabled;
+    }
+
+    /** Whether the run's work is verified or needs no verification here. */
+    boolean verified(RunContext pass) {
+        return !VerificationPod.applies(pass.run(), enabled)
+                || pass.progress().status().getVerification() != null;
+    }
+
+    /** One step of the verification: start it, wait for it, or judge its counts. */
+    public void verify(RunContext pass) {
+        RunProgress progress = pass.progress();
+        BenchmarkRun run = pass.run();
+        progress.checkAgainIn(settings.pollInterval());
+        Optional<BenchmarkRun> counted = verifiedRepetition(pass);
+        if (counted.isPresent()) {
+            VerificationResult reused =
+                    COPIES.convertValue(counted.get().getStatus().getVerification(), VerificationResult.class);
+            reused.setVerifiedBy(Objects.requireNonNullElse(
+                    reused.getVerifiedBy(), counted.get().getMetadata().getName()));
+            record(
+                    pass,
+                    reused,
+                    " as verified by " + reused.getVerifiedBy()
+                            + " (the same spec in the same comparison; a comparison verifies each variant once)");
+            return;
+        }
+        Optional<Pod> existing = pass.secondary(Pod.class, VerificationPod.name(run));
+        if (existing.isEmpty()) {
+            start(pass);
+            return;
+        }
+        Pod verifier = existing.get();
+        String phase =
+                verifier.getStatus() == null ? null : verifier.getStatus().getPhase();
+        if ("Succeeded".equals(phase)) {
+            judge(pass, verifier);
+        } else if ("Failed".equals(phase)) {
+            progress.fail(RunProgress.VERIFICATION_FAILED, failure(pass, verifier));
+        } else {
+            waiting(pass, verifier);
+        }
+    }
+
+    private void start(RunContext pass) {
+        RunProgress progress = pass.progress();
+        BenchmarkRun run = pass.run();
+        Optional<String> target =
+                readyAddresses(pass.pods(RunLabels.ROLE_TARGET)).stream().findFirst();
+        List<String> delay = readyAddresses(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
+        if (target.isEmpty() || delay.isEmpty()) {
+            progress.status()
+                    .setMessage("verifying the work per request: waiting for the informers to see the Ready"
+                            + " target and delay-service pods");
+            return;
+        }
+        Optional<String> customModule = pass.secondary(ConfigMap.class, RunLabels.scriptConfigMapName(run))
+                .map(ConfigMap::getData)
+                .map(data -> data.get(dev.stackbench.operator.objects.K6ScriptConfigMap.CUSTOM_MODULE_KEY));
+        pass.apply(pod.scripts(run, customModule.orElse(null)));
+        Pod desired = pod.desired(run, target.get(), delay);
+        try {
+            pass.client()
+                    .pods()
+                    .inNamespace(run.getMetadata().getNamespace())
+                    .resource(desired)
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw new ApiErrors.RequestFailed(ApiErrors.describe("create", desired), desired, e);
+            }
+        }
+        progress.note(
+                "VerificationStarted",
+                "verifying the work per request in pod " + VerificationPod.name(run) + ": "
+                        + VerificationLoad.COUNTED_ITERATIONS + " iterations from " + VerificationLoad.CALLERS
+                        + " callers after " + VerificationLoad.WARMUP_ITERATIONS + " uncounted, counted on the run's"
+                        + " PostgreSQL (pg_stat_statements) and the delay service");
+        progress.status()
+                .setMessage("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS + " iterations, "
+                        + VerificationLoad.CALLERS + " callers)");
+    }
+
+    /** The addresses of the Ready pods among {@code pods}. */
+    private static List<String> readyAddresses(List<Pod> pods) {
+        return pods.stream()
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null
+                        && pod.getStatus() != null
+                        && pod.getStatus().getPodIP() != null
+                        && pod.getStatus().getConditions() != null
+                        && pod.getStatus().getConditions().stream()
+                                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                .sorted(java.util.Comparator.comparing(pod -> pod.getMetadata().getName()))
+                .map(pod -> pod.getStatus().getPodIP())
+                .toList();
+    }
+
+    private void waiting(RunContext pass, Pod verifier) {
+        RunProgress progress = pass.progress();
+        Instant created = Instant.parse(verifier.getMetadata().getCreationTimestamp());
+        boolean started = verifier.getStatus() != null && verifier.getStatus().getStartTime() != null;
+        Duration limit = started ? START_LIMIT.plus(VerificationPod.LIMIT) : START_LIMIT;
+        String step = currentStep(verifier);
+        if (progress.now().isAfter(created.plus(limit))) {
+            String why = started
+                    ? "it was still at step " + step + " after " + limit.toSeconds() + " s"
+                    : "it did not start within " + START_LIMIT.toSeconds() + " s" + unscheduled(verifier);
+            progress.fail(
+                    RunProgress.VERIFICATION_FAILED,
+                    "the verification pod " + verifier.getMetadata().getName() + " did not finish: " + why
+                            + "; see kubectl describe pod "
+                            + verifier.getMetadata().getName() + " and its logs");
+            return;
+        }
+        progress.status().setMessage("verifying the work per request: " + step);
+    }
+
+    /** Why the scheduler has not placed the pod, when it said. */
+    private static String unscheduled(Pod verifier) {
+        return Optional.ofNullable(verifier.getStatus())
+                .map(status -> status.getConditions())
+                .orElse(List.of())
+                .stream()
+                .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()))
+                .map(PodCondition::getMessage)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .map(message -> " (" + message + ")")
+                .orElse("");
+    }
+
+    /** The step the pod is at: its first container that has not ended. */
+    private static String currentStep(Pod verifier) {
+        List<ContainerStatus> statuses = statuses(verifier);
+        for (ContainerStatus status : statuses) {
+            if (status.getState() == null || status.getState().getTerminated() == null) {
+                return status.getName() + " (" + (statuses.indexOf(status) + 1) + " of " + statuses.size() + ")";
+            }
+        }
+        return statuses.isEmpty() ? "starting" : "ending";
+    }
+
+    private static List<ContainerStatus> statuses(Pod verifier) {
+        if (verifier.getStatus() == null) {
+            return List.of();
+        }
+        return Stream.concat(
+                        Optional.ofNullable(verifier.getStatus().getInitContainerStatuses()).orElse(List.of()).stream(),
+                        Optional.ofNullable(verifier.getStatus().getContainerStatuses()).orElse(List.of()).stream())
+                .toList();
+    }
+
+    /** The failed step, its exit code and the end of its log. */
+    private String failure(RunContext pass, Pod verifier) {
+        for (ContainerStatus status : statuses(verifier)) {
+            var terminated =
+                    status.getState() == null ? null : status.getState().getTerminated();
+            if (terminated != null && terminated.getExitCode() != null && terminated.getExitCode() != 0) {
+                String log = log(pass, verifier, status.getName());
+                String tail =
+                        log.substring(Math.max(0, log.length() - FAILURE_TAIL)).strip();
+                return "step " + status.getName() + " of the verification pod "
+                        + verifier.getMetadata().getName()
+                        + " exited with code " + terminated.getExitCode()
+                        + (terminated.getReason() == null ? "" : " (" + terminated.getReason() + ")")
+                        + ", so no load was sent; the end of its log: " + tail;
+            }
+        }
+        String reason =
+                verifier.getStatus() == null ? null : verifier.getStatus().getReason();
+        String message =
+                verifier.getStatus() == null ? null : verifier.getStatus().getMessage();
+        return "the verification pod " + verifier.getMetadata().getName() + " failed"
+                + (reason == null ? "" : " (" + reason + (message == null ? "" : ": " + message) + ")")
+                + ", so no load was sent; see kubectl describe pod "
+                + verifier.getMetadata().getName();
+    }
+
+    private void judge(RunContext pass, Pod verifier) {
+        RunProgress progress = pass.progress();
+        BenchmarkRun run = pass.run();
+        String name = verifier.getMetadata().getName();
+        String countedLog = log(pass, verifier, VerificationPod.COUNTED);
+        RunnerSummary counted;
+        try {
+            counted = K6SummaryParser.parse(countedLog);
+        } catch (K6SummaryException e) {
+            progress.fail(
+                    RunProgress.VERIFICATION_FAILED,
+                    "the counted requests of verification pod " + name + " left no k6 summary (" + e.getMessage()
+                            + "); see kubectl logs " + name + " -c " + VerificationPod.COUNTED);
+            return;
+        }
+        Optional<Double> before = calls(countedLog, VerificationPod.CALLS_BEFORE);
+        Optional<Double> after = calls(countedLog, VerificationPod.CALLS_AFTER);
+        if (before.isEmpty() || after.isEmpty()) {
+            progress.fail(
+                    RunProgress.VERIFICATION_FAILED,
+                    "verification pod " + name + " did not print the delay service's call counter before and after"
+                            + " its requests (" + VerificationPod.CALLS_BEFORE + ", " + VerificationPod.CALLS_AFTER
+                            + "); see kubectl logs " + name + " -c " + VerificationPod.COUNTED);
+            return;
+        }
+        WorkCounts counts = WorkCounts.of(
+                counted,
+                WorkQueries.statements(log(pass, verifier, VerificationPod.STATEMENTS)),
+                Math.round(after.get() - before.get()));
+        VerificationResult result = VerificationVerdict.judge(
+                VerificationLoad.spec(run.getSpec(), VerificationLoad.COUNTED_ITERATIONS)
+                        .getWorkload(),
+                counts);
+        if (VerificationResult.DIFFERS.equals(result.getVerdict())) {
+            progress.status().setVerification(result);
+            progress.fail(
+                    RunProgress.VERIFICATION_FAILED,
+                    "the target did not do the scenario's work per request, so no load was sent: "
+                            + result.getMessage() + " (counts in status.verification; kubectl logs " + name
+                            + " -c " + VerificationPod.STATEMENTS + ")");
+            return;
+        }
+        record(pass, result, ": " + result.getMessage());
+    }
+
+    /** Records the verdict and lets the load go: the runners' gate opens with the target's Service. */
+    private void record(RunContext pass, VerificationResult result, String how) {
+        RunProgress progress = pass.progress();
+        BenchmarkRun run = pass.run();
+        if (VerificationPod.gatesTheLoad(run, enabled)) {
+            pass.apply(targetService.desired(run));
+        }
+        progress.status().setVerification(result);
+        progress.note(VERIFIED, result.getVerdict() + how);
+        progress.status().setMessage("verified the work per request (" + result.getVerdict() + ")");
+    }
+
+    /**
+     * An earlier repetition of the same comparison with the same spec whose verification is recorded: the operator
+     * set both owner references, so the two runs are the comparison's, of the same variant.
+     */
+    private static Optional<BenchmarkRun> verifiedRepetition(RunContext pass) {
+        BenchmarkRun run = pass.run();
+        Optional<String> comparison = comparisonOf(run);
+        if (comparison.isEmpty()) {
+            return Optional.empty();
+        }
+        return pass.allRuns().stream()
+                .filter(other ->
+                        !other.getMetadata().getName().equals(run.getMetadata().getName()))
+                .filter(other -> Objects.equals(
+                        other.getMetadata().getNamespace(), run.getMetadata().getNamespace()))
+                .filter(other -> comparisonOf(other).equals(comparison))
+                .filter(other -> other.getStatus() != null
+                        && other.getStatus().getVerification() != null
+                        && !VerificationResult.DIFFERS.equals(
+                                other.getStatus().getVerification().getVerdict()))
+                .filter(other -> COPIES.valueToTree(other.getSpec()).equals(COPIES.valueToTree(run.getSpec())))
+                .min(java.util.Comparator.comparing(other -> other.getMetadata().getName()));
+    }
+
+    private static Optional<String> comparisonOf(BenchmarkRun run) {
+        List<OwnerReference> owners = run.getMetadata().getOwnerReferences();
+        return owners == null
+                ? Optional.empty()
+                : owners.stream()
+                        .filter(owner -> BenchmarkComparison.KIND.equals(owner.getKind()))
+                        .map(OwnerReference::getUid)
+                        .findFirst();
+    }
+
+    /** The last count printed after {@code marker} in the counted pass's log. */
+    public static Optional<Double> calls(String log, String marker) {
+        Matcher matcher =
+                Pattern.compile(Pattern.quote(marker) + " (\\d+(?:\\.\\d+)?)").matcher(log);
+        Double last = null;
+        while (matcher.find()) {
+            last = Double.parseDouble(matcher.group(1));
+        }
+        return Optional.ofNullable(last);
+    }
+
+    /** The end of one step's log, at most {@link #LOG_BYTES}. */
+    private static String log(RunContext pass, Pod verifier, String container) {
+        try {
+            return BoundedReads.tail(
+                            pass.client()
+                                    .pods()
+                                    .inNamespace(verifier.getMetadata().getNamespace())
+                                    .withName(verifier.getMetadata().getName())
+                                    .inContainer(container)
+                                    .tailingLines(RunnerLogs.TAIL_LINES)
+                                    .getLogInputStream(),
+                            LOG_BYTES)
+                    .text();
+        } catch (KubernetesClientException e) {
+            throw new ApiErrors.RequestFailed(
+                    "read the log of container " + container + " of pod "
+                            + verifier.getMetadata().getName(),
+                    verifier,
+                    e);
+        }
+    }
+}
