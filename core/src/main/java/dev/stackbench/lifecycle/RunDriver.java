@@ -181,11 +181,37 @@ public final class RunDriver {
             case RunFacts.Running running -> new FollowLoad(load, running);
             case RunFacts.Finished done -> new Collect(load, done.runners());
             case RunFacts.GeneratorFailed failed -> {
+                if (load.isStep() && !measured.isEmpty()) {
+                    yield generatorFailedAtStep(progress, run, load, failed);
+                }
                 progress.loadGeneratorFailed(failed.reason(), failed.message());
                 yield new Fail(failed.reason(), failed.message());
             }
             case RunFacts.TargetFailed failed -> fail(progress, failed.reason(), failed.message());
         };
+    }
+
+    /**
+     * A step's load generator failed (a runner OOMKilled at a rate it could not hold, k6 exiting) after earlier steps
+     * were measured: the step is recorded as the generator's limit, without figures, and the sweep or capacity search
+     * goes on as after any generator-limited step (it ends there, keeping the best step measured), rather than losing
+     * the steps measured so far with the run.
+     */
+    private static Action generatorFailedAtStep(
+            RunProgress progress, ResolvedRun run, LoadStep load, RunFacts.GeneratorFailed failed) {
+        StepResult result = new StepResult()
+                .withStep(load.number())
+                .withLevel(load.level())
+                .withUnit(load.unit())
+                .withOutcome(dev.stackbench.api.status.StepOutcome.GeneratorLimited)
+                .withReason("the load generator failed at this level, so the step has no figures (" + failed.reason()
+                        + ": " + failed.message() + ")")
+                .withFinishedAt(progress.now().toString());
+        progress.stepFinished(result);
+        NextLoad after = nextLoad(run, progress.status().getSteps());
+        return after instanceof Finished finished
+                ? new FinishSteps(finished.done())
+                : new StartLoad(((Send) after).load());
     }
 
     private static Fail fail(RunProgress progress, String reason, String message) {

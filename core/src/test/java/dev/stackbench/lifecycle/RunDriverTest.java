@@ -411,4 +411,62 @@ class RunDriverTest {
         assertThat(RunDriver.next(progress, run, facts(FREE, true, ready(), notCreated())))
                 .isInstanceOf(RunDriver.FinishSteps.class);
     }
+
+    @Test
+    void aCapacityProbeWhoseRunnerFailsEndsTheSearchGeneratorLimitedKeepingTheProbesBeforeIt() {
+        BenchmarkRun object = capacitySearch();
+        ResolvedRun run = ResolvedRun.of(object);
+        RunProgress progress = new RunProgress(object, T0);
+        RunDriver.stepMeasured(progress, run, run.step(1, 100), measured(summary(100, 310, 0)));
+        RunFacts oomKilled = facts(
+                FREE,
+                true,
+                ready(),
+                new RunFacts.GeneratorFailed("RunnerFailed", "runner 1 of TestRun r-s2 was OOMKilled (memory 512Mi)"));
+
+        RunDriver.Action action = RunDriver.next(progress, run, oomKilled);
+
+        assertThat(action).isInstanceOf(RunDriver.FinishSteps.class);
+        RunDriver.FinishSteps finish = (RunDriver.FinishSteps) action;
+        assertThat(finish.done().reason()).isEqualTo(SteppedLoad.GENERATOR_LIMITED);
+        assertThat(finish.done().message())
+                .contains("at least 100 iterations/s")
+                .contains("OOMKilled");
+        assertThat(progress.status().getSteps()).hasSize(2);
+        assertThat(progress.status().getSteps().get(1)).satisfies(step -> {
+            assertThat(step.getOutcome()).isEqualTo(dev.stackbench.api.status.StepOutcome.GeneratorLimited);
+            assertThat(step.getLevel()).isEqualTo(200);
+            assertThat(step.getRps()).isNull();
+        });
+        assertThat(progress.isTerminal()).isFalse();
+    }
+
+    @Test
+    void aFirstProbeWhoseRunnerFailsFailsTheRunForNothingWasMeasured() {
+        BenchmarkRun object = capacitySearch();
+        ResolvedRun run = ResolvedRun.of(object);
+        RunProgress progress = new RunProgress(object, T0);
+
+        RunDriver.Action action = RunDriver.next(
+                progress,
+                run,
+                facts(FREE, true, ready(), new RunFacts.GeneratorFailed("RunnerFailed", "runner 1 OOMKilled")));
+
+        assertThat(action).isInstanceOf(RunDriver.Fail.class);
+        assertThat(progress.phase()).isEqualTo(Phase.Failed);
+    }
+
+    /** The example run as a capacity search from 100/s to 6400/s for a p95 of 450 ms. */
+    private static BenchmarkRun capacitySearch() {
+        BenchmarkRun object = example("webflux-r2dbc.yaml");
+        object.getSpec().getWorkload().getLoad().setRate(null);
+        object.getSpec()
+                .getWorkload()
+                .setCapacity(new dev.stackbench.api.run.CapacitySpec()
+                        .withObjective(new dev.stackbench.api.run.CapacityObjective().withP95("450ms"))
+                        .withFrom(100)
+                        .withTo(6400)
+                        .withResolution("10%"));
+        return object;
+    }
 }
