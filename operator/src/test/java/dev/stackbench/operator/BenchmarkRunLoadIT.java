@@ -660,27 +660,32 @@ class BenchmarkRunLoadIT {
 
     @Test
     @MeasuresOnAQuietMachine
-    void aStepWhoseRunnerFailsFailsTheRunButTheStepsBeforeItStay() throws Exception {
+    void aStepWhoseRunnerFailsEndsTheSweepGeneratorLimitedAndKeepsTheStepsBeforeIt() throws Exception {
         k6Operator.breakRunner(2, "failing-s2");
         harness.apply(sweep("failing", false)).requireSuccess();
 
-        BenchmarkRun run = harness.awaitPhase("failing", Phase.Failed);
+        BenchmarkRun run = harness.awaitPhase("failing", Phase.Succeeded);
 
-        assertThat(Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE))
-                .hasValueSatisfying(complete -> {
-                    assertThat(complete.getReason()).as(complete.getMessage()).isEqualTo("RunnerFailed");
-                    assertThat(complete.getMessage()).contains("failing-s2-2");
-                });
         List<dev.stackbench.api.status.StepResult> steps = run.getStatus().getSteps();
-        assertThat(steps).singleElement().satisfies(step -> {
+        assertThat(steps).hasSize(2);
+        assertThat(steps.getFirst()).satisfies(step -> {
             assertThat(step.getLevel()).isEqualTo(5);
             assertThat(step.getRequests()).isPositive();
+        });
+        // The failed runner's step: the generator's limit, without figures, naming the runner.
+        assertThat(steps.get(1)).satisfies(step -> {
+            assertThat(step.getLevel()).isEqualTo(10);
+            assertThat(step.getOutcome()).isEqualTo(dev.stackbench.api.status.StepOutcome.GeneratorLimited);
+            assertThat(step.getRequests()).isNull();
+            assertThat(step.getReason()).contains("RunnerFailed").contains("failing-s2-2");
         });
         assertThat(run.getStatus().getSummary().getStep())
                 .as("the summary of the step measured before the failure")
                 .isEqualTo(1);
         assertThat(run.getStatus().getSummary().getRequests())
                 .isEqualTo(steps.getFirst().getRequests());
+        assertThat(run.getStatus().getSummary().getWarnings())
+                .anyMatch(warning -> warning.contains("the load generator, not the target, was the limit at step 2"));
     }
 
     /** The first row of kubectl's table, by column: cells are cut where the header's columns start. */
