@@ -1,7 +1,6 @@
 package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.run.BenchmarkRun;
-import dev.stackbench.api.run.BenchmarkRunDefaults;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -97,15 +96,7 @@ public record DatabaseExporter(String image) {
                 .withName("DATA_SOURCE_USER")
                 .withValue(RunDatabase.USER)
                 .endEnv()
-                .addNewEnv()
-                .withName("DATA_SOURCE_PASS")
-                .withNewValueFrom()
-                .withNewSecretKeyRef()
-                .withName(RunDatabase.name(run))
-                .withKey(BenchmarkRunDefaults.SECRET_PASSWORD_KEY)
-                .endSecretKeyRef()
-                .endValueFrom()
-                .endEnv()
+                .addToEnv(RunDatabase.password(run, "DATA_SOURCE_PASS"))
                 .withNewResources()
                 .withRequests(RESOURCES)
                 .withLimits(RESOURCES)

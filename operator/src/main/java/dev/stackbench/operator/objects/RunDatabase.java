@@ -103,6 +103,19 @@ public final class RunDatabase {
                 .build();
     }
 
+    /** The variable {@code name} holding the run's database password, read by the kubelet from the run's Secret. */
+    static io.fabric8.kubernetes.api.model.EnvVar password(BenchmarkRun run, String name) {
+        return new io.fabric8.kubernetes.api.model.EnvVarBuilder()
+                .withName(name)
+                .withNewValueFrom()
+                .withNewSecretKeyRef()
+                .withName(name(run))
+                .withKey(BenchmarkRunDefaults.SECRET_PASSWORD_KEY)
+                .endSecretKeyRef()
+                .endValueFrom()
+                .build();
+    }
+
     public Service service(BenchmarkRun run) {
         return new ServiceBuilder()
                 .withNewMetadata()
@@ -186,15 +199,7 @@ public final class RunDatabase {
                 .withName("POSTGRES_USER")
                 .withValue(USER)
                 .endEnv()
-                .addNewEnv()
-                .withName("POSTGRES_PASSWORD")
-                .withNewValueFrom()
-                .withNewSecretKeyRef()
-                .withName(name(run))
-                .withKey(BenchmarkRunDefaults.SECRET_PASSWORD_KEY)
-                .endSecretKeyRef()
-                .endValueFrom()
-                .endEnv()
+                .addToEnv(password(run, "POSTGRES_PASSWORD"))
                 .addNewEnv()
                 .withName("POSTGRES_DB")
                 .withValue(DATABASE)

@@ -1,7 +1,6 @@
 package dev.stackbench.operator.objects;
 
 import dev.stackbench.api.run.BenchmarkRun;
-import dev.stackbench.api.run.BenchmarkRunDefaults;
 import dev.stackbench.api.run.Scenario;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6ScriptGenerator;
@@ -291,15 +290,7 @@ public final class VerificationPod {
                         env("PGDATABASE", RunDatabase.DATABASE),
                         env("PGCONNECT_TIMEOUT", "10"),
                         env("HOME", RestrictedPods.TMP),
-                        new EnvVarBuilder()
-                                .withName("PGPASSWORD")
-                                .withNewValueFrom()
-                                .withNewSecretKeyRef()
-                                .withName(RunDatabase.name(run))
-                                .withKey(BenchmarkRunDefaults.SECRET_PASSWORD_KEY)
-                                .endSecretKeyRef()
-                                .endValueFrom()
-                                .build())
+                        RunDatabase.password(run, "PGPASSWORD"))
                 .withSecurityContext(RestrictedPods.container())
                 .withResources(resources())
                 .addToVolumeMounts(RestrictedPods.mount("tmp", RestrictedPods.TMP))

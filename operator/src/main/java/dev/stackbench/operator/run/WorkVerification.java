@@ -41,12 +41,9 @@ import java.util.stream.Stream;
  * the same spec takes the verdict of the repetition that counted it.
  *
  * <p>Runs with an external database are not verified (its statements are not only the run's, and pg_stat_statements
- * may not be there); neither are runs of an operator started with {@value #ENV}=false.
+ * may not be there); neither are runs of an operator started with {@value VerificationPod#ENABLED_ENV}=false.
  */
 public final class WorkVerification {
-
-    /** The operator's environment variable (chart value verification.enabled) that turns verification off. */
-    public static final String ENV = VerificationPod.ENABLED_ENV;
 
     /** The event and note of a verdict. */
     static final String VERIFIED = "WorkVerified";
