@@ -210,6 +210,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             case RunDriver.Provision provision -> {
                 if (provisioning.provision(pass, provision.waitingFor())) {
                     loadStart.startEarly(pass);
+                    workVerification.prepare(pass);
                 }
             }
             case RunDriver.Verify verify -> workVerification.verify(pass);

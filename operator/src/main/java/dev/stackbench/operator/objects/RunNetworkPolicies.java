@@ -103,8 +103,9 @@ public final class RunNetworkPolicies {
     }
 
     /**
-     * The verification pod ({@link VerificationPod}) sends requests to the target, reads the delay service's call
-     * counter on its management port and counts the statements on the run's database; nothing reaches it.
+     * The verification pod ({@link VerificationPod}) waits for the target's and the delay service's health endpoints
+     * (management ports), sends requests to the target, reads the delay service's call counter and counts the
+     * statements on the run's database; nothing reaches it.
      */
     NetworkPolicy verification(BenchmarkRun run) {
         return policy(
@@ -113,6 +114,7 @@ public final class RunNetworkPolicies {
                 List.of(),
                 List.of(
                         egress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_TARGET)),
+                        egress(TargetDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_TARGET)),
                         egress(DelayServiceDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_DELAY_SERVICE)),
                         egress(RunDatabase.PORT, role(run, RunLabels.ROLE_DATABASE)),
                         dns()));
@@ -147,6 +149,7 @@ public final class RunNetworkPolicies {
                 new ArrayList<>(List.of(ingress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_LOADGEN))));
         if (verifies(run)) {
             ingress.add(ingress(TargetDeployment.HTTP_PORT, role(run, RunLabels.ROLE_VERIFICATION)));
+            ingress.add(ingress(TargetDeployment.MANAGEMENT_PORT, role(run, RunLabels.ROLE_VERIFICATION)));
         }
         if (ReadinessGate.applies(run)) {
             // The runners' readiness gate asks the health endpoint, on the management port.

@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,11 +28,14 @@ import java.util.Map;
 
 /**
  * The pod that verifies a run's work per request before its load, on the run's load-generator pool: its containers
- * run one after the other (init containers, then the last), each leaving its answer in its log for the operator.
+ * run one after the other (init containers, then the last), each leaving its answer in its log for the operator. The
+ * operator creates it as soon as the target and delay-service pods have addresses, while their JVMs still start, so
+ * that the kubelet has it scheduled and its first container running by the time the target answers.
  *
  * <ol>
- *   <li>{@value #WARMUP}: k6 sends {@link VerificationLoad#WARMUP_ITERATIONS} uncounted iterations (connections open,
- *       classes load);
+ *   <li>{@value #WARMUP}: k6 waits until the target's and the delay service's health endpoints answer 200 (its
+ *       setup), then sends {@link VerificationLoad#WARMUP_ITERATIONS} uncounted iterations (connections open, classes
+ *       load);
  *   <li>{@value #RESET}: psql creates pg_stat_statements in the run's database and resets its counters;
  *   <li>{@value #COUNTED}: k6 reads the delay service's call counter on every delay-service pod (its setup), sends
  *       {@link VerificationLoad#COUNTED_ITERATIONS} iterations with the run's own script (every response checked),
@@ -64,13 +68,22 @@ public final class VerificationPod {
     static final String COUNTED_SCRIPT = "counted.js";
     static final String SCRIPTS = "/verify";
     static final String URLS_ENV = "STACKBENCH_DELAY_METRICS_URLS";
+    static final String HEALTH_URLS_ENV = "STACKBENCH_HEALTH_URLS";
+    static final String HEALTH_SECONDS_ENV = "STACKBENCH_HEALTH_SECONDS";
+
+    /**
+     * The addresses the pod was made for ("target delay1,delay2"): a target or delay-service pod replaced before the
+     * verdict has another address, and the pod is made again for it.
+     */
+    public static final String ADDRESSES_ANNOTATION = "stackbench.dev/verified-addresses";
+
     static final String MEMORY = "256Mi";
 
     /**
      * The longest the verification may take once its pod started (the kubelet stops it after): seconds of requests,
      * each a few seconds at most, the rest the starts of k6 and psql.
      */
-    public static final java.time.Duration LIMIT = java.time.Duration.ofMinutes(3);
+    public static final Duration LIMIT = Duration.ofMinutes(3);
 
     /**
      * Added to the counted pass's script: its setup and teardown (which the generated script leaves free) sum
@@ -114,6 +127,27 @@ public final class VerificationPod {
     /** The modules the hooks use, under names of their own (import declarations go first). */
     static final String CALLS_IMPORTS =
             "import stackbenchCounterHttp from 'k6/http';\nimport stackbenchCounterExec from 'k6/execution';\n";
+
+    /**
+     * Added to the warmup's script: its setup asks every health URL every 200 ms (each request times out after 2 s)
+     * until all answer 200, or aborts k6 (exit code 108) naming them once the seconds passed. The pod is made before the
+     * JVMs answer; the warmup's iterations follow the first answer.
+     */
+    static final String HEALTH_HOOKS = """
+
+            export function setup() {
+              const urls = __ENV.%1$s.split(' ');
+              const deadline = Date.now() + Number(__ENV.%2$s) * 1000;
+              while (!urls.every((url) => stackbenchCounterHttp.get(url, { timeout: '2s' }).status === 200)) {
+                if (Date.now() > deadline) {
+                  stackbenchCounterExec.test.abort('not healthy within ' + __ENV.%2$s + ' s: ' + urls.join(', '));
+                }
+                stackbenchHealthSleep(0.2);
+              }
+            }
+            """.formatted(HEALTH_URLS_ENV, HEALTH_SECONDS_ENV);
+
+    static final String HEALTH_IMPORTS = CALLS_IMPORTS + "import { sleep as stackbenchHealthSleep } from 'k6';\n";
 
     /** The operator's environment variable (chart value verification.enabled); anything but "false" verifies. */
     public static final String ENABLED_ENV = "STACKBENCH_VERIFY_WORK";
@@ -171,9 +205,13 @@ public final class VerificationPod {
         Map<String, String> data = new LinkedHashMap<>();
         data.put(
                 WARMUP_SCRIPT,
-                generator
-                        .generate(VerificationLoad.spec(run.getSpec(), VerificationLoad.WARMUP_ITERATIONS), custom)
-                        .text());
+                HEALTH_IMPORTS
+                        + generator
+                                .generate(
+                                        VerificationLoad.spec(run.getSpec(), VerificationLoad.WARMUP_ITERATIONS),
+                                        custom)
+                                .text()
+                        + HEALTH_HOOKS);
         data.put(
                 COUNTED_SCRIPT,
                 CALLS_IMPORTS
@@ -199,9 +237,9 @@ public final class VerificationPod {
 
     /**
      * The pod, sending to the target at {@code targetAddress} and reading the call counters of the delay-service pods
-     * at {@code delayAddresses}.
+     * at {@code delayAddresses}; its warmup waits up to {@code healthWait} for them to answer.
      */
-    public Pod desired(BenchmarkRun run, String targetAddress, List<String> delayAddresses) {
+    public Pod desired(BenchmarkRun run, String targetAddress, List<String> delayAddresses, Duration healthWait) {
         String baseUrl = "http://" + targetAddress + ":" + TargetDeployment.HTTP_PORT;
         String metricsUrls = String.join(
                 " ",
@@ -209,8 +247,20 @@ public final class VerificationPod {
                         .map(address -> "http://" + address + ":" + DelayServiceDeployment.MANAGEMENT_PORT
                                 + SpringApp.PROMETHEUS_PATH)
                         .toList());
+        List<String> healthUrls = new ArrayList<>();
+        healthUrls.add("http://" + targetAddress + ":" + TargetDeployment.MANAGEMENT_PORT + SpringApp.HEALTH_PATH);
+        delayAddresses.forEach(address -> healthUrls.add(
+                "http://" + address + ":" + DelayServiceDeployment.MANAGEMENT_PORT + SpringApp.HEALTH_PATH));
         List<Container> steps = new ArrayList<>();
-        steps.add(k6(WARMUP, WARMUP_SCRIPT, baseUrl, metricsUrls));
+        steps.add(k6(
+                WARMUP,
+                WARMUP_SCRIPT,
+                baseUrl,
+                metricsUrls,
+                env(HEALTH_URLS_ENV, String.join(" ", healthUrls)),
+                env(HEALTH_SECONDS_ENV, Long.toString(healthWait.toSeconds())),
+                // k6 gives its setup 60 s unless told: the wait may be longer.
+                env("K6_SETUP_TIMEOUT", (healthWait.toSeconds() + 10) + "s")));
         steps.add(psql(run, RESET, WorkQueries.CREATE_EXTENSION, WorkQueries.RESET_COUNTERS));
         steps.add(k6(COUNTED, COUNTED_SCRIPT, baseUrl, metricsUrls));
         Container last = psql(
@@ -226,6 +276,7 @@ public final class VerificationPod {
                 .withNamespace(run.getMetadata().getNamespace())
                 .withLabels(RunLabels.forRole(run, RunLabels.ROLE_VERIFICATION))
                 .withOwnerReferences(RunLabels.ownerReference(run))
+                .withAnnotations(Map.of(ADDRESSES_ANNOTATION, addresses(targetAddress, delayAddresses)))
                 .endMetadata()
                 .withNewSpec()
                 .withRestartPolicy("Never")
@@ -234,7 +285,7 @@ public final class VerificationPod {
                 .withEnableServiceLinks(false)
                 .withAutomountServiceAccountToken(false)
                 .withTerminationGracePeriodSeconds(1L)
-                .withActiveDeadlineSeconds(LIMIT.toSeconds())
+                .withActiveDeadlineSeconds(healthWait.plus(LIMIT).toSeconds())
                 .withSecurityContext(new PodSecurityContextBuilder(RestrictedPods.pod())
                         .withRunAsUser(RunDatabase.RUN_AS_USER)
                         .withRunAsGroup(RunDatabase.RUN_AS_USER)
@@ -252,12 +303,18 @@ public final class VerificationPod {
                 .build();
     }
 
-    private Container k6(String name, String script, String baseUrl, String metricsUrls) {
+    /** The value of {@link #ADDRESSES_ANNOTATION} for these addresses. */
+    public static String addresses(String targetAddress, List<String> delayAddresses) {
+        return targetAddress + " " + String.join(",", delayAddresses);
+    }
+
+    private Container k6(String name, String script, String baseUrl, String metricsUrls, EnvVar... extra) {
         List<EnvVar> env = new ArrayList<>();
         env.add(env(K6Env.BASE_URL, baseUrl));
         env.add(env(K6Env.NO_USAGE_REPORT, "true"));
         env.add(env(URLS_ENV, metricsUrls));
         env.add(env("HOME", RestrictedPods.TMP));
+        env.addAll(List.of(extra));
         return new ContainerBuilder()
                 .withName(name)
                 .withImage(settings.k6Image() != null ? settings.k6Image() : ReadinessGate.K6_OPERATOR_DEFAULT_IMAGE)

@@ -3,6 +3,8 @@ package dev.stackbench.operator.run;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.comparison.BenchmarkComparison;
 import dev.stackbench.api.run.BenchmarkRun;
+import dev.stackbench.api.run.BenchmarkRunDefaults;
+import dev.stackbench.api.status.Conditions;
 import dev.stackbench.api.status.VerificationResult;
 import dev.stackbench.k6.K6SummaryException;
 import dev.stackbench.k6.K6SummaryParser;
@@ -12,6 +14,7 @@ import dev.stackbench.operator.ApiErrors;
 import dev.stackbench.operator.BoundedReads;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.objects.ReadinessGate;
 import dev.stackbench.operator.objects.TargetService;
 import dev.stackbench.operator.objects.VerificationPod;
 import dev.stackbench.verification.VerificationLoad;
@@ -103,6 +106,20 @@ public final class WorkVerification {
             return;
         }
         Pod verifier = existing.get();
+        if (verifier.getMetadata().getDeletionTimestamp() != null) {
+            progress.status()
+                    .setMessage("verifying the work per request: waiting until the verification pod made for replaced"
+                            + " pods is gone");
+            return;
+        }
+        if (madeForOtherPods(pass, verifier)) {
+            // Made early for a target or delay-service pod that was replaced before it was Ready.
+            pass.client().pods().resource(verifier).delete();
+            progress.status()
+                    .setMessage("verifying the work per request: made again for the Ready target and delay-service"
+                            + " pods");
+            return;
+        }
         String phase =
                 verifier.getStatus() == null ? null : verifier.getStatus().getPhase();
         if ("Succeeded".equals(phase)) {
@@ -114,9 +131,37 @@ public final class WorkVerification {
         }
     }
 
+    /**
+     * Makes the verification pod while the target and delay-service pods start, once each has its address: the kubelet
+     * schedules it and starts its first step (which waits for their health endpoints) before their JVMs answer, so
+     * the verification costs the load only its requests. Nothing when the run is not verified, its verdict is known
+     * or reused, or the pod is there.
+     */
+    public void prepare(RunContext pass) {
+        BenchmarkRun run = pass.run();
+        if (verified(pass)
+                || pass.secondary(Pod.class, VerificationPod.name(run)).isPresent()
+                || verifiedRepetition(pass).isPresent()) {
+            return;
+        }
+        List<Pod> targets = live(pass.pods(RunLabels.ROLE_TARGET));
+        List<Pod> delays = live(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
+        int targetReplicas =
+                Objects.requireNonNullElse(run.getSpec().getTarget().getReplicas(), BenchmarkRunDefaults.REPLICAS);
+        if (targets.size() != targetReplicas
+                || delays.size() != delayReplicas(run)
+                || Stream.concat(targets.stream(), delays.stream()).anyMatch(pod -> address(pod) == null)) {
+            return;
+        }
+        create(
+                pass,
+                address(targets.get(0)),
+                delays.stream().map(WorkVerification::address).toList(),
+                false);
+    }
+
     private void start(RunContext pass) {
         RunProgress progress = pass.progress();
-        BenchmarkRun run = pass.run();
         Optional<String> target =
                 readyAddresses(pass.pods(RunLabels.ROLE_TARGET)).stream().findFirst();
         List<String> delay = readyAddresses(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
@@ -126,11 +171,51 @@ public final class WorkVerification {
                             + " target and delay-service pods");
             return;
         }
+        create(pass, target.get(), delay, true);
+    }
+
+    /** Whether the pod was made for other target or delay-service pods than the Ready ones (known once they are). */
+    private static boolean madeForOtherPods(RunContext pass, Pod verifier) {
+        String madeFor = Optional.ofNullable(verifier.getMetadata().getAnnotations())
+                .map(annotations -> annotations.get(VerificationPod.ADDRESSES_ANNOTATION))
+                .orElse(null);
+        Optional<String> target =
+                readyAddresses(pass.pods(RunLabels.ROLE_TARGET)).stream().findFirst();
+        List<String> delay = readyAddresses(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
+        return madeFor != null
+                && target.isPresent()
+                && delay.size() == delayReplicas(pass.run())
+                && !madeFor.equals(VerificationPod.addresses(target.get(), delay));
+    }
+
+    private static int delayReplicas(BenchmarkRun run) {
+        var backend = run.getSpec().getBackend();
+        Integer replicas = backend == null || backend.getDelayService() == null
+                ? null
+                : backend.getDelayService().getReplicas();
+        return Objects.requireNonNullElse(replicas, BenchmarkRunDefaults.REPLICAS);
+    }
+
+    /** The pods not being deleted, by name (the order {@link #readyAddresses} keeps too). */
+    private static List<Pod> live(List<Pod> pods) {
+        return pods.stream()
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+                .sorted(java.util.Comparator.comparing(pod -> pod.getMetadata().getName()))
+                .toList();
+    }
+
+    private static String address(Pod pod) {
+        return pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+    }
+
+    private void create(RunContext pass, String target, List<String> delay, boolean targetReady) {
+        RunProgress progress = pass.progress();
+        BenchmarkRun run = pass.run();
         Optional<String> customModule = pass.secondary(ConfigMap.class, RunLabels.scriptConfigMapName(run))
                 .map(ConfigMap::getData)
                 .map(data -> data.get(dev.stackbench.operator.objects.K6ScriptConfigMap.CUSTOM_MODULE_KEY));
         pass.apply(pod.scripts(run, customModule.orElse(null)));
-        Pod desired = pod.desired(run, target.get(), delay);
+        Pod desired = pod.desired(run, target, delay, ReadinessGate.readyLimit(run, settings));
         try {
             pass.client()
                     .pods()
@@ -145,12 +230,15 @@ public final class WorkVerification {
         progress.note(
                 "VerificationStarted",
                 "verifying the work per request in pod " + VerificationPod.name(run) + ": "
+                        + (targetReady ? "" : "once the target and the delay service answer, ")
                         + VerificationLoad.COUNTED_ITERATIONS + " iterations from " + VerificationLoad.CALLERS
                         + " callers after " + VerificationLoad.WARMUP_ITERATIONS + " uncounted, counted on the run's"
                         + " PostgreSQL (pg_stat_statements) and the delay service");
-        progress.status()
-                .setMessage("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS + " iterations, "
-                        + VerificationLoad.CALLERS + " callers)");
+        if (targetReady) {
+            progress.status()
+                    .setMessage("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS
+                            + " iterations, " + VerificationLoad.CALLERS + " callers)");
+        }
     }
 
     /** The addresses of the Ready pods among {@code pods}. */
@@ -172,6 +260,11 @@ public final class WorkVerification {
         Instant created = Instant.parse(verifier.getMetadata().getCreationTimestamp());
         boolean started = verifier.getStatus() != null && verifier.getStatus().getStartTime() != null;
         Duration limit = started ? START_LIMIT.plus(VerificationPod.LIMIT) : START_LIMIT;
+        if (started) {
+            // A pod made while the target started waited for it: its limit counts from the target's readiness.
+            Instant ready = progress.trueSince(Conditions.TARGET_READY).orElse(created);
+            created = ready.isAfter(created) ? ready : created;
+        }
         String step = currentStep(verifier);
         if (progress.now().isAfter(created.plus(limit))) {
             String why = started

@@ -28,7 +28,7 @@ class RunNetworkPoliciesTest {
             ExampleRuns.settings(), java.util.Optional.empty(), java.util.Optional.empty(), true);
 
     @Test
-    void theVerificationPodReachesOnlyTheTargetsApiTheDelayServicesCounterAndTheDatabase() {
+    void theVerificationPodReachesOnlyTheTargetsApiAndHealthTheDelayServicesCounterAndTheDatabase() {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         Map<String, NetworkPolicy> byRole = byRole(verifying.desired(run));
         Map<String, String> verifier = RunLabels.selector(run, RunLabels.ROLE_VERIFICATION);
@@ -37,7 +37,7 @@ class RunNetworkPoliciesTest {
         NetworkPolicy verification = byRole.get("verification");
         assertThat(verification.getSpec().getPodSelector().getMatchLabels()).isEqualTo(verifier);
         assertThat(new VerificationPod(ExampleRuns.settings())
-                        .desired(run, "198.18.2.5", List.of("198.18.3.7"))
+                        .desired(run, "198.18.2.5", List.of("198.18.3.7"), java.time.Duration.ofMinutes(5))
                         .getMetadata()
                         .getLabels())
                 .containsAllEntriesOf(verifier);
@@ -46,10 +46,11 @@ class RunNetworkPoliciesTest {
                 .extracting(rule -> ports(rule.getPorts()))
                 .containsExactly(
                         List.of("TCP/8080"),
+                        List.of("TCP/" + TargetDeployment.MANAGEMENT_PORT),
                         List.of("TCP/" + DelayServiceDeployment.MANAGEMENT_PORT),
                         List.of("TCP/5432"),
                         List.of("UDP/53", "TCP/53"));
-        assertThat(verification.getSpec().getEgress().get(2).getTo())
+        assertThat(verification.getSpec().getEgress().get(3).getTo())
                 .singleElement()
                 .satisfies(to -> samePodsOfThisNamespace(to, RunLabels.selector(run, RunLabels.ROLE_DATABASE)));
         // Its peers admit it: the database on its port, the target on its API, the delay service on its counter.
@@ -59,6 +60,11 @@ class RunNetworkPoliciesTest {
         });
         assertThat(byRole.get("target").getSpec().getIngress()).anySatisfy(rule -> {
             assertThat(ports(rule.getPorts())).containsExactly("TCP/8080");
+            assertThat(rule.getFrom()).singleElement().satisfies(from -> samePodsOfThisNamespace(from, verifier));
+        });
+        // Its health endpoint too: the pod is made while the target starts and waits for it.
+        assertThat(byRole.get("target").getSpec().getIngress()).anySatisfy(rule -> {
+            assertThat(ports(rule.getPorts())).containsExactly("TCP/" + TargetDeployment.MANAGEMENT_PORT);
             assertThat(rule.getFrom()).singleElement().satisfies(from -> samePodsOfThisNamespace(from, verifier));
         });
         assertThat(byRole.get("delay-service").getSpec().getIngress()).anySatisfy(rule -> {

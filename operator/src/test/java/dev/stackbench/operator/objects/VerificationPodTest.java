@@ -21,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,20 +33,26 @@ import org.junit.jupiter.api.io.TempDir;
 
 class VerificationPodTest {
 
+    private static final Duration WAIT = Duration.ofMinutes(5);
+
     private final VerificationPod verification = new VerificationPod(ExampleRuns.settings());
 
     @Test
     void countsBetweenTwoReadsOfEachCounterWithTheRunsOwnRequestsInOrder() {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
 
-        Pod pod = verification.desired(run, "198.18.2.5", List.of("198.18.3.7", "198.18.3.8"));
+        Pod pod = verification.desired(run, "198.18.2.5", List.of("198.18.3.7", "198.18.3.8"), WAIT);
 
         assertThat(pod.getMetadata().getName()).isEqualTo("webflux-r2dbc-verify");
         assertThat(pod.getMetadata().getLabels()).isEqualTo(RunLabels.forRole(run, RunLabels.ROLE_VERIFICATION));
         assertThat(pod.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(owner.getUid())
                 .isEqualTo(run.getMetadata().getUid()));
         assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
-        assertThat(pod.getSpec().getActiveDeadlineSeconds()).isEqualTo(VerificationPod.LIMIT.toSeconds());
+        // Made while the target starts: its deadline covers the wait for the target's health, then the steps.
+        assertThat(pod.getSpec().getActiveDeadlineSeconds())
+                .isEqualTo(WAIT.plus(VerificationPod.LIMIT).toSeconds());
+        assertThat(pod.getMetadata().getAnnotations())
+                .containsEntry(VerificationPod.ADDRESSES_ANNOTATION, "198.18.2.5 198.18.3.7,198.18.3.8");
         assertThat(Stream.concat(pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
                         .map(Container::getName))
                 .containsExactly(
@@ -65,6 +72,17 @@ class VerificationPodTest {
                         "http://198.18.3.7:" + DelayServiceDeployment.MANAGEMENT_PORT + "/actuator/prometheus"
                                 + " http://198.18.3.8:" + DelayServiceDeployment.MANAGEMENT_PORT
                                 + "/actuator/prometheus");
+
+        Container warmup = container(pod, VerificationPod.WARMUP);
+        assertThat(env(warmup))
+                .containsEntry(
+                        VerificationPod.HEALTH_URLS_ENV,
+                        "http://198.18.2.5:" + TargetDeployment.MANAGEMENT_PORT + "/actuator/health"
+                                + " http://198.18.3.7:" + DelayServiceDeployment.MANAGEMENT_PORT + "/actuator/health"
+                                + " http://198.18.3.8:" + DelayServiceDeployment.MANAGEMENT_PORT + "/actuator/health")
+                .containsEntry(VerificationPod.HEALTH_SECONDS_ENV, "300")
+                .containsEntry("K6_SETUP_TIMEOUT", "310s");
+        assertThat(env(counted)).doesNotContainKey(VerificationPod.HEALTH_URLS_ENV);
 
         Container statements = container(pod, VerificationPod.STATEMENTS);
         assertThat(statements.getImage()).isEqualTo("stackbench/postgres:15");
@@ -94,7 +112,7 @@ class VerificationPodTest {
     void reservesNoCpuBoundsItsMemoryAndMeetsTheRestrictedProfile() {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
 
-        Pod pod = verification.desired(run, "198.18.2.5", List.of("198.18.3.7"));
+        Pod pod = verification.desired(run, "198.18.2.5", List.of("198.18.3.7"), WAIT);
 
         assertThat(pod.getSpec().getAutomountServiceAccountToken()).isFalse();
         assertThat(pod.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
@@ -134,7 +152,11 @@ class VerificationPodTest {
                 .endsWith(VerificationPod.CALLS_HOOKS)
                 .contains(WorkQueries.UPSTREAM_CALLS_METRIC)
                 .contains(VerificationPod.CALLS_BEFORE, VerificationPod.CALLS_AFTER);
-        assertThat(scripts.get(VerificationPod.WARMUP_SCRIPT)).doesNotContain("export function setup");
+        // The warmup's setup waits for the health endpoints, the pod being made while the JVMs start.
+        assertThat(scripts.get(VerificationPod.WARMUP_SCRIPT))
+                .startsWith(VerificationPod.HEALTH_IMPORTS)
+                .endsWith(VerificationPod.HEALTH_HOOKS)
+                .doesNotContain(VerificationPod.CALLS_BEFORE);
     }
 
     @Test
@@ -219,21 +241,86 @@ class VerificationPodTest {
         }
     }
 
+    /**
+     * The warmup's setup with the real k6, against a health endpoint that answers 503 for its first second and 200
+     * after: the iterations start only once it answers 200.
+     */
+    @Test
+    void theWarmupWaitsUntilEveryHealthEndpointAnswers(@TempDir Path dir) throws Exception {
+        long startsAnswering = System.currentTimeMillis() + 1_000;
+        AtomicInteger asked = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong firstAnswer = new java.util.concurrent.atomic.AtomicLong();
+        HttpServer target = server("/actuator/health", () -> {
+            asked.incrementAndGet();
+            long now = System.currentTimeMillis();
+            if (now < startsAnswering) {
+                return 503;
+            }
+            firstAnswer.compareAndSet(0, now);
+            return 200;
+        });
+        HttpServer delay = server("/actuator/health", () -> 200);
+        try {
+            K6 k6 = k6(
+                    dir,
+                    VerificationPod.HEALTH_IMPORTS
+                            + "export default function () { console.log('ITERATION ' + Date.now()); }\n"
+                            + VerificationPod.HEALTH_HOOKS,
+                    Map.of(
+                            VerificationPod.HEALTH_URLS_ENV,
+                            health(target) + " " + health(delay),
+                            VerificationPod.HEALTH_SECONDS_ENV,
+                            "30"));
+
+            assertThat(k6.exitCode()).as(k6.log()).isZero();
+            assertThat(asked.get()).as("asked every 200 ms until it answered").isGreaterThan(2);
+            long iteration = Long.parseLong(k6.log().replaceAll("(?s).*ITERATION (\\d+).*", "$1"));
+            // Both clocks are this machine's wall clock, in milliseconds.
+            assertThat(iteration)
+                    .as("the iteration came after the first 200")
+                    .isGreaterThanOrEqualTo(firstAnswer.get());
+        } finally {
+            target.stop(0);
+            delay.stop(0);
+        }
+    }
+
+    @Test
+    void aTargetThatNeverAnswersEndsTheWarmupNamingItsHealthEndpoint(@TempDir Path dir) throws Exception {
+        HttpServer target = server("/actuator/health", () -> 503);
+        try {
+            K6 k6 = k6(
+                    dir,
+                    VerificationPod.HEALTH_IMPORTS + "export default function () {}\n" + VerificationPod.HEALTH_HOOKS,
+                    Map.of(VerificationPod.HEALTH_URLS_ENV, health(target), VerificationPod.HEALTH_SECONDS_ENV, "1"));
+
+            assertThat(k6.exitCode()).as(k6.log()).isNotZero();
+            assertThat(k6.log()).contains("not healthy within 1 s: " + health(target));
+        } finally {
+            target.stop(0);
+        }
+    }
+
     private record K6(int exitCode, String log) {}
 
     private static K6 k6(Path dir, String urls) throws Exception {
-        Path k6 = ProjectTools.requireExecutable("STACKBENCH_K6", "k6 for the verification's counted pass");
-        Path script = dir.resolve("counted.js");
-        Files.writeString(
-                script,
-                VerificationPod.CALLS_IMPORTS + "export default function () {}\n" + VerificationPod.CALLS_HOOKS);
+        return k6(
+                dir,
+                VerificationPod.CALLS_IMPORTS + "export default function () {}\n" + VerificationPod.CALLS_HOOKS,
+                Map.of(VerificationPod.URLS_ENV, urls));
+    }
+
+    private static K6 k6(Path dir, String text, Map<String, String> env) throws Exception {
+        Path k6 = ProjectTools.requireExecutable("STACKBENCH_K6", "k6 for the verification's steps");
+        Path script = dir.resolve("verify.js");
+        Files.writeString(script, text);
         ProcessBuilder builder = new ProcessBuilder(
                         k6.toString(), "run", "--quiet", "--no-color", "--log-format=raw", script.toString())
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("k6.log").toFile());
         builder.environment().put("K6_NO_USAGE_REPORT", "true");
-        builder.environment().put(VerificationPod.URLS_ENV, urls);
+        builder.environment().putAll(env);
         Process process = builder.start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("k6 ended").isTrue();
         return new K6(process.exitValue(), Files.readString(dir.resolve("k6.log")));
@@ -249,6 +336,21 @@ class VerificationPodTest {
         });
         server.start();
         return server;
+    }
+
+    /** A server on 127.0.0.1 whose {@code path} answers the status {@code status} gives, with an empty body. */
+    private static HttpServer server(String path, java.util.function.IntSupplier status) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext(path, exchange -> {
+            exchange.sendResponseHeaders(status.getAsInt(), -1);
+            exchange.close();
+        });
+        server.start();
+        return server;
+    }
+
+    private static String health(HttpServer server) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/actuator/health";
     }
 
     private static String url(HttpServer server) {
