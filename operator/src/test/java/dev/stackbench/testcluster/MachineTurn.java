@@ -173,7 +173,7 @@ public final class MachineTurn implements AutoCloseable {
     }
 
     /** One lock on one file, with the channel it needs. */
-    private record FileHold(FileChannel channel, FileLock lock) {
+    private record FileHold(FileChannel channel, FileLock lock, String name) {
 
         static FileHold lock(String name, boolean shared, String holder, String whyWaiting) {
             Path file = ProjectTools.repositoryRoot().resolve("operator/target").resolve(name);
@@ -186,11 +186,13 @@ public final class MachineTurn implements AutoCloseable {
                 if (lock == null) {
                     Instant began = Instant.now();
                     System.err.println(holder + ": " + whyWaiting + "; waiting");
+                    TestTimeline.note("waits for " + name + " (" + holder + ": " + whyWaiting + ")");
                     lock = channel.lock(0, Long.MAX_VALUE, shared);
                     System.err.println(holder + ": went on after "
                             + Duration.between(began, Instant.now()).toSeconds() + " s (" + name + ")");
                 }
-                return new FileHold(channel, lock);
+                TestTimeline.note("holds " + name + (shared ? " shared" : "") + " (" + holder + ")");
+                return new FileHold(channel, lock, name);
             } catch (IOException e) {
                 closeQuietly(channel);
                 throw new UncheckedIOException("cannot lock " + file + " for the test's share of the machine", e);
@@ -201,6 +203,7 @@ public final class MachineTurn implements AutoCloseable {
         }
 
         void release() {
+            TestTimeline.note("releases " + name);
             try {
                 lock.release();
             } catch (IOException e) {
