@@ -33,10 +33,15 @@ public class VerificationResult {
 
     private String scenario;
 
-    @JsonPropertyDescription(
-            "The run whose verification this is, when a repetition of a comparison reuses the verification of an"
-                    + " earlier repetition with the same spec and target jar (the same code sending the same requests).")
+    @JsonPropertyDescription("The run whose verification this is, when a run reuses the verification of an earlier"
+            + " one: a later repetition of the same comparison with the same spec, or on a cluster any later run in the"
+            + " namespace with the same target image, target, backend and scenario (the same code doing the same"
+            + " work; rate, duration and the load generator's resources do not change the work per request).")
     private String verifiedBy;
+
+    @JsonPropertyDescription("On a cluster, the image (its ID: a digest) of the target container the work was counted"
+            + " on; another run reuses the verdict only for the same image.")
+    private String targetImage;
 
     @JsonPropertyDescription("Requests counted (after a few uncounted warm-up requests), sent by 4 callers at once.")
     private Long requests;

@@ -101,6 +101,22 @@ public final class WorkVerification {
             return;
         }
         Optional<Pod> existing = pass.secondary(Pod.class, VerificationPod.name(run));
+        Optional<String> image = readyTargetImage(pass);
+        Optional<BenchmarkRun> earlier =
+                image.flatMap(targetImage -> VerificationReuse.source(run, pass.allRuns(), targetImage));
+        if (earlier.isPresent() && (existing.isEmpty() || !counting(existing.get()))) {
+            VerificationResult reused =
+                    COPIES.convertValue(earlier.get().getStatus().getVerification(), VerificationResult.class);
+            reused.setVerifiedBy(Objects.requireNonNullElse(
+                    reused.getVerifiedBy(), earlier.get().getMetadata().getName()));
+            existing.ifPresent(pod -> pass.client().pods().resource(pod).delete());
+            record(
+                    pass,
+                    reused,
+                    " as verified by " + reused.getVerifiedBy() + " (the same target image, target, backend and"
+                            + " scenario: the same work per request, whatever the load)");
+            return;
+        }
         if (existing.isEmpty()) {
             start(pass);
             return;
@@ -141,7 +157,9 @@ public final class WorkVerification {
         BenchmarkRun run = pass.run();
         if (verified(pass)
                 || pass.secondary(Pod.class, VerificationPod.name(run)).isPresent()
-                || verifiedRepetition(pass).isPresent()) {
+                || verifiedRepetition(pass).isPresent()
+                // An earlier run with the same work may answer once the target's image is known: no pod before.
+                || !VerificationReuse.candidates(run, pass.allRuns()).isEmpty()) {
             return;
         }
         List<Pod> targets = live(pass.pods(RunLabels.ROLE_TARGET));
@@ -239,6 +257,49 @@ public final class WorkVerification {
                     .setMessage("verifying the work per request (" + VerificationLoad.COUNTED_ITERATIONS
                             + " iterations, " + VerificationLoad.CALLERS + " callers)");
         }
+    }
+
+    /** Whether the pod has begun counting (its warmup ended): a verdict found meanwhile does not stop it. */
+    private static boolean counting(Pod verifier) {
+        return statuses(verifier).stream()
+                .anyMatch(status -> VerificationPod.WARMUP.equals(status.getName())
+                        && status.getState() != null
+                        && status.getState().getTerminated() != null);
+    }
+
+    /** The image ID of the first Ready target pod, once the kubelet reports it. */
+    private static Optional<String> readyTargetImage(RunContext pass) {
+        return live(pass.pods(RunLabels.ROLE_TARGET)).stream()
+                .filter(pod -> readyAddresses(List.of(pod)).size() == 1)
+                .findFirst()
+                .flatMap(WorkVerification::imageOf);
+    }
+
+    /** The image ID of the target pod the verification pod sent its requests to. */
+    private static Optional<String> countedTargetImage(RunContext pass, Pod verifier) {
+        String madeFor = Optional.ofNullable(verifier.getMetadata().getAnnotations())
+                .map(annotations -> annotations.get(VerificationPod.ADDRESSES_ANNOTATION))
+                .orElse("");
+        String address = madeFor.contains(" ") ? madeFor.substring(0, madeFor.indexOf(' ')) : madeFor;
+        return live(pass.pods(RunLabels.ROLE_TARGET)).stream()
+                .filter(pod -> address.equals(address(pod)))
+                .findFirst()
+                .flatMap(WorkVerification::imageOf);
+    }
+
+    /** The image IDs of a pod's containers (one for a target), as the kubelet reports them. */
+    private static Optional<String> imageOf(Pod pod) {
+        List<String> images =
+                Optional.ofNullable(pod.getStatus())
+                        .map(status -> status.getContainerStatuses())
+                        .orElse(List.of())
+                        .stream()
+                        .sorted(java.util.Comparator.comparing(ContainerStatus::getName))
+                        .map(ContainerStatus::getImageID)
+                        .toList();
+        return images.isEmpty() || images.stream().anyMatch(id -> id == null || id.isBlank())
+                ? Optional.empty()
+                : Optional.of(String.join(",", images));
     }
 
     /** The addresses of the Ready pods among {@code pods}. */
@@ -374,6 +435,7 @@ public final class WorkVerification {
                 VerificationLoad.spec(run.getSpec(), VerificationLoad.COUNTED_ITERATIONS)
                         .getWorkload(),
                 counts);
+        result.setTargetImage(countedTargetImage(pass, verifier).orElse(null));
         if (VerificationResult.DIFFERS.equals(result.getVerdict())) {
             progress.status().setVerification(result);
             progress.fail(
