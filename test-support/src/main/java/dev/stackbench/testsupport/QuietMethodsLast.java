@@ -1,4 +1,4 @@
-package dev.stackbench.testcluster;
+package dev.stackbench.testsupport;
 
 import java.util.Comparator;
 import org.junit.jupiter.api.MethodOrderer;
