@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.api.status.IntendedLatency;
-import dev.stackbench.testsupport.MachineShare;
-import dev.stackbench.testsupport.MeasuresOnAQuietMachine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +17,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,8 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  * omission correction on the same samples (each service time recorded with the expected interval of 10 ms) must agree
  * with stackbench's figures within one bucket of either.
  */
-@ExtendWith(MachineShare.class)
-@MeasuresOnAQuietMachine
 class IntendedStartIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

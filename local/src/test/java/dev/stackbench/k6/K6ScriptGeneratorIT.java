@@ -14,8 +14,6 @@ import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.api.status.ThresholdResult;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.results.ResultAggregator;
-import dev.stackbench.testsupport.MachineShare;
-import dev.stackbench.testsupport.MeasuresOnAQuietMachine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,8 +30,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Generated scripts against the real k6 binary: k6 accepts them and a short real run yields a parsable summary. It
  * lives with local mode's tests, which run with nothing else on the machine, because it judges request counts.
  */
-@ExtendWith(MachineShare.class)
-@MeasuresOnAQuietMachine
 class K6ScriptGeneratorIT {
 
     private static final String CUSTOM_MODULE = """

@@ -6,20 +6,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.status.BenchmarkRunStatus;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.lifecycle.RunProgress;
-import dev.stackbench.testsupport.MachineShare;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SIGTERM during the second of two runs, for real: the first run's row is printed and written (summary.txt, its
  * status, report.html), the second is marked interrupted, every process is stopped and the CLI exits with 143.
  */
-@ExtendWith(MachineShare.class)
 class InterruptedRunIT {
 
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();

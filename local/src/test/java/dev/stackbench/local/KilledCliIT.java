@@ -2,7 +2,6 @@ package dev.stackbench.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.testsupport.MachineShare;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,14 +11,12 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A CLI killed by SIGKILL (as the OOM killer does) runs no shutdown hook: what it started must still end, by the
  * watchdogs it left beside its processes. A real run in a JVM of its own, killed while the target serves the load.
  */
-@ExtendWith(MachineShare.class)
 class KilledCliIT {
 
     private static final Pattern DATA_DIR = Pattern.compile(" -D (\\S+)/data( |$)");

@@ -6,14 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.status.BenchmarkRunStatus;
 import dev.stackbench.api.status.LimitedBy;
 import dev.stackbench.api.status.Phase;
-import dev.stackbench.testsupport.MachineShare;
-import dev.stackbench.testsupport.MeasuresOnAQuietMachine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,8 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the busy threads and the cap as evidence, and the results table must show it. No assertion on timings or rates: the
  * machine is shared, and the verdict must hold anyway.
  */
-@ExtendWith(MachineShare.class)
-@MeasuresOnAQuietMachine
 class LimitedByIT {
 
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();

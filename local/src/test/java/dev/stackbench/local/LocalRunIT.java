@@ -19,8 +19,6 @@ import dev.stackbench.api.status.StepOutcome;
 import dev.stackbench.api.status.StepResult;
 import dev.stackbench.results.ScrapeLog;
 import dev.stackbench.results.TimedScrape;
-import dev.stackbench.testsupport.MachineShare;
-import dev.stackbench.testsupport.MeasuresOnAQuietMachine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +29,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,8 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  * driven by the real k6. Checks that the summary is complete and consistent and that nothing is left running.
  * No assertion on timings: the machine is shared.
  */
-@ExtendWith(MachineShare.class)
-@MeasuresOnAQuietMachine
 class LocalRunIT {
 
     private static final Path REPO_ROOT = CliInvocation.REPO_ROOT;

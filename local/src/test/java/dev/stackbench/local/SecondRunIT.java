@@ -2,14 +2,12 @@ package dev.stackbench.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stackbench.testsupport.MachineShare;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -17,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
  * naming the first one's pid and results directory, and {@code stackbench script} (which starts nothing) still works.
  * Once the first CLI has ended, the kernel has released its lock.
  */
-@ExtendWith(MachineShare.class)
 class SecondRunIT {
 
     @TempDir

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stackbench.api.status.BenchmarkRunStatus;
 import dev.stackbench.api.status.Phase;
-import dev.stackbench.testsupport.MachineShare;
-import dev.stackbench.testsupport.MeasuresOnAQuietMachine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +12,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * machine answers in milliseconds, so ±3; a busy one's slow seconds widen it by as much as they are slow). Polling
  * k6's REST API instead showed seconds of 0 and 117 at this load.
  */
-@ExtendWith(MachineShare.class)
-@MeasuresOnAQuietMachine
 class SteadyLoadSeriesIT {
 
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();

@@ -7,7 +7,6 @@ import dev.stackbench.api.BenchmarkRuns;
 import dev.stackbench.api.status.BenchmarkRunStatus;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.api.status.VerificationResult;
-import dev.stackbench.testsupport.MachineShare;
 import dev.stackbench.verification.VerificationLoad;
 import dev.stackbench.verification.VerificationVerdict;
 import dev.stackbench.verification.WorkCounts;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * stackbench run} makes before its load; and the same real counts judged against a scenario asking for other work
  * are named as a difference.
  */
-@ExtendWith(MachineShare.class)
 class WorkVerificationIT {
 
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.cli.StackbenchCommand;
 import dev.stackbench.local.ResultsFixtures;
-import dev.stackbench.testsupport.MachineShare;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -21,7 +20,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Opens each kind of report as a reader would: `stackbench report` renders it from results directories that real local
@@ -30,7 +28,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * draw every chart it has a placeholder for with every series it planned, and leaves a screenshot in
  * target/report-pages for a person to look at.
  */
-@ExtendWith(MachineShare.class)
 class ReportInBrowserIT {
 
     private static final Path OUT = Path.of("target", "report-pages");

@@ -12,23 +12,18 @@ import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.LatencyBuckets;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.k6.TinyTargetServer;
-import dev.stackbench.testsupport.MachineShare;
-import dev.stackbench.testsupport.MeasuresOnAQuietMachine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two real k6 processes share one run through execution segments, as k6-operator's runners do, and their summaries
  * are combined: counts add up to the planned load and the merged percentiles stay within the runners' figures.
  */
-@ExtendWith(MachineShare.class)
-@MeasuresOnAQuietMachine
 class TwoRunnerAggregationIT {
 
     @Test

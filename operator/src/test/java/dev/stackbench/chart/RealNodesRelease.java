@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.stackbench.testcluster.CommandResult;
+import dev.stackbench.testcluster.MachineTurn;
 import dev.stackbench.testcluster.ProjectTools;
 import dev.stackbench.testcluster.TestCluster;
-import dev.stackbench.testsupport.MachineTurn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package dev.stackbench.suites;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stackbench.testcluster.MeasuresOnAQuietMachine;
 import dev.stackbench.testcluster.ProjectTools;
-import dev.stackbench.testsupport.MeasuresOnAQuietMachine;
-import dev.stackbench.testsupport.QuietMethodsLast;
+import dev.stackbench.testcluster.QuietMethodsLast;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

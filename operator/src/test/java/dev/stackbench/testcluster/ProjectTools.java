@@ -1,6 +1,5 @@
 package dev.stackbench.testcluster;
 
-import dev.stackbench.testsupport.MachineFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,7 +23,14 @@ public final class ProjectTools {
 
     /** The repository root: the nearest directory at or above the working directory holding hack/cluster.sh. */
     public static Path repositoryRoot() {
-        return MachineFiles.repositoryRoot();
+        Path start = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (Path dir = start; dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("hack/cluster.sh"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("cannot find the stackbench repository (a directory containing "
+                + "hack/cluster.sh) at or above " + start + ": run the tests from inside the repository");
     }
 
     /** The value of a variable hack/setup.sh provides (e.g. STACKBENCH_KUBECTL), if known. */

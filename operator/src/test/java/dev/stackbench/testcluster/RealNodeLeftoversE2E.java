@@ -3,7 +3,6 @@ package dev.stackbench.testcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stackbench.testsupport.MachineTurn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

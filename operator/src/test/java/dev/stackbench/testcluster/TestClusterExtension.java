@@ -1,7 +1,9 @@
 package dev.stackbench.testcluster;
 
-import dev.stackbench.testsupport.MachineShare;
-import dev.stackbench.testsupport.MeasuresOnAQuietMachine;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
@@ -10,10 +12,54 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * Injects the JVM-wide {@link TestCluster#shared()} cluster into test constructors, lifecycle methods and test
  * methods that declare a {@code TestCluster} parameter: {@code @ExtendWith(TestClusterExtension.class)}. Its classes
- * work the machine (API server, operators, real k6 and app JVMs), so each takes its share of it as {@link
- * MachineShare} does: busy, or quiet where marked {@link MeasuresOnAQuietMachine}.
+ * work the machine (API server, operators, real k6 and app JVMs), so each holds {@link MachineTurn#busy} while it
+ * runs: a test that measures in another JVM waits for it. A class marked {@link MeasuresOnAQuietMachine} holds {@link
+ * MachineTurn#quiet} instead.
  */
-public final class TestClusterExtension extends MachineShare implements ParameterResolver {
+public final class TestClusterExtension
+        implements ParameterResolver, BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(TestClusterExtension.class);
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        Class<?> testClass = context.getRequiredTestClass();
+        if (testClass.isAnnotationPresent(MeasuresOnAQuietMachine.class)) {
+            context.getStore(NAMESPACE).put("quiet", MachineTurn.quiet(testClass.getSimpleName()));
+        } else {
+            MachineTurn.busy(testClass.getSimpleName());
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        MachineTurn quiet = context.getStore(NAMESPACE).remove("quiet", MachineTurn.class);
+        if (quiet != null) {
+            quiet.close();
+        } else {
+            MachineTurn.idle();
+        }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        if (context.getRequiredTestMethod().isAnnotationPresent(MeasuresOnAQuietMachine.class)) {
+            context.getStore(NAMESPACE)
+                    .put(
+                            "quietMethod",
+                            MachineTurn.quiet(context.getDisplayName() + " of "
+                                    + context.getRequiredTestClass().getSimpleName()));
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        MachineTurn quiet = context.getStore(NAMESPACE).remove("quietMethod", MachineTurn.class);
+        if (quiet != null) {
+            quiet.close();
+        }
+    }
 
     @Override
     public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {

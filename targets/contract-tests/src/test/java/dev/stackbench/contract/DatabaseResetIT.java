@@ -3,7 +3,6 @@ package dev.stackbench.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.postgres.LocalPostgres;
-import dev.stackbench.testsupport.MachineShare;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -12,14 +11,12 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Each cluster run starts its target with STACKBENCH_RESET_DATABASE=true so that orders left by an earlier run
  * do not change the next one's work; without the flag an app leaves existing data alone. Real processes against
  * a real PostgreSQL: one MVC start and one WebFlux/R2DBC start, since their Flyway setups differ.
  */
-@ExtendWith(MachineShare.class)
 class DatabaseResetIT {
 
     private static final Catalogue CATALOGUE = Catalogue.load();

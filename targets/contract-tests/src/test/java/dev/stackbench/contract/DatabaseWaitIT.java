@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stackbench.postgres.LocalPostgres;
-import dev.stackbench.testsupport.MachineShare;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,7 +19,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * seconds after the app, once for each Flyway setup (MVC through the Hikari pool, WebFlux/R2DBC through Flyway's
  * own JDBC connection); without the variable the app fails at once, as local mode expects.
  */
-@ExtendWith(MachineShare.class)
 class DatabaseWaitIT {
 
     private static final Catalogue CATALOGUE = Catalogue.load();

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stackbench.contract.Http.Response;
 import dev.stackbench.postgres.LocalPostgres;
-import dev.stackbench.testsupport.MachineShare;
 import io.rsocket.exceptions.ApplicationErrorException;
 import java.io.IOException;
 import java.net.URI;
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,7 +43,6 @@ import tools.jackson.databind.JsonNode;
  * Every variant of targets/variants.yaml, started once as a real process against a real PostgreSQL and the real
  * delay service, answers the HTTP contract: same paths, payloads and status codes, on the threads its stack implies.
  */
-@ExtendWith(MachineShare.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class VariantContractIT {
 

@@ -1,4 +1,4 @@
-package dev.stackbench.testsupport;
+package dev.stackbench.testcluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,10 +11,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * How the test JVMs that run side by side share this machine: the operator's two suites ({@code FakeNodesSuite} and
- * {@code RealNodesSuite}), and beside them the integration tests of local mode and of the targets' contract
- * (hack/test.sh), through operating-system locks on files in target/machine ({@link MachineFiles}). A lock goes with
- * its process, also when a JVM is killed.
+ * How the two test JVMs of the operator's integration and end-to-end tests share this machine ({@code
+ * FakeNodesSuite} and {@code RealNodesSuite} run side by side), through operating-system locks on files in the
+ * operator module's build directory. A lock goes with its process, also when a JVM is killed.
  *
  * <ul>
  *   <li>{@link #take The turn}: one test class at a time may have the real-node cluster (fixed bridge and addresses;
@@ -177,7 +176,7 @@ public final class MachineTurn implements AutoCloseable {
     private record FileHold(FileChannel channel, FileLock lock, String name) {
 
         static FileHold lock(String name, boolean shared, String holder, String whyWaiting) {
-            Path file = MachineFiles.file(name);
+            Path file = ProjectTools.repositoryRoot().resolve("operator/target").resolve(name);
             FileChannel channel = null;
             try {
                 Files.createDirectories(file.getParent());

@@ -1,4 +1,4 @@
-package dev.stackbench.testsupport;
+package dev.stackbench.testcluster;
 
 import java.util.Comparator;
 import org.junit.jupiter.api.MethodOrderer;

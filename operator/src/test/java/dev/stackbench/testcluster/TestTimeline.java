@@ -1,4 +1,4 @@
-package dev.stackbench.testsupport;
+package dev.stackbench.testcluster;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,10 +16,9 @@ import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 
 /**
- * Where the test minutes go: each test class and method of every test JVM with this module on its class path, and
- * each wait for and hold of the machine ({@link MachineTurn}), as one line with the wall-clock time in
- * target/machine/test-timeline.txt. The JVMs append to the same file, so one read shows what ran beside what and
- * what waited for what.
+ * Where the operator's test minutes go: each test class and method of both test JVMs, and each wait for and hold of
+ * the machine ({@link MachineTurn}), as one line with the wall-clock time in target/test-timeline.txt. Both JVMs
+ * append to the same file, so one read shows what ran beside what and what waited for what.
  */
 public final class TestTimeline implements TestExecutionListener {
 
@@ -47,7 +46,7 @@ public final class TestTimeline implements TestExecutionListener {
 
     /** One line of the timeline: now, this JVM, what happened. */
     public static synchronized void note(String what) {
-        Path file = MachineFiles.file("test-timeline.txt");
+        Path file = ProjectTools.repositoryRoot().resolve("operator/target/test-timeline.txt");
         try {
             Files.createDirectories(file.getParent());
             Files.writeString(
