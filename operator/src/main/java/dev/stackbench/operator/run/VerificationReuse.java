@@ -3,17 +3,20 @@ package dev.stackbench.operator.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stackbench.api.comparison.BenchmarkComparison;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.run.BenchmarkRunSpec;
 import dev.stackbench.api.status.VerificationResult;
 import dev.stackbench.verification.VerificationLoad;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Which earlier verdict a run may take instead of counting its work again: that of a run in the same namespace whose
+ * Which earlier verdict a run may take instead of counting its work again: that of an earlier repetition of its
+ * comparison with the same spec ({@link #repetition}), or that of a run in the same namespace whose
  * target ran the same image and whose work is the same. The work is the spec as the verification sends it (target,
  * backend, scenario and its parameters, the script), without what shapes only the load (rate, stages, duration,
  * warmup, steps, thresholds, the runners' resources) or the run's housekeeping (checks, cleanup, timeout, placement).
@@ -64,5 +67,39 @@ final class VerificationReuse {
                 .filter(other ->
                         targetImage.equals(other.getStatus().getVerification().getTargetImage()))
                 .findFirst();
+    }
+
+    /**
+     * An earlier repetition of the same comparison with the same spec whose verification is recorded: the operator
+     * set both owner references, so the two runs are the comparison's, of the same variant.
+     */
+    static Optional<BenchmarkRun> repetition(BenchmarkRun run, List<BenchmarkRun> others) {
+        Optional<String> comparison = comparisonOf(run);
+        if (comparison.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonNode spec = JSON.valueToTree(run.getSpec());
+        return others.stream()
+                .filter(other ->
+                        !other.getMetadata().getName().equals(run.getMetadata().getName()))
+                .filter(other -> Objects.equals(
+                        other.getMetadata().getNamespace(), run.getMetadata().getNamespace()))
+                .filter(other -> comparisonOf(other).equals(comparison))
+                .filter(other -> other.getStatus() != null
+                        && other.getStatus().getVerification() != null
+                        && !VerificationResult.DIFFERS.equals(
+                                other.getStatus().getVerification().getVerdict()))
+                .filter(other -> JSON.valueToTree(other.getSpec()).equals(spec))
+                .min(Comparator.comparing(other -> other.getMetadata().getName()));
+    }
+
+    private static Optional<String> comparisonOf(BenchmarkRun run) {
+        List<OwnerReference> owners = run.getMetadata().getOwnerReferences();
+        return owners == null
+                ? Optional.empty()
+                : owners.stream()
+                        .filter(owner -> BenchmarkComparison.KIND.equals(owner.getKind()))
+                        .map(OwnerReference::getUid)
+                        .findFirst();
     }
 }

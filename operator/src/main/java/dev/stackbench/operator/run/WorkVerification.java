@@ -1,7 +1,6 @@
 package dev.stackbench.operator.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stackbench.api.comparison.BenchmarkComparison;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.run.BenchmarkRunDefaults;
 import dev.stackbench.api.status.Conditions;
@@ -23,7 +22,6 @@ import dev.stackbench.verification.WorkCounts;
 import dev.stackbench.verification.WorkQueries;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -87,34 +85,21 @@ public final class WorkVerification {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
         progress.checkAgainIn(settings.pollInterval());
-        Optional<BenchmarkRun> counted = verifiedRepetition(pass);
+        Optional<BenchmarkRun> counted = VerificationReuse.repetition(run, pass.allRuns());
         if (counted.isPresent()) {
-            VerificationResult reused =
-                    COPIES.convertValue(counted.get().getStatus().getVerification(), VerificationResult.class);
-            reused.setVerifiedBy(Objects.requireNonNullElse(
-                    reused.getVerifiedBy(), counted.get().getMetadata().getName()));
-            record(
-                    pass,
-                    reused,
-                    " as verified by " + reused.getVerifiedBy()
-                            + " (the same spec in the same comparison; a comparison verifies each variant once)");
+            take(pass, counted.get(), "the same spec in the same comparison; a comparison verifies each variant once");
             return;
         }
         Optional<Pod> existing = pass.secondary(Pod.class, VerificationPod.name(run));
-        Optional<String> image = readyTargetImage(pass);
-        Optional<BenchmarkRun> earlier =
-                image.flatMap(targetImage -> VerificationReuse.source(run, pass.allRuns(), targetImage));
+        Optional<BenchmarkRun> earlier = VerifiedPods.readyTargetImage(pass)
+                .flatMap(targetImage -> VerificationReuse.source(run, pass.allRuns(), targetImage));
         if (earlier.isPresent() && (existing.isEmpty() || !counting(existing.get()))) {
-            VerificationResult reused =
-                    COPIES.convertValue(earlier.get().getStatus().getVerification(), VerificationResult.class);
-            reused.setVerifiedBy(Objects.requireNonNullElse(
-                    reused.getVerifiedBy(), earlier.get().getMetadata().getName()));
             existing.ifPresent(pod -> pass.client().pods().resource(pod).delete());
-            record(
+            take(
                     pass,
-                    reused,
-                    " as verified by " + reused.getVerifiedBy() + " (the same target image, target, backend and"
-                            + " scenario: the same work per request, whatever the load)");
+                    earlier.get(),
+                    "the same target image, target, backend and scenario: the same work per request, whatever the"
+                            + " load");
             return;
         }
         if (existing.isEmpty()) {
@@ -128,7 +113,7 @@ public final class WorkVerification {
                             + " pods is gone");
             return;
         }
-        if (madeForOtherPods(pass, verifier)) {
+        if (VerifiedPods.madeForOtherPods(pass, verifier)) {
             // Made early for a target or delay-service pod that was replaced before it was Ready.
             pass.client().pods().resource(verifier).delete();
             progress.status()
@@ -157,32 +142,33 @@ public final class WorkVerification {
         BenchmarkRun run = pass.run();
         if (verified(pass)
                 || pass.secondary(Pod.class, VerificationPod.name(run)).isPresent()
-                || verifiedRepetition(pass).isPresent()
+                || VerificationReuse.repetition(run, pass.allRuns()).isPresent()
                 // An earlier run with the same work may answer once the target's image is known: no pod before.
                 || !VerificationReuse.candidates(run, pass.allRuns()).isEmpty()) {
             return;
         }
-        List<Pod> targets = live(pass.pods(RunLabels.ROLE_TARGET));
-        List<Pod> delays = live(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
+        List<Pod> targets = VerifiedPods.live(pass.pods(RunLabels.ROLE_TARGET));
+        List<Pod> delays = VerifiedPods.live(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
         int targetReplicas =
                 Objects.requireNonNullElse(run.getSpec().getTarget().getReplicas(), BenchmarkRunDefaults.REPLICAS);
         if (targets.size() != targetReplicas
-                || delays.size() != delayReplicas(run)
-                || Stream.concat(targets.stream(), delays.stream()).anyMatch(pod -> address(pod) == null)) {
+                || delays.size() != VerifiedPods.delayReplicas(run)
+                || Stream.concat(targets.stream(), delays.stream())
+                        .anyMatch(pod -> VerifiedPods.address(pod) == null)) {
             return;
         }
         create(
                 pass,
-                address(targets.get(0)),
-                delays.stream().map(WorkVerification::address).toList(),
+                VerifiedPods.address(targets.get(0)),
+                delays.stream().map(VerifiedPods::address).toList(),
                 false);
     }
 
     private void start(RunContext pass) {
         RunProgress progress = pass.progress();
-        Optional<String> target =
-                readyAddresses(pass.pods(RunLabels.ROLE_TARGET)).stream().findFirst();
-        List<String> delay = readyAddresses(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
+        Optional<String> target = VerifiedPods.readyAddresses(pass.pods(RunLabels.ROLE_TARGET)).stream()
+                .findFirst();
+        List<String> delay = VerifiedPods.readyAddresses(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
         if (target.isEmpty() || delay.isEmpty()) {
             progress.status()
                     .setMessage("verifying the work per request: waiting for the informers to see the Ready"
@@ -190,40 +176,6 @@ public final class WorkVerification {
             return;
         }
         create(pass, target.get(), delay, true);
-    }
-
-    /** Whether the pod was made for other target or delay-service pods than the Ready ones (known once they are). */
-    private static boolean madeForOtherPods(RunContext pass, Pod verifier) {
-        String madeFor = Optional.ofNullable(verifier.getMetadata().getAnnotations())
-                .map(annotations -> annotations.get(VerificationPod.ADDRESSES_ANNOTATION))
-                .orElse(null);
-        Optional<String> target =
-                readyAddresses(pass.pods(RunLabels.ROLE_TARGET)).stream().findFirst();
-        List<String> delay = readyAddresses(pass.pods(RunLabels.ROLE_DELAY_SERVICE));
-        return madeFor != null
-                && target.isPresent()
-                && delay.size() == delayReplicas(pass.run())
-                && !madeFor.equals(VerificationPod.addresses(target.get(), delay));
-    }
-
-    private static int delayReplicas(BenchmarkRun run) {
-        var backend = run.getSpec().getBackend();
-        Integer replicas = backend == null || backend.getDelayService() == null
-                ? null
-                : backend.getDelayService().getReplicas();
-        return Objects.requireNonNullElse(replicas, BenchmarkRunDefaults.REPLICAS);
-    }
-
-    /** The pods not being deleted, by name (the order {@link #readyAddresses} keeps too). */
-    private static List<Pod> live(List<Pod> pods) {
-        return pods.stream()
-                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
-                .sorted(java.util.Comparator.comparing(pod -> pod.getMetadata().getName()))
-                .toList();
-    }
-
-    private static String address(Pod pod) {
-        return pod.getStatus() == null ? null : pod.getStatus().getPodIP();
     }
 
     private void create(RunContext pass, String target, List<String> delay, boolean targetReady) {
@@ -265,55 +217,6 @@ public final class WorkVerification {
                 .anyMatch(status -> VerificationPod.WARMUP.equals(status.getName())
                         && status.getState() != null
                         && status.getState().getTerminated() != null);
-    }
-
-    /** The image ID of the first Ready target pod, once the kubelet reports it. */
-    private static Optional<String> readyTargetImage(RunContext pass) {
-        return live(pass.pods(RunLabels.ROLE_TARGET)).stream()
-                .filter(pod -> readyAddresses(List.of(pod)).size() == 1)
-                .findFirst()
-                .flatMap(WorkVerification::imageOf);
-    }
-
-    /** The image ID of the target pod the verification pod sent its requests to. */
-    private static Optional<String> countedTargetImage(RunContext pass, Pod verifier) {
-        String madeFor = Optional.ofNullable(verifier.getMetadata().getAnnotations())
-                .map(annotations -> annotations.get(VerificationPod.ADDRESSES_ANNOTATION))
-                .orElse("");
-        String address = madeFor.contains(" ") ? madeFor.substring(0, madeFor.indexOf(' ')) : madeFor;
-        return live(pass.pods(RunLabels.ROLE_TARGET)).stream()
-                .filter(pod -> address.equals(address(pod)))
-                .findFirst()
-                .flatMap(WorkVerification::imageOf);
-    }
-
-    /** The image IDs of a pod's containers (one for a target), as the kubelet reports them. */
-    private static Optional<String> imageOf(Pod pod) {
-        List<String> images =
-                Optional.ofNullable(pod.getStatus())
-                        .map(status -> status.getContainerStatuses())
-                        .orElse(List.of())
-                        .stream()
-                        .sorted(java.util.Comparator.comparing(ContainerStatus::getName))
-                        .map(ContainerStatus::getImageID)
-                        .toList();
-        return images.isEmpty() || images.stream().anyMatch(id -> id == null || id.isBlank())
-                ? Optional.empty()
-                : Optional.of(String.join(",", images));
-    }
-
-    /** The addresses of the Ready pods among {@code pods}. */
-    private static List<String> readyAddresses(List<Pod> pods) {
-        return pods.stream()
-                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null
-                        && pod.getStatus() != null
-                        && pod.getStatus().getPodIP() != null
-                        && pod.getStatus().getConditions() != null
-                        && pod.getStatus().getConditions().stream()
-                                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
-                .sorted(java.util.Comparator.comparing(pod -> pod.getMetadata().getName()))
-                .map(pod -> pod.getStatus().getPodIP())
-                .toList();
     }
 
     private void waiting(RunContext pass, Pod verifier) {
@@ -435,7 +338,7 @@ public final class WorkVerification {
                 VerificationLoad.spec(run.getSpec(), VerificationLoad.COUNTED_ITERATIONS)
                         .getWorkload(),
                 counts);
-        result.setTargetImage(countedTargetImage(pass, verifier).orElse(null));
+        result.setTargetImage(VerifiedPods.countedTargetImage(pass, verifier).orElse(null));
         if (VerificationResult.DIFFERS.equals(result.getVerdict())) {
             progress.status().setVerification(result);
             progress.fail(
@@ -448,6 +351,14 @@ public final class WorkVerification {
         record(pass, result, ": " + result.getMessage());
     }
 
+    /** Takes the verdict of {@code source}, naming the run that counted it, and why it holds for this run. */
+    private void take(RunContext pass, BenchmarkRun source, String why) {
+        VerificationResult reused = COPIES.convertValue(source.getStatus().getVerification(), VerificationResult.class);
+        reused.setVerifiedBy(Objects.requireNonNullElse(
+                reused.getVerifiedBy(), source.getMetadata().getName()));
+        record(pass, reused, " as verified by " + reused.getVerifiedBy() + " (" + why + ")");
+    }
+
     /** Records the verdict and lets the load go: the runners' gate opens with the target's Service. */
     private void record(RunContext pass, VerificationResult result, String how) {
         RunProgress progress = pass.progress();
@@ -458,40 +369,6 @@ public final class WorkVerification {
         progress.status().setVerification(result);
         progress.note(VERIFIED, result.getVerdict() + how);
         progress.status().setMessage("verified the work per request (" + result.getVerdict() + ")");
-    }
-
-    /**
-     * An earlier repetition of the same comparison with the same spec whose verification is recorded: the operator
-     * set both owner references, so the two runs are the comparison's, of the same variant.
-     */
-    private static Optional<BenchmarkRun> verifiedRepetition(RunContext pass) {
-        BenchmarkRun run = pass.run();
-        Optional<String> comparison = comparisonOf(run);
-        if (comparison.isEmpty()) {
-            return Optional.empty();
-        }
-        return pass.allRuns().stream()
-                .filter(other ->
-                        !other.getMetadata().getName().equals(run.getMetadata().getName()))
-                .filter(other -> Objects.equals(
-                        other.getMetadata().getNamespace(), run.getMetadata().getNamespace()))
-                .filter(other -> comparisonOf(other).equals(comparison))
-                .filter(other -> other.getStatus() != null
-                        && other.getStatus().getVerification() != null
-                        && !VerificationResult.DIFFERS.equals(
-                                other.getStatus().getVerification().getVerdict()))
-                .filter(other -> COPIES.valueToTree(other.getSpec()).equals(COPIES.valueToTree(run.getSpec())))
-                .min(java.util.Comparator.comparing(other -> other.getMetadata().getName()));
-    }
-
-    private static Optional<String> comparisonOf(BenchmarkRun run) {
-        List<OwnerReference> owners = run.getMetadata().getOwnerReferences();
-        return owners == null
-                ? Optional.empty()
-                : owners.stream()
-                        .filter(owner -> BenchmarkComparison.KIND.equals(owner.getKind()))
-                        .map(OwnerReference::getUid)
-                        .findFirst();
     }
 
     /** The last count printed after {@code marker} in the counted pass's log. */
