@@ -27,21 +27,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The pod that verifies a run's work per request before its load, on the run's load-generator pool: its containers
- * run one after the other (init containers, then the last), each leaving its answer in its log for the operator. The
- * operator creates it as soon as the target and delay-service pods have addresses, while their JVMs still start, so
- * that the kubelet has it scheduled and its first container running by the time the target answers.
+ * The pod that verifies a run's work per request before its load, on the run's load-generator pool. Its init container
+ * ({@value #COPY_K6}) copies k6 out of the k6 image; its one container ({@value #RUN_STEPS}), of the database image
+ * (psql and a shell), then runs the four steps one after the other ({@link VerificationSteps}), each answer in its log
+ * for the operator. One container for the four steps: each container of a pod costs about a second of the kubelet's
+ * sequencing. The operator creates the pod as soon as the target and delay-service pods have addresses, while their
+ * JVMs still start, so the copy is done and the first step waits for the target by the time it answers.
  *
  * <ol>
- *   <li>{@value #WARMUP}: k6 waits until the target's and the delay service's health endpoints answer 200 (its
- *       setup), then sends {@link VerificationLoad#WARMUP_ITERATIONS} uncounted iterations (connections open, classes
- *       load);
- *   <li>{@value #RESET}: psql creates pg_stat_statements in the run's database and resets its counters;
- *   <li>{@value #COUNTED}: k6 reads the delay service's call counter on every delay-service pod (its setup), sends
- *       {@link VerificationLoad#COUNTED_ITERATIONS} iterations with the run's own script (every response checked),
- *       reads the counters again (its teardown) and prints its summary;
- *   <li>{@value #STATEMENTS}: psql prints the statements and rows the target's role ran, then removes the orders the
- *       requests wrote and resets the counters, so the load starts from the state the target started with.
+ *   <li>{@value VerificationSteps#WARMUP}: k6 waits until the target's and the delay service's health endpoints
+ *       answer 200 (its setup), then sends {@link VerificationLoad#WARMUP_ITERATIONS} uncounted iterations
+ *       (connections open, classes load);
+ *   <li>{@value VerificationSteps#RESET}: psql creates pg_stat_statements in the run's database and resets its
+ *       counters;
+ *   <li>{@value VerificationSteps#COUNTED}: k6 reads the delay service's call counter on every delay-service pod (its
+ *       setup), sends {@link VerificationLoad#COUNTED_ITERATIONS} iterations with the run's own script (every response
+ *       checked), reads the counters again (its teardown) and prints its summary;
+ *   <li>{@value VerificationSteps#STATEMENTS}: psql prints the statements and rows the target's role ran, then removes
+ *       the orders the requests wrote and resets the counters, so the load starts from the state the target started
+ *       with.
  * </ol>
  *
  * <p>It talks to the target pod and the delay-service pods by address: the target's Service lets nothing through
@@ -50,15 +54,14 @@ import java.util.Map;
  */
 public final class VerificationPod {
 
-    public static final String WARMUP = "warmup";
-    public static final String RESET = "reset-counters";
-    public static final String COUNTED = "counted";
-    public static final String STATEMENTS = "statements";
+    /** The init container that copies k6 for the steps, and the container that runs them. */
+    public static final String COPY_K6 = "copy-k6";
+
+    public static final String RUN_STEPS = "steps";
 
     /**
      * The lines the counted pass prints before and after its iterations: the marker, then the sum of the delay
-     * service's call counter over every delay-service pod. One k6 process for the three: each container of the pod
-     * costs about a second of the kubelet's sequencing.
+     * service's call counter over every delay-service pod.
      */
     public static final String CALLS_BEFORE = "STACKBENCH_UPSTREAM_CALLS_BEFORE";
 
@@ -66,7 +69,15 @@ public final class VerificationPod {
 
     static final String WARMUP_SCRIPT = "warmup.js";
     static final String COUNTED_SCRIPT = "counted.js";
+    static final String STEPS_SCRIPT = "steps.sh";
+    static final String RESET_SQL = "reset.sql";
+    static final String STATEMENTS_SQL = "statements.sql";
     static final String SCRIPTS = "/verify";
+    static final String K6_DIR = "/stackbench-k6";
+
+    /** The k6 binary takes some 100 MB; the copy is on the node's disk, not in memory. */
+    static final String K6_DIR_SIZE = "512Mi";
+
     static final String URLS_ENV = "STACKBENCH_DELAY_METRICS_URLS";
     static final String HEALTH_URLS_ENV = "STACKBENCH_HEALTH_URLS";
     static final String HEALTH_SECONDS_ENV = "STACKBENCH_HEALTH_SECONDS";
@@ -221,6 +232,14 @@ public final class VerificationPod {
                                         custom)
                                 .text()
                         + CALLS_HOOKS);
+        data.put(RESET_SQL, VerificationSteps.sql(WorkQueries.CREATE_EXTENSION, WorkQueries.RESET_COUNTERS));
+        data.put(
+                STATEMENTS_SQL,
+                VerificationSteps.sql(
+                        WorkQueries.statementsOf(RunDatabase.USER, RunDatabase.DATABASE),
+                        WorkQueries.RESET_ORDERS,
+                        WorkQueries.RESET_COUNTERS));
+        data.put(STEPS_SCRIPT, VerificationSteps.script());
         if (customModule != null) {
             data.put(K6ScriptConfigMap.CUSTOM_MODULE_KEY, customModule);
         }
@@ -251,24 +270,43 @@ public final class VerificationPod {
         healthUrls.add("http://" + targetAddress + ":" + TargetDeployment.MANAGEMENT_PORT + SpringApp.HEALTH_PATH);
         delayAddresses.forEach(address -> healthUrls.add(
                 "http://" + address + ":" + DelayServiceDeployment.MANAGEMENT_PORT + SpringApp.HEALTH_PATH));
-        List<Container> steps = new ArrayList<>();
-        steps.add(k6(
-                WARMUP,
-                WARMUP_SCRIPT,
-                baseUrl,
-                metricsUrls,
+        List<EnvVar> env = new ArrayList<>(List.of(
+                env(K6Env.BASE_URL, baseUrl),
+                env(K6Env.NO_USAGE_REPORT, "true"),
+                env(URLS_ENV, metricsUrls),
                 env(HEALTH_URLS_ENV, String.join(" ", healthUrls)),
                 env(HEALTH_SECONDS_ENV, Long.toString(healthWait.toSeconds())),
-                // k6 gives its setup 60 s unless told: the wait may be longer.
-                env("K6_SETUP_TIMEOUT", (healthWait.toSeconds() + 10) + "s")));
-        steps.add(psql(run, RESET, WorkQueries.CREATE_EXTENSION, WorkQueries.RESET_COUNTERS));
-        steps.add(k6(COUNTED, COUNTED_SCRIPT, baseUrl, metricsUrls));
-        Container last = psql(
-                run,
-                STATEMENTS,
-                WorkQueries.statementsOf(RunDatabase.USER, RunDatabase.DATABASE),
-                WorkQueries.RESET_ORDERS,
-                WorkQueries.RESET_COUNTERS);
+                // k6 gives its setup 60 s unless told: the warmup's wait may be longer.
+                env("K6_SETUP_TIMEOUT", (healthWait.toSeconds() + 10) + "s"),
+                env("PGHOST", RunDatabase.host(run)),
+                env("PGPORT", Integer.toString(RunDatabase.PORT)),
+                env("PGUSER", RunDatabase.USER),
+                env("PGDATABASE", RunDatabase.DATABASE),
+                env("PGCONNECT_TIMEOUT", "10"),
+                env("HOME", RestrictedPods.TMP),
+                env(VerificationSteps.K6_ENV, K6_DIR + "/k6")));
+        env.add(RunDatabase.password(run, "PGPASSWORD"));
+        Container steps = new ContainerBuilder()
+                .withName(RUN_STEPS)
+                .withImage(settings.databaseImage())
+                .withCommand("sh", SCRIPTS + "/" + STEPS_SCRIPT)
+                .withWorkingDir(SCRIPTS)
+                .withEnv(env)
+                .withSecurityContext(RestrictedPods.container())
+                .withResources(resources())
+                .addToVolumeMounts(RestrictedPods.mount("scripts", SCRIPTS))
+                .addToVolumeMounts(RestrictedPods.mount("k6", K6_DIR))
+                .addToVolumeMounts(RestrictedPods.mount("tmp", RestrictedPods.TMP))
+                .build();
+        Container copy = new ContainerBuilder()
+                .withName(COPY_K6)
+                .withImage(settings.k6Image() != null ? settings.k6Image() : ReadinessGate.K6_OPERATOR_DEFAULT_IMAGE)
+                // The kubelet turns $$ into $ (it expands $(NAME) in a command).
+                .withCommand("sh", "-c", "exec cp \"$$(command -v k6)\" " + K6_DIR + "/k6")
+                .withSecurityContext(RestrictedPods.container())
+                .withResources(resources())
+                .addToVolumeMounts(RestrictedPods.mount("k6", K6_DIR))
+                .build();
         var placement = Placements.loadgen(run.getSpec());
         return new PodBuilder()
                 .withNewMetadata()
@@ -290,14 +328,15 @@ public final class VerificationPod {
                         .withRunAsUser(RunDatabase.RUN_AS_USER)
                         .withRunAsGroup(RunDatabase.RUN_AS_USER)
                         .build())
-                .withInitContainers(steps)
-                .withContainers(last)
+                .withInitContainers(copy)
+                .withContainers(steps)
                 .addNewVolume()
                 .withName("scripts")
                 .withNewConfigMap()
                 .withName(name(run))
                 .endConfigMap()
                 .endVolume()
+                .addToVolumes(RestrictedPods.scratch("k6", K6_DIR_SIZE, false))
                 .addToVolumes(RestrictedPods.scratch("tmp", "64Mi", false))
                 .endSpec()
                 .build();
@@ -306,52 +345,6 @@ public final class VerificationPod {
     /** The value of {@link #ADDRESSES_ANNOTATION} for these addresses. */
     public static String addresses(String targetAddress, List<String> delayAddresses) {
         return targetAddress + " " + String.join(",", delayAddresses);
-    }
-
-    private Container k6(String name, String script, String baseUrl, String metricsUrls, EnvVar... extra) {
-        List<EnvVar> env = new ArrayList<>();
-        env.add(env(K6Env.BASE_URL, baseUrl));
-        env.add(env(K6Env.NO_USAGE_REPORT, "true"));
-        env.add(env(URLS_ENV, metricsUrls));
-        env.add(env("HOME", RestrictedPods.TMP));
-        env.addAll(List.of(extra));
-        return new ContainerBuilder()
-                .withName(name)
-                .withImage(settings.k6Image() != null ? settings.k6Image() : ReadinessGate.K6_OPERATOR_DEFAULT_IMAGE)
-                .withCommand("k6", "run", "--quiet", "--no-color", "--log-format=raw", SCRIPTS + "/" + script)
-                .withWorkingDir(SCRIPTS)
-                .withEnv(env)
-                .withSecurityContext(RestrictedPods.container())
-                .withResources(resources())
-                .addToVolumeMounts(RestrictedPods.mount("scripts", SCRIPTS))
-                .addToVolumeMounts(RestrictedPods.mount("tmp", RestrictedPods.TMP))
-                .build();
-    }
-
-    /** psql on the run's database, as its user, running {@code statements} in order and stopping at an error. */
-    private Container psql(BenchmarkRun run, String name, String... statements) {
-        List<String> command = new ArrayList<>(List.of("psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"));
-        for (String statement : statements) {
-            command.add("-c");
-            // The kubelet expands $(NAME) in a container's command and turns $$ into $: every $ is doubled.
-            command.add(statement.replace("$", "$$"));
-        }
-        return new ContainerBuilder()
-                .withName(name)
-                .withImage(settings.databaseImage())
-                .withCommand(command)
-                .withEnv(
-                        env("PGHOST", RunDatabase.host(run)),
-                        env("PGPORT", Integer.toString(RunDatabase.PORT)),
-                        env("PGUSER", RunDatabase.USER),
-                        env("PGDATABASE", RunDatabase.DATABASE),
-                        env("PGCONNECT_TIMEOUT", "10"),
-                        env("HOME", RestrictedPods.TMP),
-                        RunDatabase.password(run, "PGPASSWORD"))
-                .withSecurityContext(RestrictedPods.container())
-                .withResources(resources())
-                .addToVolumeMounts(RestrictedPods.mount("tmp", RestrictedPods.TMP))
-                .build();
     }
 
     /** Memory bounded; no CPU reserved, so the pod fits beside runners that hold the pool's CPUs. */

@@ -16,6 +16,7 @@ import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.objects.ReadinessGate;
 import dev.stackbench.operator.objects.TargetService;
 import dev.stackbench.operator.objects.VerificationPod;
+import dev.stackbench.operator.objects.VerificationSteps;
 import dev.stackbench.verification.VerificationLoad;
 import dev.stackbench.verification.VerificationVerdict;
 import dev.stackbench.verification.WorkCounts;
@@ -93,7 +94,7 @@ public final class WorkVerification {
         Optional<Pod> existing = pass.secondary(Pod.class, VerificationPod.name(run));
         Optional<BenchmarkRun> earlier = VerifiedPods.readyTargetImage(pass)
                 .flatMap(targetImage -> VerificationReuse.source(run, pass.allRuns(), targetImage));
-        if (earlier.isPresent() && (existing.isEmpty() || !counting(existing.get()))) {
+        if (earlier.isPresent() && (existing.isEmpty() || !counting(pass, existing.get()))) {
             existing.ifPresent(pod -> pass.client().pods().resource(pod).delete());
             take(
                     pass,
@@ -212,11 +213,13 @@ public final class WorkVerification {
     }
 
     /** Whether the pod has begun counting (its warmup ended): a verdict found meanwhile does not stop it. */
-    private static boolean counting(Pod verifier) {
-        return statuses(verifier).stream()
-                .anyMatch(status -> VerificationPod.WARMUP.equals(status.getName())
-                        && status.getState() != null
-                        && status.getState().getTerminated() != null);
+    private static boolean counting(RunContext pass, Pod verifier) {
+        if (!running(verifier, VerificationPod.RUN_STEPS) && !ended(verifier, VerificationPod.RUN_STEPS)) {
+            return false;
+        }
+        return VerificationSteps.lastStep(log(pass, verifier))
+                .filter(step -> !VerificationSteps.WARMUP.equals(step))
+                .isPresent();
     }
 
     private void waiting(RunContext pass, Pod verifier) {
@@ -229,7 +232,7 @@ public final class WorkVerification {
             Instant ready = progress.trueSince(Conditions.TARGET_READY).orElse(created);
             created = ready.isAfter(created) ? ready : created;
         }
-        String step = currentStep(verifier);
+        String step = currentStep(pass, verifier);
         if (progress.now().isAfter(created.plus(limit))) {
             String why = started
                     ? "it was still at step " + step + " after " + limit.toSeconds() + " s"
@@ -258,15 +261,34 @@ public final class WorkVerification {
                 .orElse("");
     }
 
-    /** The step the pod is at: its first container that has not ended. */
-    private static String currentStep(Pod verifier) {
-        List<ContainerStatus> statuses = statuses(verifier);
-        for (ContainerStatus status : statuses) {
-            if (status.getState() == null || status.getState().getTerminated() == null) {
-                return status.getName() + " (" + (statuses.indexOf(status) + 1) + " of " + statuses.size() + ")";
-            }
+    /** The step the pod is at: copying k6, then the last step the steps' log names. */
+    private static String currentStep(RunContext pass, Pod verifier) {
+        if (ended(verifier, VerificationPod.RUN_STEPS)) {
+            return "ending";
         }
-        return statuses.isEmpty() ? "starting" : "ending";
+        if (!running(verifier, VerificationPod.RUN_STEPS)) {
+            return statuses(verifier).isEmpty() ? "starting" : "copying k6 into the pod";
+        }
+        String step = VerificationSteps.lastStep(log(pass, verifier)).orElse(VerificationSteps.WARMUP);
+        int index = VerificationSteps.STEPS.indexOf(step);
+        return index < 0
+                ? step
+                : step + " (" + (index + 1) + " of " + VerificationSteps.STEPS.size() + ")"
+                        + (index == 0 ? ", once the target and the delay service answer" : "");
+    }
+
+    private static boolean running(Pod verifier, String container) {
+        return statuses(verifier).stream()
+                .anyMatch(status -> container.equals(status.getName())
+                        && status.getState() != null
+                        && status.getState().getRunning() != null);
+    }
+
+    private static boolean ended(Pod verifier, String container) {
+        return statuses(verifier).stream()
+                .anyMatch(status -> container.equals(status.getName())
+                        && status.getState() != null
+                        && status.getState().getTerminated() != null);
     }
 
     private static List<ContainerStatus> statuses(Pod verifier) {
@@ -288,7 +310,11 @@ public final class WorkVerification {
                 String log = log(pass, verifier, status.getName());
                 String tail =
                         log.substring(Math.max(0, log.length() - FAILURE_TAIL)).strip();
-                return "step " + status.getName() + " of the verification pod "
+                // The steps' script names the step that failed; the copy of k6 is a step of its own.
+                String step = VerificationPod.RUN_STEPS.equals(status.getName())
+                        ? VerificationSteps.failedStep(log).orElse(status.getName())
+                        : status.getName();
+                return "step " + step + " of the verification pod "
                         + verifier.getMetadata().getName()
                         + " exited with code " + terminated.getExitCode()
                         + (terminated.getReason() == null ? "" : " (" + terminated.getReason() + ")")
@@ -309,7 +335,8 @@ public final class WorkVerification {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
         String name = verifier.getMetadata().getName();
-        String countedLog = log(pass, verifier, VerificationPod.COUNTED);
+        String stepsLog = log(pass, verifier);
+        String countedLog = VerificationSteps.output(stepsLog, VerificationSteps.COUNTED);
         RunnerSummary counted;
         try {
             counted = K6SummaryParser.parse(countedLog);
@@ -317,7 +344,7 @@ public final class WorkVerification {
             progress.fail(
                     RunProgress.VERIFICATION_FAILED,
                     "the counted requests of verification pod " + name + " left no k6 summary (" + e.getMessage()
-                            + "); see kubectl logs " + name + " -c " + VerificationPod.COUNTED);
+                            + "); see kubectl logs " + name + " -c " + VerificationPod.RUN_STEPS);
             return;
         }
         Optional<Double> before = calls(countedLog, VerificationPod.CALLS_BEFORE);
@@ -327,12 +354,12 @@ public final class WorkVerification {
                     RunProgress.VERIFICATION_FAILED,
                     "verification pod " + name + " did not print the delay service's call counter before and after"
                             + " its requests (" + VerificationPod.CALLS_BEFORE + ", " + VerificationPod.CALLS_AFTER
-                            + "); see kubectl logs " + name + " -c " + VerificationPod.COUNTED);
+                            + "); see kubectl logs " + name + " -c " + VerificationPod.RUN_STEPS);
             return;
         }
         WorkCounts counts = WorkCounts.of(
                 counted,
-                WorkQueries.statements(log(pass, verifier, VerificationPod.STATEMENTS)),
+                WorkQueries.statements(VerificationSteps.output(stepsLog, VerificationSteps.STATEMENTS)),
                 Math.round(after.get() - before.get()));
         VerificationResult result = VerificationVerdict.judge(
                 VerificationLoad.spec(run.getSpec(), VerificationLoad.COUNTED_ITERATIONS)
@@ -345,7 +372,7 @@ public final class WorkVerification {
                     RunProgress.VERIFICATION_FAILED,
                     "the target did not do the scenario's work per request, so no load was sent: "
                             + result.getMessage() + " (counts in status.verification; kubectl logs " + name
-                            + " -c " + VerificationPod.STATEMENTS + ")");
+                            + " -c " + VerificationPod.RUN_STEPS + ")");
             return;
         }
         record(pass, result, ": " + result.getMessage());
@@ -382,7 +409,12 @@ public final class WorkVerification {
         return Optional.ofNullable(last);
     }
 
-    /** The end of one step's log, at most {@link #LOG_BYTES}. */
+    /** The end of the steps' log, at most {@link #LOG_BYTES}. */
+    private static String log(RunContext pass, Pod verifier) {
+        return log(pass, verifier, VerificationPod.RUN_STEPS);
+    }
+
+    /** The end of one container's log, at most {@link #LOG_BYTES}. */
     private static String log(RunContext pass, Pod verifier, String container) {
         try {
             return BoundedReads.tail(

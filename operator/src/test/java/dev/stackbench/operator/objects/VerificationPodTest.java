@@ -53,59 +53,56 @@ class VerificationPodTest {
                 .isEqualTo(WAIT.plus(VerificationPod.LIMIT).toSeconds());
         assertThat(pod.getMetadata().getAnnotations())
                 .containsEntry(VerificationPod.ADDRESSES_ANNOTATION, "198.18.2.5 198.18.3.7,198.18.3.8");
-        assertThat(Stream.concat(pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
-                        .map(Container::getName))
-                .containsExactly(
-                        VerificationPod.WARMUP,
-                        VerificationPod.RESET,
-                        VerificationPod.COUNTED,
-                        VerificationPod.STATEMENTS);
+        // k6 copied out of its image, then the four steps in one container of the database image (psql and sh).
+        assertThat(pod.getSpec().getInitContainers())
+                .extracting(Container::getName)
+                .containsExactly(VerificationPod.COPY_K6);
+        assertThat(pod.getSpec().getContainers())
+                .extracting(Container::getName)
+                .containsExactly(VerificationPod.RUN_STEPS);
+        Container copy = container(pod, VerificationPod.COPY_K6);
+        assertThat(copy.getImage()).isEqualTo(ReadinessGate.K6_OPERATOR_DEFAULT_IMAGE);
+        assertThat(String.join(" ", copy.getCommand())).contains("cp ", VerificationPod.K6_DIR + "/k6");
 
-        Container counted = container(pod, VerificationPod.COUNTED);
-        assertThat(counted.getImage()).isEqualTo(ReadinessGate.K6_OPERATOR_DEFAULT_IMAGE);
-        assertThat(counted.getCommand()).endsWith("/verify/counted.js");
+        Container steps = container(pod, VerificationPod.RUN_STEPS);
+        assertThat(steps.getImage()).isEqualTo("stackbench/postgres:15");
+        assertThat(steps.getCommand()).containsExactly("sh", "/verify/" + VerificationPod.STEPS_SCRIPT);
+        assertThat(steps.getVolumeMounts())
+                .extracting(mount -> mount.getMountPath())
+                .contains("/verify", VerificationPod.K6_DIR);
         // The target pod by address: its Service stays shut to the runners until the verdict.
-        assertThat(env(counted)).containsEntry("STACKBENCH_BASE_URL", "http://198.18.2.5:8080");
-        assertThat(env(counted))
+        assertThat(env(steps))
+                .containsEntry("STACKBENCH_BASE_URL", "http://198.18.2.5:8080")
+                .containsEntry(VerificationSteps.K6_ENV, VerificationPod.K6_DIR + "/k6")
                 .containsEntry(
                         VerificationPod.URLS_ENV,
                         "http://198.18.3.7:" + DelayServiceDeployment.MANAGEMENT_PORT + "/actuator/prometheus"
                                 + " http://198.18.3.8:" + DelayServiceDeployment.MANAGEMENT_PORT
-                                + "/actuator/prometheus");
-
-        Container warmup = container(pod, VerificationPod.WARMUP);
-        assertThat(env(warmup))
+                                + "/actuator/prometheus")
                 .containsEntry(
                         VerificationPod.HEALTH_URLS_ENV,
                         "http://198.18.2.5:" + TargetDeployment.MANAGEMENT_PORT + "/actuator/health"
                                 + " http://198.18.3.7:" + DelayServiceDeployment.MANAGEMENT_PORT + "/actuator/health"
                                 + " http://198.18.3.8:" + DelayServiceDeployment.MANAGEMENT_PORT + "/actuator/health")
                 .containsEntry(VerificationPod.HEALTH_SECONDS_ENV, "300")
-                .containsEntry("K6_SETUP_TIMEOUT", "310s");
-        assertThat(env(counted)).doesNotContainKey(VerificationPod.HEALTH_URLS_ENV);
-
-        Container statements = container(pod, VerificationPod.STATEMENTS);
-        assertThat(statements.getImage()).isEqualTo("stackbench/postgres:15");
-        assertThat(statements.getCommand())
-                .startsWith("psql")
-                .containsSubsequence(
-                        "-c",
-                        WorkQueries.statementsOf(RunDatabase.USER, RunDatabase.DATABASE),
-                        "-c",
-                        // $$ as the kubelet turns it into $: the dollar quotes of the DO block.
-                        WorkQueries.RESET_ORDERS.replace("$", "$$"),
-                        "-c",
-                        WorkQueries.RESET_COUNTERS);
-        assertThat(WorkQueries.RESET_ORDERS).contains("$$");
-        assertThat(container(pod, VerificationPod.RESET).getCommand())
-                .containsSubsequence("-c", WorkQueries.CREATE_EXTENSION, "-c", WorkQueries.RESET_COUNTERS);
-        EnvVar password = statements.getEnv().stream()
+                .containsEntry("K6_SETUP_TIMEOUT", "310s")
+                .containsEntry("PGHOST", RunDatabase.host(run));
+        EnvVar password = steps.getEnv().stream()
                 .filter(variable -> "PGPASSWORD".equals(variable.getName()))
                 .findFirst()
                 .orElseThrow();
         assertThat(password.getValue()).isNull();
         assertThat(password.getValueFrom().getSecretKeyRef().getName()).isEqualTo(RunDatabase.name(run));
-        assertThat(env(statements)).containsEntry("PGHOST", RunDatabase.host(run));
+
+        Map<String, String> scripts = verification.scripts(run, null).getData();
+        // The statements as psql reads them from a file: no kubelet expansion, the DO block's dollar quotes as they
+        // are.
+        assertThat(scripts.get(VerificationPod.STATEMENTS_SQL))
+                .isEqualTo(WorkQueries.statementsOf(RunDatabase.USER, RunDatabase.DATABASE) + ";\n"
+                        + WorkQueries.RESET_ORDERS + ";\n" + WorkQueries.RESET_COUNTERS + ";\n");
+        assertThat(WorkQueries.RESET_ORDERS).contains("$$");
+        assertThat(scripts.get(VerificationPod.RESET_SQL))
+                .isEqualTo(WorkQueries.CREATE_EXTENSION + ";\n" + WorkQueries.RESET_COUNTERS + ";\n");
     }
 
     @Test
@@ -140,7 +137,13 @@ class VerificationPodTest {
 
         Map<String, String> scripts = verification.scripts(run, null).getData();
 
-        assertThat(scripts).containsOnlyKeys(VerificationPod.WARMUP_SCRIPT, VerificationPod.COUNTED_SCRIPT);
+        assertThat(scripts)
+                .containsOnlyKeys(
+                        VerificationPod.WARMUP_SCRIPT,
+                        VerificationPod.COUNTED_SCRIPT,
+                        VerificationPod.RESET_SQL,
+                        VerificationPod.STATEMENTS_SQL,
+                        VerificationPod.STEPS_SCRIPT);
         assertThat(scripts.get(VerificationPod.COUNTED_SCRIPT))
                 .contains("\"executor\" : \"shared-iterations\"")
                 .contains("\"iterations\" : " + VerificationLoad.COUNTED_ITERATIONS + ",");
