@@ -37,6 +37,11 @@ final class Http {
         return send(request(url).GET().build());
     }
 
+    /** A GET that times out after {@code timeout} rather than the default minute. */
+    Response get(String url, Duration timeout) {
+        return send(request(url).timeout(timeout).GET().build());
+    }
+
     Response post(String url, String json) {
         return send(request(url)
                 .header("Content-Type", "application/json")

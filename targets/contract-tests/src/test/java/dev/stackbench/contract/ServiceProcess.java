@@ -149,6 +149,35 @@ final class ServiceProcess implements AutoCloseable {
         return startupTime;
     }
 
+    /**
+     * The JVM's threads, as jcmd prints them, written beside its log as {@code <name>-threads-<n>.txt}; the file's
+     * path, or why there is none.
+     */
+    String dumpThreads() {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            Path dump;
+            int n = 1;
+            do {
+                dump = log.resolveSibling(name + "-threads-" + n++ + ".txt");
+            } while (Files.exists(dump));
+            Process print = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+                    .redirectErrorStream(true)
+                    .redirectOutput(dump.toFile())
+                    .start();
+            if (!print.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                print.destroyForcibly();
+                return dump + " (jcmd did not end within 30 s)";
+            }
+            return dump.toString();
+        } catch (IOException e) {
+            return "(no thread dump: " + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(no thread dump: interrupted)";
+        }
+    }
+
     String tail() {
         try {
             List<String> lines = Files.readAllLines(log);

@@ -9,6 +9,7 @@ import dev.stackbench.contract.Http.Response;
 import dev.stackbench.postgres.LocalPostgres;
 import io.rsocket.exceptions.ApplicationErrorException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +59,8 @@ class VariantContractIT {
     private static final int FANOUT_PARALLEL_LIMIT_MS = 700;
     /** How long a test transaction keeps holding an order's row lock once a status change waits for it. */
     private static final long LOCK_HOLD_MS = 500;
+
+    private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(15);
 
     private final Http http = new Http();
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -626,11 +629,28 @@ class VariantContractIT {
         ok("webflux-r2dbc", onTimer.join(), 200, "sleep");
     }
 
-    /** The variant's stackbench_pool_threads gauge, tagged with its pool's name in the catalogue, from a scrape. */
+    /**
+     * The variant's stackbench_pool_threads gauge, tagged with its pool's name in the catalogue, from a scrape. A
+     * scrape once went unanswered for a minute on a kept-alive connection while every other request was answered: a
+     * scrape unanswered in 15 s leaves a thread dump of the variant and is asked again once on a new connection.
+     */
     private double poolThreads(String variant) {
         String tag = "pool=\"" + CATALOGUE.variant(variant).threadPool().name() + "\"";
-        String metrics = http.get(variants.get(variant).managementUrl() + "/actuator/prometheus")
-                .body();
+        ServiceProcess process = variants.get(variant);
+        String url = process.managementUrl() + "/actuator/prometheus";
+        String metrics;
+        try {
+            metrics = http.get(url, SCRAPE_TIMEOUT).body();
+        } catch (UncheckedIOException e) {
+            if (!(e.getCause() instanceof java.net.http.HttpTimeoutException)) {
+                throw e;
+            }
+            String dump = process.dumpThreads();
+            System.err.printf(
+                    "%s: %s unanswered after %d s; threads in %s; asking again on a new connection%n",
+                    variant, url, SCRAPE_TIMEOUT.toSeconds(), dump);
+            metrics = new Http().get(url, SCRAPE_TIMEOUT).body();
+        }
         return metrics.lines()
                 .filter(line -> line.startsWith("stackbench_pool_threads{") && line.contains(tag))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
