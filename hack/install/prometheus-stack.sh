@@ -7,7 +7,7 @@
 
 # build_prometheus_component NAME VERSION ARCHIVE MARKER OVERRIDE_VAR OUT_DIR PACKAGE...: unpacks ARCHIVE (the
 # source of NAME, recognised by its file MARKER), builds each PACKAGE (./cmd/x) into OUT_DIR/x with the version
-# stamped where `--version` reads it, and copies the LICENSE beside the binaries.
+# stamped where `--version` reads it, and copies the LICENSE beside the binaries. Go build tags from $build_tags.
 build_prometheus_component() {
   local name="$1" version="$2" archive="$3" marker="$4" override="$5" out="$6"
   shift 6
@@ -28,7 +28,7 @@ it there, or set $override to its path, then re-run hack/setup.sh prometheus-sta
     log "building ${pkg##*/} $version from $archive (minutes on a cold module cache)..."
     local started=$SECONDS
     # GOWORK=off: Prometheus' go.work names directories its archive leaves out; the operator has none.
-    (cd "$src" && GOWORK=off CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags "$ldflags" \
+    (cd "$src" && GOWORK=off CGO_ENABLED=0 go build -tags "${build_tags:-}" -trimpath -buildvcs=false -ldflags "$ldflags" \
       -o "$out/${pkg##*/}" "$pkg") || die "building ${pkg##*/} $version failed; see the Go output above"
     log "built ${pkg##*/} $version in $((SECONDS - started))s"
   done
@@ -69,7 +69,9 @@ install_prometheus_stack() {
   fi
   if [[ ! -x "$prometheus_dir/prometheus" ]]; then
     rm -rf "$prometheus_dir.partial" && mkdir -p "$prometheus_dir.partial"
-    build_prometheus_component prometheus/prometheus "$PROMETHEUS_VERSION" \
+    # Kubernetes service discovery only (and Prometheus' file and HTTP ones, always in): prometheus-operator
+    # configures nothing else, and the clouds' discoveries (their SDKs) are most of a cold build.
+    build_tags="remove_all_sd,enable_kubernetes_sd" build_prometheus_component prometheus/prometheus "$PROMETHEUS_VERSION" \
       "${STACKBENCH_PROMETHEUS_SOURCE:-$third_party/prometheus-${PROMETHEUS_VERSION#v}.tar.gz}" \
       cmd/prometheus STACKBENCH_PROMETHEUS_SOURCE "$prometheus_dir.partial" ./cmd/prometheus
     rm -rf "$prometheus_dir" && mv "$prometheus_dir.partial" "$prometheus_dir"
