@@ -48,7 +48,7 @@ import org.junit.jupiter.api.TestInstance;
  * <p>Short loads (5 s warmup), and no figure is judged beyond being there: the faults are about results lost and
  * pools held, not about how fast.
  */
-@Order(2)
+@Order(3)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FaultsE2E {
 
@@ -91,7 +91,7 @@ class FaultsE2E {
                                     + RealNodesRelease.seconds(classStarted) + " s including the cluster's start: "
                                     + measured + ")");
                 }
-                release.stop("faults-cluster-logs");
+                release.handOver("faults-cluster-logs");
             }
         } finally {
             if (release != null) {

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  *
  * <p>Needs root, like every class of the real-node suite; elsewhere it is skipped, except under CI.
  */
-@Order(3)
+@Order(2)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MonitoringE2E {

@@ -24,10 +24,20 @@ import java.util.stream.Stream;
  * The chart as released, on the test cluster with real nodes: the machine's turn taken, the cluster started, the image
  * tars of this build imported into the nodes that run them, and the chart installed with helm together with the real
  * k6-operator, in a namespace that enforces Pod Security "restricted". {@link #stop} takes it all down, keeps the
- * components' logs, and checks that the machine is as it was before. Shared by the end-to-end classes on real nodes,
- * each with a cluster of its own.
+ * components' logs, and checks that the machine is as it was before. Shared by the end-to-end classes on real nodes.
+ * Inside {@code RealNodesSuite} a class may {@link #handOver hand} its plain release (no extra helm arguments) to the
+ * next class instead of stopping it, with its runs deleted: one cluster start, image import and install fewer.
  */
-final class RealNodesRelease {
+public final class RealNodesRelease {
+
+    /** Set by the suite: a release handed over outlives its class for the next one in this JVM. */
+    private static final String HAND_OVER_PROPERTY = "stackbench.realNodes.handOver";
+
+    /** How long the runs of a class handing its release over may take to be deleted with their pods. */
+    private static final Duration RUNS_GONE = Duration.ofMinutes(3);
+
+    /** The release the last class handed over, until the next class takes it or the suite ends. */
+    private static RealNodesRelease handedOver;
 
     static final String NAMESPACE = "stackbench";
     static final String RELEASE = "sb";
@@ -57,7 +67,8 @@ final class RealNodesRelease {
 
     private static final Set<String> NODE_IMAGES = Set.of("pause.tar", "postgres.tar", "busybox.tar");
 
-    private final String holder;
+    private String holder;
+    private List<String> helmArguments = List.of();
     private final Path root = ProjectTools.repositoryRoot();
     private MachineTurn turn;
     private String hostStateBefore;
@@ -79,7 +90,26 @@ final class RealNodesRelease {
     /** As {@link #install(String, Map)}, with extra helm arguments (e.g. {@code --set} of a dependency). */
     static RealNodesRelease install(String holder, Map<String, String> measured, List<String> helmArguments) {
         TestCluster.assumeRealNodes();
+        if (handedOver != null) {
+            RealNodesRelease release = handedOver;
+            handedOver = null;
+            if (helmArguments.isEmpty()) {
+                measured.put("cluster", "handed over by " + release.holder);
+                release.holder = holder;
+                MachineTurn.busy(holder);
+                return release;
+            }
+            // Installed with other values: the cluster goes, the next one starts from a clean machine.
+            try {
+                release.stop(release.holder + "-cluster-logs");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                release.releaseTurn();
+            }
+        }
         RealNodesRelease release = new RealNodesRelease(holder);
+        release.helmArguments = List.copyOf(helmArguments);
         // Held until the host's state is checked again after the cluster is gone (another real-node class may run in
         // another test JVM beside this one).
         release.turn = MachineTurn.take(holder);
@@ -179,14 +209,7 @@ final class RealNodesRelease {
             chart.close();
         }
         if (cluster != null) {
-            // The components' logs (kubelets, containerds, kube-proxy, CoreDNS, control plane) outlive the cluster.
-            Path kept = root.resolve("operator/target/e2e").resolve(logs);
-            Commands.deleteTree(kept);
-            copyTree(cluster.directory().resolve("logs"), kept);
-            // The operator's own log, the one place that says what it read from the kubelets and when.
-            CommandResult operatorLog =
-                    cluster.kubectl("logs", "-n", NAMESPACE, "-l", "app.kubernetes.io/component=operator", "--tail=-1");
-            Files.writeString(kept.resolve("operator.log"), operatorLog.stdout() + operatorLog.stderr());
+            keepLogs(logs);
             cluster.close();
         }
         if (hostStateBefore != null) {
@@ -196,12 +219,83 @@ final class RealNodesRelease {
         }
     }
 
-    /** Ends this class's busy hold and gives the real-node cluster's turn to the next class. */
+    /**
+     * Inside the suite, for a release without extra helm arguments: keeps the logs so far, deletes every run in the
+     * namespace and waits until their pods are gone, and leaves the cluster and the machine's turn to the next class
+     * ({@link #releaseTurn} then ends only this class's busy hold). Elsewhere {@link #stop}.
+     */
+    void handOver(String logs) throws IOException {
+        if (!Boolean.getBoolean(HAND_OVER_PROPERTY) || !helmArguments.isEmpty() || cluster == null) {
+            stop(logs);
+            return;
+        }
+        keepLogs(logs);
+        try {
+            cluster.kubectl("delete", "benchmarkruns", "--all", "-n", NAMESPACE, "--wait=true", "--timeout=180s")
+                    .requireSuccess();
+            Instant deadline = Instant.now().plus(RUNS_GONE);
+            while (!cluster.client()
+                    .pods()
+                    .inNamespace(NAMESPACE)
+                    .withLabel("stackbench.dev/run")
+                    .list()
+                    .getItems()
+                    .isEmpty()) {
+                if (Instant.now().isAfter(deadline)) {
+                    fail("the pods of the deleted runs were still there after " + RUNS_GONE.toSeconds()
+                            + " s; the next class needs the cluster without them");
+                }
+                sleep(Duration.ofSeconds(1));
+            }
+        } catch (RuntimeException | AssertionError e) {
+            // Not fit for the next class: it starts its own.
+            stop(logs);
+            throw e;
+        }
+        handedOver = this;
+    }
+
+    /** Called by the suite before its first class: a class may hand its release over. */
+    public static void handOverBetweenClasses() {
+        System.setProperty(HAND_OVER_PROPERTY, "true");
+    }
+
+    /**
+     * Called by the suite after its last class: stops a release no class took (the last class stops its own), with
+     * the host's check.
+     */
+    public static void stopHandedOver() throws IOException {
+        System.clearProperty(HAND_OVER_PROPERTY);
+        RealNodesRelease release = handedOver;
+        handedOver = null;
+        if (release != null) {
+            try {
+                release.stop(release.holder + "-cluster-logs");
+            } finally {
+                release.releaseTurn();
+            }
+        }
+    }
+
+    /** Ends this class's busy hold and, unless the cluster was handed over, gives the turn to the next class. */
     void releaseTurn() {
         MachineTurn.idle();
-        if (turn != null) {
+        if (turn != null && handedOver != this) {
             turn.close();
         }
+    }
+
+    /**
+     * Copies the components' logs (kubelets, containerds, kube-proxy, CoreDNS, control plane) and the operator's own
+     * log, the one place that says what it read from the kubelets and when, to {@code operator/target/e2e/<logs>}.
+     */
+    private void keepLogs(String logs) throws IOException {
+        Path kept = root.resolve("operator/target/e2e").resolve(logs);
+        Commands.deleteTree(kept);
+        copyTree(cluster.directory().resolve("logs"), kept);
+        CommandResult operatorLog =
+                cluster.kubectl("logs", "-n", NAMESPACE, "-l", "app.kubernetes.io/component=operator", "--tail=-1");
+        Files.writeString(kept.resolve("operator.log"), operatorLog.stdout() + operatorLog.stderr());
     }
 
     /** The tars hack/images.sh (or the test build with the images profile) produced: stackbench's and k6's. */
