@@ -22,6 +22,7 @@ import dev.stackbench.verification.VerificationVerdict;
 import dev.stackbench.verification.WorkCounts;
 import dev.stackbench.verification.WorkQueries;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -278,17 +279,20 @@ public final class WorkVerification {
     }
 
     private static boolean running(Pod verifier, String container) {
-        return statuses(verifier).stream()
-                .anyMatch(status -> container.equals(status.getName())
-                        && status.getState() != null
-                        && status.getState().getRunning() != null);
+        return state(verifier, container).map(ContainerState::getRunning).isPresent();
     }
 
     private static boolean ended(Pod verifier, String container) {
+        return state(verifier, container).map(ContainerState::getTerminated).isPresent();
+    }
+
+    /** The kubelet's last word on {@code container} of the pod, if it said one. */
+    private static Optional<ContainerState> state(Pod verifier, String container) {
         return statuses(verifier).stream()
-                .anyMatch(status -> container.equals(status.getName())
-                        && status.getState() != null
-                        && status.getState().getTerminated() != null);
+                .filter(status -> container.equals(status.getName()))
+                .map(ContainerStatus::getState)
+                .filter(Objects::nonNull)
+                .findFirst();
     }
 
     private static List<ContainerStatus> statuses(Pod verifier) {
