@@ -103,9 +103,9 @@ class FaultsE2E {
     @Test
     void faultsInEveryPhaseLoseNoResultCreateNoSecondTestRunAndPassThePoolsOnExactlyOnce() {
         Instant applied = Instant.now();
-        apply(run(KILLS, "5s", "45s"));
-        apply(run(CONTROL_PLANE, "5s", "30s"));
-        apply(run(KUBELET, "5s", "30s"));
+        apply(KILLS, run(KILLS, "5s", "45s"));
+        apply(CONTROL_PLANE, run(CONTROL_PLANE, "5s", "30s"));
+        apply(KUBELET, run(KUBELET, "5s", "30s"));
         Followed followed = follow();
         measured.put("runs.wallSeconds", RealNodesRelease.seconds(applied));
 
@@ -151,7 +151,9 @@ class FaultsE2E {
             Instant cleaned = transition(followed.last.get(before), "CleanedUp");
             Instant acquired = transition(followed.last.get(after), "PoolsAvailable");
             soft.assertThat(acquired)
-                    .as("%s got the pools after %s was cleaned up", after, before)
+                    .as(
+                            "%s got the pools after %s was cleaned up (arrival: %s, %s)",
+                            after, before, arrival(followed.last.get(before)), arrival(followed.last.get(after)))
                     .isAfterOrEqualTo(cleaned);
         }
         soft.assertThat(followed.killPointsMissed)
@@ -618,6 +620,12 @@ class FaultsE2E {
                 .orElse(Instant.MAX);
     }
 
+    /** What orders a run in the pool queue: its creation time, then when the operator first saw it. */
+    private static String arrival(BenchmarkRun run) {
+        return run.getMetadata().getName() + " created " + run.getMetadata().getCreationTimestamp() + ", queued at "
+                + (run.getStatus() == null ? null : run.getStatus().getQueuedAt());
+    }
+
     private static Phase phase(BenchmarkRun run) {
         return run == null || run.getStatus() == null ? null : run.getStatus().getPhase();
     }
@@ -630,8 +638,22 @@ class FaultsE2E {
         return cluster.client();
     }
 
-    private void apply(String manifest) {
+    /**
+     * Applies one run and returns once the clock is past the second it was created in: the next run gets a later
+     * creation time, so the queue's order is the order of applying (runs created in the same second go in the order
+     * the operator first saw them, which its restarts may change).
+     */
+    private void apply(String name, String manifest) {
         cluster.kubectlWithInput(manifest, "apply", "-n", NAMESPACE, "-f", "-").requireSuccess();
+        BenchmarkRun created = client().resources(BenchmarkRun.class)
+                .inNamespace(NAMESPACE)
+                .withName(name)
+                .get();
+        Instant nextSecond =
+                Instant.parse(created.getMetadata().getCreationTimestamp()).plusSeconds(1);
+        while (Instant.now().isBefore(nextSecond.plusMillis(50))) {
+            sleep(Duration.ofMillis(50));
+        }
     }
 
     /**
