@@ -2,6 +2,8 @@ package dev.stackbench.operator.objects;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The verification's four steps as one shell script for the {@value VerificationPod#RUN_STEPS} container of
@@ -117,4 +119,25 @@ public final class VerificationSteps {
     }
 
     private VerificationSteps() {}
+
+    /** Where running steps are, for the status: the step the log names last, its place among the steps. */
+    public static String describe(Optional<String> lastStep) {
+        String step = lastStep.orElse(WARMUP);
+        int index = STEPS.indexOf(step);
+        return index < 0
+                ? step
+                : step + " (" + (index + 1) + " of " + STEPS.size() + ")"
+                        + (index == 0 ? ", once the target and the delay service answer" : "");
+    }
+
+    /** The last count printed after {@code marker} in the counted pass's output. */
+    public static Optional<Double> calls(String log, String marker) {
+        Matcher matcher =
+                Pattern.compile(Pattern.quote(marker) + " (\\d+(?:\\.\\d+)?)").matcher(log);
+        Double last = null;
+        while (matcher.find()) {
+            last = Double.parseDouble(matcher.group(1));
+        }
+        return Optional.ofNullable(last);
+    }
 }

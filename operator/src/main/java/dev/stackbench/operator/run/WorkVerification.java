@@ -32,8 +32,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -58,6 +56,12 @@ public final class WorkVerification {
     private static final int LOG_BYTES = 1024 * 1024;
 
     private static final int FAILURE_TAIL = 2_000;
+
+    /** The steps after which the pod only prints and ends: the counted requests and the statements' query. */
+    private static final List<String> ENDING_STEPS = List.of(VerificationSteps.COUNTED, VerificationSteps.STATEMENTS);
+
+    /** How soon the log is read again during those steps (the counted requests take about two seconds). */
+    private static final Duration NEAR_THE_END = Duration.ofMillis(250);
 
     private static final ObjectMapper COPIES = new ObjectMapper();
 
@@ -126,11 +130,25 @@ public final class WorkVerification {
         String phase =
                 verifier.getStatus() == null ? null : verifier.getStatus().getPhase();
         if ("Succeeded".equals(phase)) {
-            judge(pass, verifier);
+            judge(pass, verifier, log(pass, verifier));
         } else if ("Failed".equals(phase)) {
             progress.fail(RunProgress.VERIFICATION_FAILED, failure(pass, verifier));
+        } else if (running(verifier, VerificationPod.RUN_STEPS)) {
+            String log = log(pass, verifier);
+            Optional<String> step = VerificationSteps.lastStep(log);
+            if (step.filter(VerificationSteps.DONE::equals).isPresent()) {
+                // Every step succeeded and printed its output: the verdict need not wait for the kubelet to report
+                // the ended container (up to a second of its pod status sync).
+                judge(pass, verifier, log);
+                return;
+            }
+            if (step.filter(ENDING_STEPS::contains).isPresent()) {
+                // Nothing the operator watches changes when the last steps end: it looks at the log again soon.
+                progress.checkAgainIn(NEAR_THE_END);
+            }
+            waiting(pass, verifier, VerificationSteps.describe(step));
         } else {
-            waiting(pass, verifier);
+            waiting(pass, verifier, currentStep(verifier));
         }
     }
 
@@ -223,7 +241,7 @@ public final class WorkVerification {
                 .isPresent();
     }
 
-    private void waiting(RunContext pass, Pod verifier) {
+    private void waiting(RunContext pass, Pod verifier, String step) {
         RunProgress progress = pass.progress();
         Instant created = Instant.parse(verifier.getMetadata().getCreationTimestamp());
         boolean started = verifier.getStatus() != null && verifier.getStatus().getStartTime() != null;
@@ -233,7 +251,6 @@ public final class WorkVerification {
             Instant ready = progress.trueSince(Conditions.TARGET_READY).orElse(created);
             created = ready.isAfter(created) ? ready : created;
         }
-        String step = currentStep(pass, verifier);
         if (progress.now().isAfter(created.plus(limit))) {
             String why = started
                     ? "it was still at step " + step + " after " + limit.toSeconds() + " s"
@@ -262,20 +279,12 @@ public final class WorkVerification {
                 .orElse("");
     }
 
-    /** The step the pod is at: copying k6, then the last step the steps' log names. */
-    private static String currentStep(RunContext pass, Pod verifier) {
+    /** Where a pod whose steps do not run (yet, or any more) is: starting, copying k6, or ending. */
+    private static String currentStep(Pod verifier) {
         if (ended(verifier, VerificationPod.RUN_STEPS)) {
             return "ending";
         }
-        if (!running(verifier, VerificationPod.RUN_STEPS)) {
-            return statuses(verifier).isEmpty() ? "starting" : "copying k6 into the pod";
-        }
-        String step = VerificationSteps.lastStep(log(pass, verifier)).orElse(VerificationSteps.WARMUP);
-        int index = VerificationSteps.STEPS.indexOf(step);
-        return index < 0
-                ? step
-                : step + " (" + (index + 1) + " of " + VerificationSteps.STEPS.size() + ")"
-                        + (index == 0 ? ", once the target and the delay service answer" : "");
+        return statuses(verifier).isEmpty() ? "starting" : "copying k6 into the pod";
     }
 
     private static boolean running(Pod verifier, String container) {
@@ -335,11 +344,10 @@ public final class WorkVerification {
                 + verifier.getMetadata().getName();
     }
 
-    private void judge(RunContext pass, Pod verifier) {
+    private void judge(RunContext pass, Pod verifier, String stepsLog) {
         RunProgress progress = pass.progress();
         BenchmarkRun run = pass.run();
         String name = verifier.getMetadata().getName();
-        String stepsLog = log(pass, verifier);
         String countedLog = VerificationSteps.output(stepsLog, VerificationSteps.COUNTED);
         RunnerSummary counted;
         try {
@@ -351,8 +359,8 @@ public final class WorkVerification {
                             + "); see kubectl logs " + name + " -c " + VerificationPod.RUN_STEPS);
             return;
         }
-        Optional<Double> before = calls(countedLog, VerificationPod.CALLS_BEFORE);
-        Optional<Double> after = calls(countedLog, VerificationPod.CALLS_AFTER);
+        Optional<Double> before = VerificationSteps.calls(countedLog, VerificationPod.CALLS_BEFORE);
+        Optional<Double> after = VerificationSteps.calls(countedLog, VerificationPod.CALLS_AFTER);
         if (before.isEmpty() || after.isEmpty()) {
             progress.fail(
                     RunProgress.VERIFICATION_FAILED,
@@ -400,17 +408,6 @@ public final class WorkVerification {
         progress.status().setVerification(result);
         progress.note(VERIFIED, result.getVerdict() + how);
         progress.status().setMessage("verified the work per request (" + result.getVerdict() + ")");
-    }
-
-    /** The last count printed after {@code marker} in the counted pass's log. */
-    public static Optional<Double> calls(String log, String marker) {
-        Matcher matcher =
-                Pattern.compile(Pattern.quote(marker) + " (\\d+(?:\\.\\d+)?)").matcher(log);
-        Double last = null;
-        while (matcher.find()) {
-            last = Double.parseDouble(matcher.group(1));
-        }
-        return Optional.ofNullable(last);
     }
 
     /** The end of the steps' log, at most {@link #LOG_BYTES}. */

@@ -221,9 +221,9 @@ class VerificationPodTest {
             K6 k6 = k6(dir, url(first) + " " + url(second));
 
             assertThat(k6.exitCode()).as(k6.log()).isZero();
-            assertThat(dev.stackbench.operator.run.WorkVerification.calls(k6.log(), VerificationPod.CALLS_BEFORE))
+            assertThat(VerificationSteps.calls(k6.log(), VerificationPod.CALLS_BEFORE))
                     .contains(8.0);
-            assertThat(dev.stackbench.operator.run.WorkVerification.calls(k6.log(), VerificationPod.CALLS_AFTER))
+            assertThat(VerificationSteps.calls(k6.log(), VerificationPod.CALLS_AFTER))
                     .contains(11.0);
         } finally {
             first.stop(0);

@@ -42,15 +42,22 @@ class VerificationStepsTest {
         assertThat(VerificationSteps.lastStep(steps.log())).contains(VerificationSteps.DONE);
         assertThat(VerificationSteps.failedStep(steps.log())).isEmpty();
         String counted = VerificationSteps.output(steps.log(), VerificationSteps.COUNTED);
-        assertThat(dev.stackbench.operator.run.WorkVerification.calls(counted, VerificationPod.CALLS_BEFORE))
+        assertThat(VerificationSteps.calls(counted, VerificationPod.CALLS_BEFORE))
                 .contains(7.0);
-        assertThat(dev.stackbench.operator.run.WorkVerification.calls(counted, VerificationPod.CALLS_AFTER))
+        assertThat(VerificationSteps.calls(counted, VerificationPod.CALLS_AFTER))
                 .contains(27.0);
         assertThat(counted).doesNotContain("WARMED UP", "statements.sql");
         // The statements step's part holds psql's answer only: the lines WorkQueries reads.
         assertThat(VerificationSteps.output(steps.log(), VerificationSteps.STATEMENTS))
                 .isEqualTo("psql -X -q -A -t -v ON_ERROR_STOP=1 -f statements.sql\n20\t20\tselect 1\n");
         assertThat(VerificationSteps.output(steps.log(), "no such step")).isEmpty();
+        // What the status says while the steps run: the step, its place, and for the first what it waits for.
+        assertThat(VerificationSteps.describe(java.util.Optional.empty()))
+                .isEqualTo("warmup (1 of 4), once the target and the delay service answer");
+        assertThat(VerificationSteps.describe(VerificationSteps.lastStep(
+                        VerificationSteps.STEP_MARKER + " " + VerificationSteps.WARMUP + "\nWARMED UP\n"
+                                + VerificationSteps.STEP_MARKER + " " + VerificationSteps.COUNTED + "\n")))
+                .isEqualTo(VerificationSteps.COUNTED + " (3 of 4)");
     }
 
     @Test
