@@ -113,13 +113,11 @@ final class SpringAppDeployment {
                 .withPath(SpringApp.HEALTH_PATH)
                 .withNewPort("management")
                 .endHttpGet()
-                // Every second: the load waits for the first Ready, and a probe every 2 s left it waiting a second on
-                // average after the JVM answered. One health request a second on the management port is not load.
-                .withPeriodSeconds(1)
+                .withPeriodSeconds(2)
                 // Once Ready, a replica leaves its Service only after 30 s of failed probes: a health answer that is
                 // slow under load (or a prober on a busy node) must not take the target out of the run, which would
                 // turn the rest of the run into refused connections that measure the prober, not the stack.
-                .withFailureThreshold(30)
+                .withFailureThreshold(15)
                 .withTimeoutSeconds(5)
                 .endReadinessProbe()
                 .endContainer()
