@@ -258,6 +258,14 @@ class RealNodesE2E {
         assertThat(verification.getMeasured().getUpstreamCalls())
                 .isEqualTo(verification.getExpected().getUpstreamCalls());
         assertThat(verification.getStatements()).isNotEmpty();
+        if (verification.getVerifiedBy() == null) {
+            // Its own pod counted: the pod's moments are in the timeline, taken from the pod, whatever became of
+            // the notes of the passes.
+            assertThat(run.getStatus().getTimeline())
+                    .extracting(dev.stackbench.api.status.TimelineEntry::getWhat)
+                    .as(describe(run))
+                    .contains("verification pod created", "verification pod started", "verification pod finished");
+        }
 
         var summary = run.getStatus().getSummary();
         assertThat(summary.getRps()).isBetween(27.0, 33.0);

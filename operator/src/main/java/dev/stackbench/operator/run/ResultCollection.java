@@ -119,8 +119,9 @@ public final class ResultCollection {
     }
 
     /**
-     * Puts the pods' moments into the run's timeline: its database, delay service and target once (with the first
-     * load), each load's k6 runners.
+     * Puts the pods' moments into the run's timeline: its database, delay service, target and verification pod once
+     * (with the first load), each load's k6 runners. The verification pod's come from the pod, like the others': the
+     * note of its start is lost with a status write that meets a conflict, the pod's times are not.
      */
     private static void addPodMilestones(RunContext pass, LoadStep step, BenchmarkRun load) {
         RunProgress progress = pass.progress();
@@ -132,6 +133,8 @@ public final class ResultCollection {
                     milestones.addAll(PodMilestones.of(role + (pods.size() > 1 ? " " + (i + 1) : ""), pods.get(i)));
                 }
             }
+            pass.pods(RunLabels.ROLE_VERIFICATION)
+                    .forEach(pod -> milestones.addAll(PodMilestones.of("verification pod", pod)));
         }
         String prefix = step.isStep() ? "step " + step.number() + " " : "";
         List<Pod> runners = RunnerHealth.sorted(pass.runnerPods(load));
