@@ -9,7 +9,9 @@
 # DIR (default results/real-nodes/<UTC time>) gets each run's BenchmarkRun as JSON (status included), the
 # operator's log, and runs.md: one table row per run (requests/s, latency percentiles, errors, dropped iterations,
 # peak threads, CPU of the target and of the k6 runner, what limited the run, a burst's makespan, a search's or a
-# sweep's steps) with the machine's load average before and after each run.
+# sweep's steps) with the machine's load average before and after each run. A run that kept its pods (spec.cleanup
+# Never) also leaves NAME.pods.log, every container's log with its times, and is then deleted unless it is the last,
+# so that its pods free the nodes for the next file's run.
 #
 # Only BenchmarkRun files (not comparisons). This cluster's backend node shares the machine's CPUs with the load
 # generator: a file that leaves the delay service at its default size (2 CPUs) gets 1 CPU here, as the examples set
@@ -71,7 +73,7 @@ kubectl=("$STACKBENCH_KUBECTL" --kubeconfig "$cluster_dir/kubeconfig")
 teardown() {
   local rc=$?
   if [[ -f "$cluster_dir/kubeconfig" ]]; then
-    "${kubectl[@]}" logs -n "$namespace" deployment/stackbench --tail=-1 >"$out/operator.log" 2>&1 || true
+    "${kubectl[@]}" logs -n "$namespace" deployment/stackbench --tail=-1 --timestamps >"$out/operator.log" 2>&1 || true
   fi
   "$STACKBENCH_ROOT/hack/cluster.sh" down --dir "$cluster_dir" >"$out/cluster-down.log" 2>&1 \
     || echo "hack/cluster.sh down failed: see $out/cluster-down.log, then run sudo hack/cluster.sh leftovers" >&2
@@ -133,8 +135,34 @@ print(json.dumps(run))
   echo $(($(date +%s) - started)) >"$out/$name.wall-seconds"
   cut -d' ' -f1-3 /proc/loadavg >"$out/$name.load-after"
   "${kubectl[@]}" get benchmarkrun -n "$namespace" "$name" -o json >"$out/$name.json"
+  save_pod_logs "$name"
 }
 
+# save_pod_logs NAME: when the run kept its pods (spec.cleanup Never, or OnSuccess after a failure), writes the logs
+# of every container of its pods (target, database, delay service, verification, k6 runners: all named after the
+# run), each line with its time, to NAME.pods.log, before the cluster goes down with them.
+save_pod_logs() {
+  local name="$1" pod
+  : >"$out/$name.pods.log"
+  for pod in $("${kubectl[@]}" get pods -n "$namespace" -o name 2>/dev/null | grep "^pod/$name-" || true); do
+    {
+      echo "== $pod"
+      "${kubectl[@]}" logs -n "$namespace" "$pod" --all-containers --prefix --timestamps 2>&1 || true
+    } >>"$out/$name.pods.log"
+  done
+  if [[ ! -s "$out/$name.pods.log" ]]; then
+    rm -f "$out/$name.pods.log"
+  elif [[ "$name" != "$last_name" ]]; then
+    # Kept pods hold their nodes: the next file's run would queue behind them until the script's bound.
+    log "$name kept its pods: their logs are in $out/$name.pods.log; deleting the run so the next one gets the nodes"
+    "${kubectl[@]}" delete benchmarkrun -n "$namespace" "$name" --wait=true >/dev/null \
+      || log "deleting $name failed: the next run may queue behind its pods"
+  fi
+}
+
+# The name of the last file's run: only a run before it gives its kept pods up for the next one.
+last_name="$("${kubectl[@]}" create --dry-run=client -o jsonpath='{.metadata.name}' -f "${files[-1]}")" \
+  || die "kubectl could not read ${files[-1]} as a BenchmarkRun"
 for f in "${files[@]}"; do
   run_file "$f"
 done
