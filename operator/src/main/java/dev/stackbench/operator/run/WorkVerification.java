@@ -22,10 +22,8 @@ import dev.stackbench.verification.VerificationVerdict;
 import dev.stackbench.verification.WorkCounts;
 import dev.stackbench.verification.WorkQueries;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,6 +60,9 @@ public final class WorkVerification {
 
     /** How soon the log is read again during those steps (the counted requests take about two seconds). */
     private static final Duration NEAR_THE_END = Duration.ofMillis(250);
+
+    /** How long after the target's readiness the log is read that often whatever the step (then at the poll). */
+    private static final Duration SOON_DONE = Duration.ofSeconds(20);
 
     private static final ObjectMapper COPIES = new ObjectMapper();
 
@@ -133,7 +134,7 @@ public final class WorkVerification {
             judge(pass, verifier, log(pass, verifier));
         } else if ("Failed".equals(phase)) {
             progress.fail(RunProgress.VERIFICATION_FAILED, failure(pass, verifier));
-        } else if (running(verifier, VerificationPod.RUN_STEPS)) {
+        } else if (VerifierStatus.running(verifier, VerificationPod.RUN_STEPS)) {
             String log = log(pass, verifier);
             Optional<String> step = VerificationSteps.lastStep(log);
             if (step.filter(VerificationSteps.DONE::equals).isPresent()) {
@@ -142,14 +143,34 @@ public final class WorkVerification {
                 judge(pass, verifier, log);
                 return;
             }
-            if (step.filter(ENDING_STEPS::contains).isPresent()) {
-                // Nothing the operator watches changes when the last steps end: it looks at the log again soon.
+            if (step.filter(ENDING_STEPS::contains).isPresent() || soonDone(progress)) {
+                // Nothing the operator watches changes when the steps end: it looks at the log again soon.
                 progress.checkAgainIn(NEAR_THE_END);
             }
             waiting(pass, verifier, VerificationSteps.describe(step));
+        } else if (VerifierStatus.endedWell(verifier, VerificationPod.RUN_STEPS)) {
+            // The steps ended with status 0 and the pod's phase is not reported yet: the log is complete.
+            String log = log(pass, verifier);
+            if (VerificationSteps.lastStep(log)
+                    .filter(VerificationSteps.DONE::equals)
+                    .isPresent()) {
+                judge(pass, verifier, log);
+                return;
+            }
+            waiting(pass, verifier, VerifierStatus.currentStep(verifier));
         } else {
-            waiting(pass, verifier, currentStep(verifier));
+            waiting(pass, verifier, VerifierStatus.currentStep(verifier));
         }
+    }
+
+    /**
+     * Whether the steps are about to end: the target has been Ready for less than {@link #SOON_DONE}, so its warmup
+     * answers now and the counted requests follow within seconds. No event tells the operator when they end.
+     */
+    private static boolean soonDone(RunProgress progress) {
+        return progress.trueSince(Conditions.TARGET_READY)
+                .filter(ready -> progress.now().isBefore(ready.plus(SOON_DONE)))
+                .isPresent();
     }
 
     /**
@@ -233,7 +254,8 @@ public final class WorkVerification {
 
     /** Whether the pod has begun counting (its warmup ended): a verdict found meanwhile does not stop it. */
     private static boolean counting(RunContext pass, Pod verifier) {
-        if (!running(verifier, VerificationPod.RUN_STEPS) && !ended(verifier, VerificationPod.RUN_STEPS)) {
+        if (!VerifierStatus.running(verifier, VerificationPod.RUN_STEPS)
+                && !VerifierStatus.ended(verifier, VerificationPod.RUN_STEPS)) {
             return false;
         }
         return VerificationSteps.lastStep(log(pass, verifier))
@@ -254,7 +276,8 @@ public final class WorkVerification {
         if (progress.now().isAfter(created.plus(limit))) {
             String why = started
                     ? "it was still at step " + step + " after " + limit.toSeconds() + " s"
-                    : "it did not start within " + START_LIMIT.toSeconds() + " s" + unscheduled(verifier);
+                    : "it did not start within " + START_LIMIT.toSeconds() + " s"
+                            + VerifierStatus.unscheduled(verifier);
             progress.fail(
                     RunProgress.VERIFICATION_FAILED,
                     "the verification pod " + verifier.getMetadata().getName() + " did not finish: " + why
@@ -265,58 +288,9 @@ public final class WorkVerification {
         progress.status().setMessage("verifying the work per request: " + step);
     }
 
-    /** Why the scheduler has not placed the pod, when it said. */
-    private static String unscheduled(Pod verifier) {
-        return Optional.ofNullable(verifier.getStatus())
-                .map(status -> status.getConditions())
-                .orElse(List.of())
-                .stream()
-                .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()))
-                .map(PodCondition::getMessage)
-                .filter(Objects::nonNull)
-                .findFirst()
-                .map(message -> " (" + message + ")")
-                .orElse("");
-    }
-
-    /** Where a pod whose steps do not run (yet, or any more) is: starting, copying k6, or ending. */
-    private static String currentStep(Pod verifier) {
-        if (ended(verifier, VerificationPod.RUN_STEPS)) {
-            return "ending";
-        }
-        return statuses(verifier).isEmpty() ? "starting" : "copying k6 into the pod";
-    }
-
-    private static boolean running(Pod verifier, String container) {
-        return state(verifier, container).map(ContainerState::getRunning).isPresent();
-    }
-
-    private static boolean ended(Pod verifier, String container) {
-        return state(verifier, container).map(ContainerState::getTerminated).isPresent();
-    }
-
-    /** The kubelet's last word on {@code container} of the pod, if it said one. */
-    private static Optional<ContainerState> state(Pod verifier, String container) {
-        return statuses(verifier).stream()
-                .filter(status -> container.equals(status.getName()))
-                .map(ContainerStatus::getState)
-                .filter(Objects::nonNull)
-                .findFirst();
-    }
-
-    private static List<ContainerStatus> statuses(Pod verifier) {
-        if (verifier.getStatus() == null) {
-            return List.of();
-        }
-        return Stream.concat(
-                        Optional.ofNullable(verifier.getStatus().getInitContainerStatuses()).orElse(List.of()).stream(),
-                        Optional.ofNullable(verifier.getStatus().getContainerStatuses()).orElse(List.of()).stream())
-                .toList();
-    }
-
     /** The failed step, its exit code and the end of its log. */
     private String failure(RunContext pass, Pod verifier) {
-        for (ContainerStatus status : statuses(verifier)) {
+        for (ContainerStatus status : VerifierStatus.statuses(verifier)) {
             var terminated =
                     status.getState() == null ? null : status.getState().getTerminated();
             if (terminated != null && terminated.getExitCode() != null && terminated.getExitCode() != 0) {
