@@ -20,11 +20,11 @@ public final class VerificationLoad {
     /** Iterations sent first and not counted. */
     public static final int WARMUP_ITERATIONS = 3;
     /**
-     * Callers that share a pass's iterations: few enough that no pool queues (the counts are per request whatever the
-     * concurrency), enough that a pass of 300 ms requests takes about a second and a half, not six: verification runs
-     * before every measured run, so in a comparison before every repetition.
+     * Callers that share a pass's iterations: far below every pool of the apps (the counts are per request whatever the
+     * concurrency), enough that the counted pass of 400 ms requests takes two rounds, under a second, not five or
+     * twenty: verification runs before the load of every run that counts its own work.
      */
-    public static final int CALLERS = 4;
+    public static final int CALLERS = 10;
 
     /** Longest a pass may take: each request waits at most a few seconds (the contract's limits). */
     private static final String MAX_DURATION = "2m";
