@@ -30,6 +30,14 @@ public record SpringApp(
 
     /** Readiness: Actuator health on the management port. */
     public static final String HEALTH_PATH = "/actuator/health";
+    /**
+     * The kubelet's readiness probe: Actuator's readiness group, the application's readiness state alone (accepting
+     * traffic once started), with {@link #PROBES_ENABLED_ENV} set. {@link #HEALTH_PATH} also checks the database,
+     * borrowing a connection from the pool the requests use: fine once before the load, not every probe during it.
+     */
+    public static final String READINESS_PATH = "/actuator/health/readiness";
+    /** Spring Boot's switch for the health groups {@code liveness} and {@code readiness}, as a variable. */
+    public static final String PROBES_ENABLED_ENV = "MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED";
     /** Build facts (Java and Spring Boot versions) on the management port. */
     public static final String INFO_PATH = "/actuator/info";
     /** Metrics on the management port. */

@@ -1,5 +1,6 @@
 package dev.stackbench.operator;
 
+import dev.stackbench.model.SpringApp;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -42,7 +43,7 @@ public final class TargetReadiness {
                 return what + ": " + problem.get();
             }
         }
-        return what + ": pods are running but not Ready: check the readiness probe on /actuator/health";
+        return what + ": pods are running but not Ready: check the readiness probe on " + SpringApp.READINESS_PATH;
     }
 
     /**
@@ -211,10 +212,11 @@ public final class TargetReadiness {
     private static String unexplainedNotReady(Pod pod) {
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
         if (node == null) {
-            return "its readiness probe on /actuator/health fails";
+            return "its readiness probe on " + SpringApp.READINESS_PATH + " fails";
         }
-        return "its readiness probe on /actuator/health fails, or its node " + node + " stopped reporting"
-                + " (kubectl describe pod " + pod.getMetadata().getName() + "; kubectl get node " + node + ")";
+        return "its readiness probe on " + SpringApp.READINESS_PATH + " fails, or its node " + node
+                + " stopped reporting" + " (kubectl describe pod "
+                + pod.getMetadata().getName() + "; kubectl get node " + node + ")";
     }
 
     private static Optional<PodCondition> condition(Pod pod, String type) {

@@ -121,7 +121,7 @@ class TargetReadinessTest {
 
         assertThat(TargetReadiness.problem("target t", List.of(pod)))
                 .isEqualTo("target t: pod t-1 is not Ready:"
-                        + " its readiness probe on /actuator/health fails, or its node node-a stopped reporting"
+                        + " its readiness probe on /actuator/health/readiness fails, or its node node-a stopped reporting"
                         + " (kubectl describe pod t-1; kubectl get node node-a)");
     }
 

@@ -41,7 +41,7 @@ class TargetDeploymentTest {
             assertThat(toleration.getValue()).isEqualTo("target");
             assertThat(toleration.getEffect()).isEqualTo("NoSchedule");
         });
-        assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health");
+        assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
         assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal())
                 .isEqualTo("management");
         assertThat(container.getPorts())
@@ -81,6 +81,9 @@ class TargetDeploymentTest {
                 .isEqualTo("false");
         // The target starts beside its database: its migration waits for it, a second at a time.
         assertThat(env.get("DB_CONNECT_RETRIES").getValue()).isEqualTo("120");
+        // The readiness probe's path, /actuator/health/readiness, exists only with Spring Boot's probes on.
+        assertThat(env.get("MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED").getValue())
+                .isEqualTo("true");
         // The example sizes the heap itself (MaxRAMPercentage, of the 1Gi limit), so no -Xmx is added.
         assertThat(env.get("JAVA_TOOL_OPTIONS").getValue())
                 .isEqualTo("-XX:ActiveProcessorCount=1 -XX:MaxRAM=1073741824 -XX:MaxRAMPercentage=75");
@@ -94,6 +97,16 @@ class TargetDeploymentTest {
         assertThat(named(target.desired(run), "DB_CONNECT_RETRIES"))
                 .singleElement()
                 .satisfies(var -> assertThat(var.getValue()).isEqualTo("5"));
+    }
+
+    @Test
+    void aUsersOwnProbeSwitchIsKeptAndGivenOnce() {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getTarget().setEnv(Map.of("MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED", "false"));
+
+        assertThat(named(target.desired(run), "MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED"))
+                .singleElement()
+                .satisfies(var -> assertThat(var.getValue()).isEqualTo("false"));
     }
 
     @Test
