@@ -138,11 +138,18 @@ print(json.dumps(run))
   save_pod_logs "$name"
 }
 
-# save_pod_logs NAME: when the run kept its pods (spec.cleanup Never, or OnSuccess after a failure), writes the logs
-# of every container of its pods (target, database, delay service, verification, k6 runners: all named after the
-# run), each line with its time, to NAME.pods.log, before the cluster goes down with them.
+# save_pod_logs NAME: when the run kept its pods (its CleanedUp condition says KeptByPolicy: spec.cleanup Never, or
+# OnSuccess after a failure), writes the logs of every container of its pods (target, database, delay service,
+# verification, k6 runners: all named after the run), each line with its time, to NAME.pods.log; then deletes the run
+# unless it is the last file's, since its pods hold the nodes the next run needs.
 save_pod_logs() {
-  local name="$1" pod
+  local name="$1" pod cleaned="" deadline=$((SECONDS + 60))
+  while [[ -z "$cleaned" ]] && ((SECONDS < deadline)); do
+    cleaned="$("${kubectl[@]}" get benchmarkrun -n "$namespace" "$name" \
+      -o jsonpath='{.status.conditions[?(@.type=="CleanedUp")].reason}' 2>/dev/null || true)"
+    [[ -n "$cleaned" ]] || sleep 1
+  done
+  [[ "$cleaned" == KeptByPolicy ]] || return 0
   : >"$out/$name.pods.log"
   for pod in $("${kubectl[@]}" get pods -n "$namespace" -o name 2>/dev/null | grep "^pod/$name-" || true); do
     {
@@ -150,10 +157,7 @@ save_pod_logs() {
       "${kubectl[@]}" logs -n "$namespace" "$pod" --all-containers --prefix --timestamps 2>&1 || true
     } >>"$out/$name.pods.log"
   done
-  if [[ ! -s "$out/$name.pods.log" ]]; then
-    rm -f "$out/$name.pods.log"
-  elif [[ "$name" != "$last_name" ]]; then
-    # Kept pods hold their nodes: the next file's run would queue behind them until the script's bound.
+  if [[ "$name" != "$last_name" ]]; then
     log "$name kept its pods: their logs are in $out/$name.pods.log; deleting the run so the next one gets the nodes"
     "${kubectl[@]}" delete benchmarkrun -n "$namespace" "$name" --wait=true >/dev/null \
       || log "deleting $name failed: the next run may queue behind its pods"
