@@ -249,6 +249,10 @@ public final class PolicyCheck {
             return "the variant (spec.target.variant) selects the profile, and single properties can be set as"
                     + " environment variables of their own";
         }
+        if (wiring.startsWith("MANAGEMENT_ENDPOINT_HEALTH")) {
+            return "the operator switches Spring Boot's probes on for the kubelet's readiness probe, which asks"
+                    + " Actuator's readiness group (the application's readiness state alone, no database check)";
+        }
         return "the run's workload and backend settings choose what the target talks to";
     }
 

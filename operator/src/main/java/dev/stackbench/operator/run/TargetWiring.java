@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * The environment the operator wires a target with, which a run may not override: the ports and address it listens
  * on, its delay service, its database and the credentials from the database's Secret, the variant's profile and the
- * JVM options it is sized with (RunApps, TargetDeployment, SpringAppDeployment), and the Spring Boot properties those
+ * JVM options it is sized with, the health group its readiness probe asks (RunApps, TargetDeployment,
+ * SpringAppDeployment), and the Spring Boot properties those
  * variables feed, in the environment form Spring Boot also reads (SPRING_DATASOURCE_URL overrides the URL built from
  * DB_HOST). Overriding any of them would point the target, and the database password, somewhere else than the run
  * says, or measure another stack than the variant.
@@ -35,11 +36,20 @@ public final class TargetWiring {
             "MANAGEMENT_SERVER_PORT",
             "MANAGEMENT_SERVER_ADDRESS",
             "STACKBENCH_UPSTREAM_URL",
-            "SPRING_APPLICATION_JSON");
+            "SPRING_APPLICATION_JSON",
+            "MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED");
 
-    /** Whole groups of Spring Boot properties: the database connections, the migration, where configuration comes from. */
-    static final List<String> PREFIXES =
-            List.of("SPRING_DATASOURCE_", "SPRING_R2DBC_", "SPRING_FLYWAY_", "SPRING_CONFIG_", "SPRING_PROFILES_");
+    /**
+     * Whole groups of Spring Boot properties: the database connections, the migration, where configuration comes from,
+     * what the kubelet's readiness probe asks.
+     */
+    static final List<String> PREFIXES = List.of(
+            "SPRING_DATASOURCE_",
+            "SPRING_R2DBC_",
+            "SPRING_FLYWAY_",
+            "SPRING_CONFIG_",
+            "SPRING_PROFILES_",
+            "MANAGEMENT_ENDPOINT_HEALTH_GROUP_READINESS_");
 
     private TargetWiring() {}
 

@@ -163,7 +163,9 @@ class PolicyCheckTest {
                 "SPRING_R2DBC_URL",
                 "spring.datasource.url",
                 "SPRING_CONFIG_IMPORT",
-                "JAVA_TOOL_OPTIONS"
+                "JAVA_TOOL_OPTIONS",
+                "MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED",
+                "management.endpoint.health.group.readiness.include"
             })
     void theOperatorsWiringCannotBeOverriddenEvenWithAnEmptyDeniedList(String name) {
         PolicyCheck nothingDenied = check(new AdmissionPolicy(List.of(), Optional.empty(), List.of(), List.of()));
