@@ -33,6 +33,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -92,6 +93,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final Duration PERMISSION_RETRY = Duration.ofSeconds(5);
     private static final Duration RETRY_MIN = Duration.ofSeconds(1);
     private static final Duration RETRY_MAX = Duration.ofSeconds(30);
+    /** How soon a pass whose status write met a conflict is repeated: the informer's copy is fresh by then. */
+    private static final Duration CONFLICT_RETRY = Duration.ofMillis(200);
     /**
      * How soon after the final status is stored the run's objects are deleted: long enough for the informer to see the
      * stored status (milliseconds, more under load). A pass on a stale copy would only repeat the collection, whose status write then
@@ -330,7 +333,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     /**
      * Publishes the steps as events, then stores the status when it changed. The update carries the resourceVersion
      * the reconcile started from: a reconcile that saw a stale copy of the run (the cache lagging behind the last
-     * status write) gets a conflict and is retried on fresh data, so the phase can never be written backward. The
+     * status write) gets a conflict and is repeated on fresh data, so the phase can never be written backward. The
      * events come first, each named after the run's uid, that resourceVersion and its place among the pass's steps: a
      * pass that died after its status write used to take its steps' events with it (an operator killed as a run
      * entered Provisioning left no PoolsAcquired event), and a pass repeated from the same version (after a crash or a
@@ -358,10 +361,19 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     .build());
             update.setSpec(progress.run().getSpec());
             update.setStatus(progress.status());
-            client.resources(BenchmarkRun.class)
-                    .inNamespace(update.getMetadata().getNamespace())
-                    .resource(update)
-                    .updateStatus();
+            try {
+                client.resources(BenchmarkRun.class)
+                        .inNamespace(update.getMetadata().getNamespace())
+                        .resource(update)
+                        .updateStatus();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+                // The pass read a copy older than the last status write. Thrown, the conflict waited for the SDK's
+                // retry backoff (2 s, often while the target became Ready); the pass is repeated on fresh data now.
+                return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(CONFLICT_RETRY);
+            }
         }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty() || holdsPools(progress)) {
