@@ -33,7 +33,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -352,28 +351,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     progress.run().getMetadata().getUid() + "/"
                             + progress.run().getMetadata().getResourceVersion() + "/" + i + "/" + step.reason());
         }
-        if (progress.changed()) {
-            BenchmarkRun update = new BenchmarkRun();
-            update.setMetadata(new ObjectMetaBuilder()
-                    .withName(progress.run().getMetadata().getName())
-                    .withNamespace(progress.run().getMetadata().getNamespace())
-                    .withResourceVersion(progress.run().getMetadata().getResourceVersion())
-                    .build());
-            update.setSpec(progress.run().getSpec());
-            update.setStatus(progress.status());
-            try {
-                client.resources(BenchmarkRun.class)
-                        .inNamespace(update.getMetadata().getNamespace())
-                        .resource(update)
-                        .updateStatus();
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) {
-                    throw e;
-                }
-                // The pass read a copy older than the last status write. Thrown, the conflict waited for the SDK's
-                // retry backoff (2 s, often while the target became Ready); the pass is repeated on fresh data now.
-                return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(CONFLICT_RETRY);
-            }
+        if (progress.changed() && !RunStatusWrite.store(progress, client)) {
+            // A conflict: repeated on fresh data soon, not after the SDK's 2 s retry backoff.
+            return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(CONFLICT_RETRY);
         }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty() || holdsPools(progress)) {
