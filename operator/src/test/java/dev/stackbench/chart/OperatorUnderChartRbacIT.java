@@ -144,10 +144,18 @@ class OperatorUnderChartRbacIT {
                                     .withName("webflux-r2dbc-verify")
                                     .get())
                             .isNotNull());
-            assertThat(cluster.client().v1().events().inNamespace(runs).list().getItems())
-                    .as("Events the operator recorded on the run")
-                    .anyMatch(event ->
-                            "BenchmarkRun".equals(event.getInvolvedObject().getKind()));
+            // A pass records its steps as Events after the objects it made, so the pod may be seen first.
+            await("Events the operator recorded on the run, with the chart's rights")
+                    .atMost(WAIT)
+                    .untilAsserted(() -> assertThat(cluster.client()
+                                    .v1()
+                                    .events()
+                                    .inNamespace(runs)
+                                    .list()
+                                    .getItems())
+                            .as("Events the operator recorded on the run")
+                            .anyMatch(event -> "BenchmarkRun"
+                                    .equals(event.getInvolvedObject().getKind())));
 
             cluster.client()
                     .resources(BenchmarkRun.class)
