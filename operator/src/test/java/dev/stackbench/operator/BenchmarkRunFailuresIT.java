@@ -117,10 +117,12 @@ class BenchmarkRunFailuresIT {
                     ((ObjectNode) spec.at("/spec/workload/load")).put("rate", 11);
                 }))
                 .requireSuccess();
+        // The pass that created the TestRun stores the status after it: the run may have none yet.
         await("the spec change noticed")
                 .atMost(OperatorHarness.WAIT)
-                .until(() -> Conditions.isTrue(
-                        harness.run("slow").getStatus().getConditions(), RunProgress.SPEC_CHANGE_IGNORED));
+                .until(() -> harness.run("slow").getStatus() != null
+                        && Conditions.isTrue(
+                                harness.run("slow").getStatus().getConditions(), RunProgress.SPEC_CHANGE_IGNORED));
 
         BenchmarkRun run = harness.awaitPhase("slow", Phase.Failed);
         Condition complete = Conditions.find(run.getStatus().getConditions(), Conditions.COMPLETE)
@@ -169,6 +171,12 @@ class BenchmarkRunFailuresIT {
                 .atMost(OperatorHarness.WAIT)
                 .pollInterval(Duration.ofMillis(250))
                 .untilAsserted(() -> {
+                    assertThat(harness.run("first").getStatus())
+                            .as("status of run first")
+                            .isNotNull();
+                    assertThat(harness.run("second").getStatus())
+                            .as("status of run second")
+                            .isNotNull();
                     Phase first = harness.run("first").getStatus().getPhase();
                     Phase second = harness.run("second").getStatus().getPhase();
                     if (!first.isTerminal()) {
