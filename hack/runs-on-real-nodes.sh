@@ -9,9 +9,10 @@
 # DIR (default results/real-nodes/<UTC time>) gets each run's BenchmarkRun as JSON (status included), the
 # operator's log, and runs.md: one table row per run (requests/s, latency percentiles, errors, dropped iterations,
 # peak threads, CPU of the target and of the k6 runner, what limited the run, a burst's makespan, a search's or a
-# sweep's steps) with the machine's load average before and after each run. A run that kept its pods (spec.cleanup
-# Never) also leaves NAME.pods.log, every container's log with its times, and is then deleted unless it is the last,
-# so that its pods free the nodes for the next file's run.
+# sweep's steps) with the machine's load average before and after each run, then a second table: the seconds from
+# each run's creation to the milestones of its timeline, and what the run took beyond its load. A run that kept its
+# pods (spec.cleanup Never) also leaves NAME.pods.log, every container's log with its times, and is then deleted
+# unless it is the last, so that its pods free the nodes for the next file's run.
 #
 # Only BenchmarkRun files (not comparisons). This cluster's backend node shares the machine's CPUs with the load
 # generator: a file that leaves the delay service at its default size (2 CPUs) gets 1 CPU here, as the examples set
@@ -225,6 +226,46 @@ for name in names:
            step_text or "-", read(name, ".wall-seconds"),
            read(name, ".load-before") + " → " + read(name, ".load-after")]
     print("| " + " | ".join(str(cell).replace("|", "/") for cell in row) + " |")
+
+# Where each run's time went: seconds since the run was created, from status.timeline (pod times are whole seconds).
+def seconds(text):
+    """A Go-style duration as the spec writes it (10s, 1m30s, 500ms) in seconds."""
+    import re
+    total, rest = 0.0, text or ""
+    for number, unit in re.findall(r"([0-9.]+)(ms|h|m|s)", rest):
+        total += float(number) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600}[unit]
+    return total
+
+def first(timeline, what):
+    return next((entry.get("seconds") for entry in timeline if entry.get("what") == what), None)
+
+columns = [("pools acquired", "PoolsAcquired"), ("database Ready", "database Ready"),
+           ("delay service Ready", "delay-service Ready"), ("target Ready", "target Ready"),
+           ("TargetReady", "TargetReady"), ("WorkVerified", "WorkVerified"), ("k6 runner started", "k6 runner 1 started"),
+           ("LoadRunning", "LoadRunning"), ("k6 runner finished", "k6 runner 1 finished"),
+           ("RunSucceeded", "RunSucceeded")]
+print()
+print("Seconds since each run was created (status.timeline; pod times are whole seconds). Beyond load: RunSucceeded "
+      "less the warmup and the measured duration, what a run costs besides its load.")
+print()
+print("| run | " + " | ".join(title for title, _ in columns) + " | verdict from | load s | beyond load s |")
+print("|" + "---|" * (len(columns) + 4))
+for name in names:
+    path = os.path.join(out, name + ".json")
+    if not os.path.exists(path):
+        continue
+    run = json.load(open(path))
+    status = run.get("status", {})
+    timeline = status.get("timeline") or []
+    workload = run["spec"].get("workload") or {}
+    load = seconds(workload.get("warmup")) + seconds(workload.get("duration"))
+    succeeded = first(timeline, "RunSucceeded")
+    verified_by = (status.get("verification") or {}).get("verifiedBy")
+    cells = [fmt(first(timeline, what)) for _, what in columns]
+    stepped = workload.get("sweep") or workload.get("capacity")
+    beyond = "-" if succeeded is None or stepped else fmt(succeeded - load)
+    print("| " + " | ".join([name] + cells + [verified_by or "itself" if status.get("verification") else "-",
+                                             "-" if stepped else fmt(load), beyond]) + " |")
 EOF
 log "wrote $out/runs.md"
 cat "$out/runs.md"
