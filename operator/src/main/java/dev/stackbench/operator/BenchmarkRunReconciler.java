@@ -112,6 +112,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final ResultCollection resultCollection;
     private final SteppedLoadStage steppedLoad;
     private final Cleanup cleanup;
+    private final TimelineCarry timelineCarry = new TimelineCarry();
 
     public BenchmarkRunReconciler(
             VariantCatalogue catalogue, OperatorSettings settings, TargetMetricsScraper scraper, Clock clock) {
@@ -351,10 +352,14 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     progress.run().getMetadata().getUid() + "/"
                             + progress.run().getMetadata().getResourceVersion() + "/" + i + "/" + step.reason());
         }
+        timelineCarry.restore(progress);
         if (progress.changed() && !RunStatusWrite.store(progress, client)) {
-            // A conflict: repeated on fresh data soon, not after the SDK's 2 s retry backoff.
+            // A conflict: repeated on fresh data soon, not after the SDK's 2 s retry backoff; the repeat may not record
+            // again what this pass did once, so its timeline entries wait for the next write.
+            timelineCarry.keep(progress);
             return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(CONFLICT_RETRY);
         }
+        timelineCarry.stored(progress);
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty() || holdsPools(progress)) {
             progress.nextCheck()

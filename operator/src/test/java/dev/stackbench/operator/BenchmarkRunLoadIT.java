@@ -121,13 +121,7 @@ class BenchmarkRunLoadIT {
                         "target Ready",
                         "k6 runner 1 created",
                         "k6 runner 2 finished");
-        assertThat(run.getStatus().getTimeline())
-                .extracting(entry -> Instant.parse(entry.getAt()))
-                .isSorted();
-        recordMeasurement("timeline: "
-                + run.getStatus().getTimeline().stream()
-                        .map(entry -> entry.getSeconds() + " " + entry.getWhat())
-                        .collect(java.util.stream.Collectors.joining("; ")));
+        recordSortedTimeline("timeline: ", run);
 
         KubernetesClient client = harness.client();
         String namespace = harness.namespace();
@@ -290,6 +284,64 @@ class BenchmarkRunLoadIT {
         assertThat(kept.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(
                         owner.getUid())
                 .isEqualTo(run.getMetadata().getUid()));
+    }
+
+    @Test
+    void aRunWhoseStatusWritesMeetConflictsStillHasEveryEventInItsTimeline() throws Exception {
+        harness.apply(OperatorHarness.example("contended", spec -> {})).requireSuccess();
+        KubernetesClient client = harness.client();
+        String namespace = harness.namespace();
+        // Every patch of an annotation gives the run a new resourceVersion (no new generation, so no reconcile): a pass
+        // that read the run before it has its status write refused and is repeated on fresh data. Until the run has
+        // succeeded: its cleanup's passes, slower than the patches come, would be repeated for a long time.
+        java.util.concurrent.atomic.AtomicInteger patches = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread poker = Thread.ofVirtual().start(() -> {
+            Instant until = Instant.now().plus(OperatorHarness.WAIT);
+            while (!stop.get() && Instant.now().isBefore(until) && patches.get() < 2_000) {
+                try {
+                    client.resources(BenchmarkRun.class)
+                            .inNamespace(namespace)
+                            .withName("contended")
+                            .edit(run -> {
+                                run.getMetadata()
+                                        .setAnnotations(Map.of("test.stackbench.dev/poke", patches.toString()));
+                                return run;
+                            });
+                    patches.incrementAndGet();
+                    Thread.sleep(150);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    // The test's own edit met a conflict with the operator's write: the next one follows.
+                }
+            }
+        });
+        try {
+            harness.awaitPhase("contended", Phase.Succeeded);
+        } finally {
+            stop.set(true);
+            poker.join();
+        }
+        BenchmarkRun run = await("CleanedUp in the status of run contended")
+                .atMost(OperatorHarness.WAIT)
+                .until(() -> harness.run("contended"), current -> Conditions.find(
+                                current.getStatus().getConditions(), RunProgress.CLEANED_UP)
+                        .isPresent());
+        recordMeasurement("run contended: " + patches.get() + " annotation patches while it ran");
+        assertThat(patches.get()).as("patches that raced the operator's writes").isGreaterThan(20);
+
+        // Events are published before the status write, so a refused write leaves them; the timeline has them too.
+        String uid = run.getMetadata().getUid();
+        Set<String> reasons = client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(event -> uid.equals(event.getInvolvedObject().getUid()))
+                .map(io.fabric8.kubernetes.api.model.Event::getReason)
+                .collect(java.util.stream.Collectors.toSet());
+        assertThat(reasons).contains("Accepted", "TestRunCreated", "TargetReady", "RunSucceeded");
+        assertThat(run.getStatus().getTimeline())
+                .extracting(dev.stackbench.api.status.TimelineEntry::getWhat)
+                .containsAll(reasons);
+        recordSortedTimeline("timeline of run contended: ", run);
     }
 
     @Test
@@ -714,6 +766,17 @@ class BenchmarkRunLoadIT {
     }
 
     /** Measurements go to a file next to the test reports, never into assertions. */
+    /** Checks the run's timeline is in time order and records it, each entry as its seconds and what happened. */
+    private static void recordSortedTimeline(String label, BenchmarkRun run) throws Exception {
+        assertThat(run.getStatus().getTimeline())
+                .extracting(entry -> Instant.parse(entry.getAt()))
+                .isSorted();
+        recordMeasurement(label
+                + run.getStatus().getTimeline().stream()
+                        .map(entry -> entry.getSeconds() + " " + entry.getWhat())
+                        .collect(java.util.stream.Collectors.joining("; ")));
+    }
+
     static void recordMeasurement(String line) throws Exception {
         Path file = Path.of("target", "operator-measurements.txt");
         Files.createDirectories(file.getParent());
