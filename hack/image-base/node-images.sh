@@ -7,7 +7,9 @@
 #                                                       in pause mode, static, nothing else; user 65535
 #   postgres.tar  stackbench/postgres:<version>         PostgreSQL 15 server and psql/pg_isready, entrypoint
 #                                                       postgres-entrypoint.sh (POSTGRES_USER, _PASSWORD, _DB);
-#                                                       user 65532
+#                                                       user 65532; stopped with SIGINT (fast shutdown: a deleted
+#                                                       pod's server ends its clients' sessions instead of waiting
+#                                                       for them to disconnect, as the upstream image does)
 #   busybox.tar   stackbench/busybox:<version>          static busybox with its applet links, for the chart's
 #                                                       `helm test` pod (wget); user 65532
 #
@@ -181,7 +183,7 @@ if [[ ! -f "$cache/busybox.tar" ]]; then
     --env "PATH=$PG_BIN:/usr/local/bin:/usr/bin:/bin" --env "LANG=C.UTF-8" \
     --env "PGDATA=/var/lib/postgresql/data" \
     --owned-by-user home/nonroot --owned-by-user var/lib/postgresql --owned-by-user var/run/postgresql \
-    --entrypoint /usr/local/bin/postgres-entrypoint
+    --entrypoint /usr/local/bin/postgres-entrypoint --stop-signal SIGINT
   rm -rf "$cache" && mv "$cache.partial" "$cache"
   # Images of older inputs (scripts, package versions) are never used again.
   find "$STACKBENCH_TOOLS/node-images" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +

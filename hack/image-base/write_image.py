@@ -6,7 +6,7 @@ Written in Python rather than with GNU tar because file ownership has to be set 
 system, the non-root user for its home) and the build may itself run as a non-root user.
 
     write_image.py ROOTFS OUTPUT_TAR IMAGE_NAME --env K=V ... --user 65532:65532 --workdir DIR --label K=V ...
-                   [--entrypoint ARG ...] [--created-by TEXT]
+                   [--entrypoint ARG ...] [--stop-signal SIGNAL] [--created-by TEXT]
 """
 import argparse
 import hashlib
@@ -57,6 +57,8 @@ def main():
                         help="paths (relative to the root) owned by the image user instead of root")
     parser.add_argument("--entrypoint", action="append", default=[],
                         help="one argument of the image's entrypoint per option, in order (none: a base image)")
+    parser.add_argument("--stop-signal",
+                        help="the signal a runtime stops the container with (none: SIGTERM), e.g. SIGINT")
     parser.add_argument("--created-by", default="hack/image-base/build.sh (Debian packages + jlink runtime)",
                         help="what built the layer, recorded in the image history")
     args = parser.parse_args()
@@ -80,6 +82,8 @@ def main():
         }
         if args.entrypoint:
             container_config["Entrypoint"] = args.entrypoint
+        if args.stop_signal:
+            container_config["StopSignal"] = args.stop_signal
         config = {
             "architecture": "amd64",
             "os": "linux",

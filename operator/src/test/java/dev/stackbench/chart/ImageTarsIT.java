@@ -119,7 +119,7 @@ class ImageTarsIT {
      * The images a real-node test cluster runs besides stackbench's, built offline from Debian packages by
      * hack/image-base/node-images.sh: the pod sandbox (catatonit in pause mode, as user 65535 like the upstream
      * pause image), PostgreSQL behind its own entrypoint (dash, the C.UTF-8 locale; neither Debian's Perl
-     * wrappers nor LLVM), and static busybox for the chart's test pod, with a wget wrapper that takes -T. No
+     * wrappers nor LLVM; stopped with SIGINT), and static busybox for the chart's test pod, with a wget wrapper that takes -T. No
      * entrypoint for busybox: the test pod names its command. hack/image-base/test-node-images.sh runs them.
      */
     @ParameterizedTest(name = "{1}")
@@ -143,6 +143,8 @@ class ImageTarsIT {
         assertExecutables(image, relativeTar, commands);
         if (repository.equals("stackbench/postgres")) {
             assertThat(texts(image.config().path("Env"))).contains("PGDATA=/var/lib/postgresql/data", "LANG=C.UTF-8");
+            // Fast shutdown: a deleted run database ends the target's sessions instead of waiting for them.
+            assertThat(image.config().path("StopSignal").asText()).isEqualTo("SIGINT");
             assertThat(image.file("usr/lib/locale/C.utf8/LC_CTYPE"))
                     .as("C.UTF-8 locale")
                     .isNotNull();
