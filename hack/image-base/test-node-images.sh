@@ -439,6 +439,7 @@ check_postgres() {
   local waited=0
   until [[ "$(query "$password" "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%'")" == 1 ]] \
     || (( waited >= 50 )); do sleep 0.1; waited=$((waited + 1)); done
+  (( waited < 50 )) || fail "postgres: the client session for the shutdown check did not start within 5 s"
   kill -INT "$container_init"
   container_exit 5
   [[ "$status" == 0 ]] && grep -q 'database system is shut down' "$work/postgres-1.log" \
