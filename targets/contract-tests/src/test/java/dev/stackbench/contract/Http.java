@@ -12,7 +12,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A small JSON-over-HTTP client for the contract checks. */
-final class Http {
+final class Http implements AutoCloseable {
 
     record Response(int status, String body, JsonNode json) {
 
@@ -40,6 +40,22 @@ final class Http {
     /** A GET that times out after {@code timeout} rather than the default minute. */
     Response get(String url, Duration timeout) {
         return send(request(url).timeout(timeout).GET().build());
+    }
+
+    /**
+     * A GET on a connection of its own, closed after the answer. The shared client's pool once handed a scrape a
+     * kept-alive connection on which the request never reached the server; a check that times an answer must not
+     * depend on the state of a connection another request left behind.
+     */
+    static Response getOnNewConnection(String url, Duration timeout) {
+        try (Http once = new Http()) {
+            return once.get(url, timeout);
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
     }
 
     Response post(String url, String json) {

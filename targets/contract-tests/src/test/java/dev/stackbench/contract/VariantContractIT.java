@@ -640,7 +640,7 @@ class VariantContractIT {
         String url = process.managementUrl() + "/actuator/prometheus";
         String metrics;
         try {
-            metrics = http.get(url, SCRAPE_TIMEOUT).body();
+            metrics = Http.getOnNewConnection(url, SCRAPE_TIMEOUT).body();
         } catch (UncheckedIOException e) {
             if (!(e.getCause() instanceof java.net.http.HttpTimeoutException)) {
                 throw e;
@@ -649,7 +649,7 @@ class VariantContractIT {
             System.err.printf(
                     "%s: %s unanswered after %d s; threads in %s; asking again on a new connection%n",
                     variant, url, SCRAPE_TIMEOUT.toSeconds(), dump);
-            metrics = new Http().get(url, SCRAPE_TIMEOUT).body();
+            metrics = Http.getOnNewConnection(url, SCRAPE_TIMEOUT).body();
         }
         return metrics.lines()
                 .filter(line -> line.startsWith("stackbench_pool_threads{") && line.contains(tag))
@@ -762,11 +762,13 @@ class VariantContractIT {
      * export it yet. Large row reads make garbage until a collection has happened (bounded: at most 100 reads).
      */
     private String scrapeAfterFirstGc(String variant, ServiceProcess process) {
-        String metrics =
-                http.get(process.managementUrl() + "/actuator/prometheus").body();
+        String metrics = Http.getOnNewConnection(
+                        process.managementUrl() + "/actuator/prometheus", Duration.ofSeconds(60))
+                .body();
         for (int read = 0; read < 100 && !metrics.contains("jvm_gc_pause_seconds_count"); read++) {
             assertThat(http.get(api(variant, "/api/rows?count=10000")).status()).isEqualTo(200);
-            metrics = http.get(process.managementUrl() + "/actuator/prometheus").body();
+            metrics = Http.getOnNewConnection(process.managementUrl() + "/actuator/prometheus", Duration.ofSeconds(60))
+                    .body();
         }
         return metrics;
     }
