@@ -630,9 +630,10 @@ class VariantContractIT {
     }
 
     /**
-     * The variant's stackbench_pool_threads gauge, tagged with its pool's name in the catalogue, from a scrape. A
-     * scrape once went unanswered for a minute on a kept-alive connection while every other request was answered: a
-     * scrape unanswered in 15 s leaves a thread dump of the variant and is asked again once on a new connection.
+     * The variant's stackbench_pool_threads gauge, tagged with its pool's name in the catalogue, from a scrape on a
+     * connection of its own (scrapes on the shared client's kept-alive connections went unanswered three times while
+     * every other request was answered). A scrape unanswered in 15 s still leaves a thread dump of the variant and is
+     * asked again once.
      */
     private double poolThreads(String variant) {
         String tag = "pool=\"" + CATALOGUE.variant(variant).threadPool().name() + "\"";
