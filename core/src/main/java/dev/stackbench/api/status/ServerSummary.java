@@ -33,11 +33,11 @@ public class ServerSummary {
     private ServerAgreement rpsCheck;
 
     @JsonPropertyDescription(
-            "The target's own latency bucket holding the median of the requests it served over the window. The server's timer starts when a thread takes the request: time queued before that is not in it.")
+            "The target's own latency bucket holding the median of the requests it served over the window, each bucket's count interpolated between the scrapes around each window edge as requests is. The server's timer starts when a thread takes the request: time queued before that is not in it.")
     private LatencyBucket p50BucketMs;
 
     @JsonPropertyDescription(
-            "Agrees when the client p50 lies in p50BucketMs, allowing 5 % and 5 ms above it for the network (and up to the next bucket when the median falls between two groups of requests, which k6 interpolates); ClientHigher when far above it: requests queued before the server's timer started; ClientLower when below it.")
+            "Agrees when the client p50 lies in p50BucketMs, allowing 5 % and 5 ms above it for the network (and up to the next bucket when the median falls between two groups of requests, which k6 interpolates); ClientHigher when far above it: requests queued before the server's timer started; ClientLower when below the bucket the median would hold even with the fastest of the requests around the window's edges taken as the window's.")
     private ServerAgreement p50Check;
 
     @JsonPropertyDescription("The target's own latency bucket holding its 95th percentile over the window.")
