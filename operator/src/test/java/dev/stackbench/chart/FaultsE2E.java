@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.Conditions;
+import dev.stackbench.api.status.LatencyBucket;
 import dev.stackbench.api.status.Phase;
+import dev.stackbench.api.status.ServerSummary;
 import dev.stackbench.operator.StackbenchOperator;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.TestCluster;
@@ -597,7 +599,10 @@ class FaultsE2E {
                         : "left " + followed.leftBehind.get(name));
     }
 
-    /** Everything the table's row leaves out: the run's message, warnings, phases passed and events. */
+    /**
+     * Everything the table's row leaves out: the run's message, warnings, the server-side check's figures, phases
+     * passed and events.
+     */
     private String details(BenchmarkRun run, Followed followed) {
         if (run == null || run.getStatus() == null) {
             return "no status";
@@ -606,12 +611,44 @@ class FaultsE2E {
         var summary = run.getStatus().getSummary();
         return String.format(
                 Locale.ROOT,
-                "%s: %s. Warnings: %s. Phases seen: %s. Events: %s.",
+                "%s: %s. Warnings: %s. Server-side check: %s. Phases seen: %s. Events: %s.",
                 run.getStatus().getPhase(),
                 run.getStatus().getMessage(),
                 summary == null || summary.getWarnings() == null ? "none" : summary.getWarnings(),
+                summary == null ? "none" : server(summary.getServer()),
                 followed.phases.getOrDefault(name, List.of()),
                 eventsOf(name));
+    }
+
+    /** The server-side check's window, scrapes and buckets: what a disagreement with k6 is read from. */
+    private static String server(ServerSummary server) {
+        if (server == null) {
+            return "none";
+        }
+        if (server.getUnavailableReason() != null && server.getRps() == null) {
+            return "unavailable: " + server.getUnavailableReason();
+        }
+        return String.format(
+                Locale.ROOT,
+                "window %s to %s, %s scrapes, widest edge gap %s s, %s requests (%s/s, %s), p50 bucket %s ms (%s),"
+                        + " p95 bucket %s ms (%s)",
+                server.getWindowStart(),
+                server.getWindowEnd(),
+                server.getScrapes(),
+                server.getEdgeGapSeconds(),
+                server.getRequests(),
+                server.getRps(),
+                server.getRpsCheck(),
+                bucket(server.getP50BucketMs()),
+                server.getP50Check(),
+                bucket(server.getP95BucketMs()),
+                server.getP95Check());
+    }
+
+    private static String bucket(LatencyBucket bucket) {
+        return bucket == null
+                ? "none"
+                : "(" + bucket.getLower() + ", " + (bucket.getUpper() == null ? "+Inf" : bucket.getUpper()) + "]";
     }
 
     private static Instant transition(BenchmarkRun run, String condition) {
