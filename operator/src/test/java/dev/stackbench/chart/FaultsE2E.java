@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.Conditions;
-import dev.stackbench.api.status.LatencyBucket;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.api.status.ServerSummary;
 import dev.stackbench.operator.StackbenchOperator;
@@ -27,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -639,16 +639,10 @@ class FaultsE2E {
                 server.getRequests(),
                 server.getRps(),
                 server.getRpsCheck(),
-                bucket(server.getP50BucketMs()),
+                Objects.toString(server.getP50BucketMs(), "none"),
                 server.getP50Check(),
-                bucket(server.getP95BucketMs()),
+                Objects.toString(server.getP95BucketMs(), "none"),
                 server.getP95Check());
-    }
-
-    private static String bucket(LatencyBucket bucket) {
-        return bucket == null
-                ? "none"
-                : "(" + bucket.getLower() + ", " + (bucket.getUpper() == null ? "+Inf" : bucket.getUpper()) + "]";
     }
 
     private static Instant transition(BenchmarkRun run, String condition) {
