@@ -17,6 +17,8 @@ import dev.stackbench.testcluster.TestCluster;
 import dev.stackbench.testcluster.TestClusterExtension;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
@@ -256,14 +258,8 @@ class BenchmarkRunFailuresIT {
         // A pod that never goes (here a finalizer; on a cluster, a node that stopped answering) would hold the
         // comparison forever; it gives up after the operator's pod limit (the target readiness limit), here 15 s.
         String finalizer = "stackbench.dev/test-hold";
-        try (OperatorHarness stuck = new OperatorHarness(
-                cluster, "stuck", settings -> settings.withTargetReadyLimit(Duration.ofSeconds(15)))) {
-            stuck.apply(OperatorHarness.comparison(
-                            "hold",
-                            3,
-                            List.of(Map.of("variant", "webflux-r2dbc"), Map.of("variant", "mvc-jdbc")),
-                            root -> ((ObjectNode) root.at("/spec/template")).put("timeout", "12s")))
-                    .requireSuccess();
+        try (OperatorHarness stuck = withFifteenSecondPodLimit(cluster, "stuck")) {
+            applyComparisonOfRunsThatTimeOut(stuck, "hold");
             Pod target = await("the first run's target pod")
                     .atMost(OperatorHarness.WAIT)
                     .until(
@@ -301,6 +297,53 @@ class BenchmarkRunFailuresIT {
                         .withName(pod)
                         .patch(PatchContext.of(PatchType.JSON_MERGE), finalizers());
             }
+        }
+    }
+
+    @Test
+    void aCompletedRunnerPodWaitingForGarbageCollectionDoesNotHoldTheNextRepetition(TestCluster cluster)
+            throws Exception {
+        // A runner that completed uses no CPU, but its object stays until the garbage collector removes the TestRun's
+        // Jobs (a moment on any cluster). The next repetition must not wait for it: with a 15 s pod limit, waiting
+        // would fail the comparison instead. The completed runner here is a pod no scheduler serves, marked Succeeded.
+        try (OperatorHarness held = withFifteenSecondPodLimit(cluster, "held")) {
+            applyComparisonOfRunsThatTimeOut(held, "gc");
+            var runs = held.client().resources(BenchmarkRun.class).inNamespace(held.namespace());
+            BenchmarkRun first = await("the comparison's first run")
+                    .atMost(OperatorHarness.WAIT)
+                    .until(() -> runs.list().getItems(), found -> !found.isEmpty())
+                    .getFirst();
+            String testRun = RunLabels.testRunName(first);
+            var pods = held.client().pods().inNamespace(held.namespace());
+            pods.resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withName(testRun + "-1-done")
+                            .withLabels(RunLabels.runnerPods(testRun))
+                            .endMetadata()
+                            .withNewSpec()
+                            .withSchedulerName("no-scheduler-serves-this")
+                            .addNewContainer()
+                            .withName("k6")
+                            .withImage("grafana/k6")
+                            .endContainer()
+                            .endSpec()
+                            .build())
+                    .create();
+            Pod completed = pods.withName(testRun + "-1-done").get();
+            completed.setStatus(new PodStatusBuilder().withPhase("Succeeded").build());
+            pods.resource(completed).updateStatus();
+
+            List<BenchmarkRun> all = await("a second run of the comparison")
+                    .atMost(OperatorHarness.WAIT)
+                    .until(() -> runs.list().getItems(), found -> found.size() > 1 || comparisonFailed(held, "gc"));
+            assertThat(all)
+                    .as("runs of the comparison (its status: %s)", comparisonStatus(held, "gc"))
+                    .hasSizeGreaterThan(1);
+            assertThat(pods.withName(testRun + "-1-done").get())
+                    .as("the first run's completed runner, still there")
+                    .isNotNull()
+                    .extracting(pod -> pod.getStatus().getPhase())
+                    .isEqualTo("Succeeded");
         }
     }
 
@@ -351,6 +394,43 @@ class BenchmarkRunFailuresIT {
     }
 
     /** A merge patch that sets an object's finalizers to exactly these. */
+    private static OperatorHarness withFifteenSecondPodLimit(TestCluster cluster, String prefix) {
+        return new OperatorHarness(cluster, prefix, settings -> settings.withTargetReadyLimit(Duration.ofSeconds(15)));
+    }
+
+    /** Three rounds of two variants whose runs end after 12 s (no k6-operator serves this class's TestRuns). */
+    private static void applyComparisonOfRunsThatTimeOut(OperatorHarness harness, String name) throws Exception {
+        harness.apply(OperatorHarness.comparison(
+                        name,
+                        3,
+                        List.of(Map.of("variant", "webflux-r2dbc"), Map.of("variant", "mvc-jdbc")),
+                        root -> ((ObjectNode) root.at("/spec/template")).put("timeout", "12s")))
+                .requireSuccess();
+    }
+
+    private static BenchmarkComparison comparison(OperatorHarness harness, String name) {
+        return harness.client()
+                .resources(BenchmarkComparison.class)
+                .inNamespace(harness.namespace())
+                .withName(name)
+                .get();
+    }
+
+    private static boolean comparisonFailed(OperatorHarness harness, String name) {
+        BenchmarkComparison comparison = comparison(harness, name);
+        return comparison != null
+                && comparison.getStatus() != null
+                && comparison.getStatus().getPhase() == ComparisonPhase.Failed;
+    }
+
+    private static String comparisonStatus(OperatorHarness harness, String name) {
+        BenchmarkComparison comparison = comparison(harness, name);
+        return comparison == null || comparison.getStatus() == null
+                ? "none"
+                : comparison.getStatus().getPhase() + ": "
+                        + comparison.getStatus().getMessage();
+    }
+
     private static String finalizers(String... finalizers) {
         return "{\"metadata\":{\"finalizers\":["
                 + String.join(

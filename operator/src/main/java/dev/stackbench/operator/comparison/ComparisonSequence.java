@@ -13,6 +13,7 @@ import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.operator.ApiErrors;
 import dev.stackbench.operator.OperatorSettings;
 import dev.stackbench.operator.RunLabels;
+import dev.stackbench.operator.run.Cleanup;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -27,8 +28,8 @@ import java.util.stream.Stream;
 
 /**
  * The comparison's runs, one at a time in the planned order: each run's record in the status follows the run, and the
- * next run is created once the one before it has ended, been cleaned up and has no pod left, so no two repetitions
- * ever share a node. A run found in the API server is never created again: a pass repeated after a restart or a lost
+ * next run is created once the one before it has ended, been cleaned up and has no pod left that runs or terminates,
+ * so no two repetitions ever share a node. A run found in the API server is never created again: a pass repeated after a restart or a lost
  * status update finds it.
  */
 public final class ComparisonSequence {
@@ -145,8 +146,10 @@ public final class ComparisonSequence {
     }
 
     /**
-     * What the next run waits for, if anything: the run before it to be cleaned up, or some of its pods (target,
-     * database, delay service, k6 runners) to go. Empty once its nodes are free.
+     * What the next run waits for, if anything: the run before it to be cleaned up, or those of its pods (target,
+     * database, delay service, k6 runners) that still run or terminate ({@link Cleanup#stillOnItsNode}, the rule by
+     * which the run releases its pools). Empty once its nodes are free: a runner that completed does not hold the next
+     * repetition until the garbage collector removes its object.
      */
     private static Optional<String> stillBusy(BenchmarkRun previous, KubernetesClient client) {
         String name = previous.getMetadata().getName();
@@ -167,6 +170,7 @@ public final class ComparisonSequence {
                                 .list()
                                 .getItems()
                                 .stream())
+                .filter(Cleanup::stillOnItsNode)
                 .map(pod -> pod.getMetadata().getName())
                 .distinct()
                 .sorted()

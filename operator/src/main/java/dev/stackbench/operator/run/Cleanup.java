@@ -141,11 +141,8 @@ public final class Cleanup {
         if (pools == null || pools.isEmpty()) {
             return;
         }
-        // Pods that ended (a runner that completed) use no CPU; running or terminating ones still do.
         List<String> left = pass.secondaries(Pod.class).stream()
-                .filter(pod -> pod.getStatus() == null
-                        || !("Succeeded".equals(pod.getStatus().getPhase())
-                                || "Failed".equals(pod.getStatus().getPhase())))
+                .filter(Cleanup::stillOnItsNode)
                 .map(pod -> pod.getMetadata().getName())
                 .sorted()
                 .toList();
@@ -155,5 +152,15 @@ public final class Cleanup {
         }
         progress.status().setPools(List.of());
         progress.note("PoolsReleased", "released " + String.join(", ", pools) + ": none of the run's pods is left");
+    }
+
+    /**
+     * Whether a pod of an ended run still keeps the next run off its node: it runs or terminates. A pod that ended (a
+     * runner or verification pod that completed, or one that failed) uses no CPU, even while its object waits for
+     * garbage collection. The one rule for the run's pools and for the next repetition of a comparison.
+     */
+    public static boolean stillOnItsNode(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return !("Succeeded".equals(phase) || "Failed".equals(phase));
     }
 }
