@@ -94,12 +94,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final Duration RETRY_MAX = Duration.ofSeconds(30);
     /** How soon a pass whose status write met a conflict is repeated: the informer's copy is fresh by then. */
     private static final Duration CONFLICT_RETRY = Duration.ofMillis(200);
-    /**
-     * How soon after the final status is stored the run's objects are deleted: long enough for the informer to see the
-     * stored status (milliseconds, more under load). A pass on a stale copy would only repeat the collection, whose status write then
-     * fails on its old resourceVersion, and announce the same events under the same names.
-     */
-    private static final Duration CLEANUP_AFTER_STORE = Duration.ofMillis(500);
 
     private final OperatorSettings settings;
     private final Clock clock;
@@ -113,6 +107,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final SteppedLoadStage steppedLoad;
     private final Cleanup cleanup;
     private final TimelineCarry timelineCarry = new TimelineCarry();
+    private final StoredEnds storedEnds = new StoredEnds();
 
     public BenchmarkRunReconciler(
             VariantCatalogue catalogue, OperatorSettings settings, TargetMetricsScraper scraper, Clock clock) {
@@ -133,6 +128,14 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     @Override
     public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun resource, Context<BenchmarkRun> context) {
+        Optional<Duration> older = storedEnds.olderThanStored(resource, clock.instant());
+        if (older.isPresent()) {
+            // The informer has not yet seen the ended status this operator stored: nothing to do on this copy.
+            LOG.debug(
+                    "run {}: waiting for the informer's copy with the stored end",
+                    resource.getMetadata().getName());
+            return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(older.get());
+        }
         RunProgress progress = new RunProgress(resource, clock.instant());
         if (progress.status().getQueuedAt() == null) {
             // Orders runs created in the same second (creation times have one-second resolution): PoolQueue.ARRIVAL.
@@ -176,12 +179,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         if (progress.isTerminal() && progress.condition(RunProgress.CLEANED_UP).isEmpty()) {
             // Cleanup waits for the next pass, when the final status with the results is stored. Nothing the run
-            // watches changes by then, so that pass is asked for: soon, since a comparison or a queued run waits on
-            // the cleanup.
-            Duration soon = CLEANUP_AFTER_STORE.compareTo(settings.pollInterval()) < 0
-                    ? CLEANUP_AFTER_STORE
-                    : settings.pollInterval();
-            progress.checkAgainIn(soon);
+            // watches changes by then, so that pass is asked for at once, since a comparison or a queued run waits on
+            // the cleanup: it finds the stored status, or waits for the informer to have it (StoredEnds).
+            progress.checkAgainIn(StoredEnds.SOON);
         }
         return finish(progress, context.getClient());
     }
@@ -360,6 +360,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(CONFLICT_RETRY);
         }
         timelineCarry.stored(progress);
+        storedEnds.stored(progress);
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         if (!progress.isTerminal() || progress.condition(RunProgress.CLEANED_UP).isEmpty() || holdsPools(progress)) {
             progress.nextCheck()
