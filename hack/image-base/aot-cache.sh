@@ -20,7 +20,8 @@
 # serving (spring.context.exit=onRefresh; APP-ARGS choose the profile and turn off what needs a database). No method
 # profiles are recorded (-XX:-AOTRecordTraining): a measured JVM's JIT starts from nothing, as without the cache.
 # The training runs chrooted in the base image's unpacked root filesystem (kept next to its tar), with the staged
-# /app bind mounted there, in namespaces of its own (mount, PID, network with only loopback): the mounts go with
+# /app bind mounted there and the devices a container has (null, zero, random, urandom) bound into a /dev of its
+# own, in namespaces of its own (mount, PID, network with only loopback): the mounts go with
 # the namespace, nothing on the machine changes and nothing is reachable. A JVM whose options the cache does not fit
 # (ZGC, heaps of 32 GB or more) starts without it, as a JVM always may.
 #
@@ -123,6 +124,13 @@ train() {
     mount --bind "$stage" "$rootfs/app"
     mount -t proc proc "$rootfs/proc"
     mount -t tmpfs tmpfs "$rootfs/tmp"
+    # The devices a container has: without /dev/urandom the JVM seeds SecureRandom from thread timings, a wait of
+    # about 10 s on one CPU that no pod has.
+    mount -t tmpfs -o mode=755 tmpfs "$rootfs/dev"
+    for device in null zero random urandom; do
+      : > "$rootfs/dev/$device"
+      mount --bind "/dev/$device" "$rootfs/dev/$device"
+    done
     ip link set lo up 2>/dev/null || true
     exec chroot "$rootfs" "$@"' sh "$rootfs" "$stage" "$JAVA_DIR/bin/java" "$@"
 }
