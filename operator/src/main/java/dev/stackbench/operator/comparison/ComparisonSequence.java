@@ -29,8 +29,8 @@ import java.util.stream.Stream;
 /**
  * The comparison's runs, one at a time in the planned order: each run's record in the status follows the run, and the
  * next run is created once the one before it has ended, been cleaned up and has no pod left that runs or terminates,
- * so no two repetitions ever share a node. A run found in the API server is never created again: a pass repeated after a restart or a lost
- * status update finds it.
+ * so no two repetitions ever share a node. A run found in the API server is never created again: a pass repeated
+ * after a restart or a lost status update finds it.
  */
 public final class ComparisonSequence {
 
