@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import tools.jackson.databind.JsonNode;
@@ -49,7 +50,7 @@ final class Http implements AutoCloseable {
      */
     static Response getOnNewConnection(String url, Duration timeout) {
         try (Http once = new Http()) {
-            return once.get(url, timeout);
+            return once.sendOnce(request(url).timeout(timeout).GET().build());
         }
     }
 
@@ -79,7 +80,29 @@ final class Http implements AutoCloseable {
                 .thenApply(Http::parse);
     }
 
+    /**
+     * Sends on the shared client. A GET unanswered until its timeout is asked once more on a connection of its own,
+     * saying so: the shared client's pool has handed requests (scrapes, and once a delay-service call) a kept-alive
+     * connection on which they never reached the server, which answered at once on a new one.
+     */
     Response send(HttpRequest request) {
+        try {
+            return sendOnce(request);
+        } catch (UncheckedIOException e) {
+            if (!(e.getCause() instanceof HttpTimeoutException)
+                    || !request.method().equals("GET")) {
+                throw e;
+            }
+            System.err.printf(
+                    "GET %s unanswered within %s on the shared client; asking again on a new connection%n",
+                    request.uri(), request.timeout().map(Duration::toString).orElse("its timeout"));
+            try (Http once = new Http()) {
+                return once.sendOnce(request);
+            }
+        }
+    }
+
+    private Response sendOnce(HttpRequest request) {
         try {
             return parse(client.send(request, HttpResponse.BodyHandlers.ofString()));
         } catch (IOException e) {
