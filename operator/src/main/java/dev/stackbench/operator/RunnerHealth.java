@@ -67,13 +67,17 @@ public final class RunnerHealth {
         return Optional.empty();
     }
 
-    /** Whether every runner pod has finished (succeeded or failed). */
+    /** Whether every runner pod has finished (phase Succeeded or Failed). */
     public static boolean allFinished(List<Pod> pods, int expected) {
-        return pods.size() >= expected
-                && pods.stream()
-                        .allMatch(pod -> pod.getStatus() != null
-                                && ("Succeeded".equals(pod.getStatus().getPhase())
-                                        || "Failed".equals(pod.getStatus().getPhase())));
+        return pods.size() >= expected && pods.stream().allMatch(PodEnds::phaseEnded);
+    }
+
+    /**
+     * Whether every runner's k6 has exited, as its pod's container statuses say before the kubelet has torn the pod
+     * down and marked it finished ({@link PodEnds#processesExited}).
+     */
+    public static boolean allExited(List<Pod> pods, int expected) {
+        return pods.size() >= expected && pods.stream().allMatch(PodEnds::ended);
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.Conditions;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.api.status.ServerSummary;
+import dev.stackbench.operator.PodEnds;
 import dev.stackbench.operator.StackbenchOperator;
 import dev.stackbench.operator.objects.K6TestRun;
 import dev.stackbench.testcluster.TestCluster;
@@ -451,9 +452,8 @@ class FaultsE2E {
                 client().pods().inNamespace(NAMESPACE).withLabel("runner", "true").list().getItems().stream()
                         .filter(p -> p.getMetadata().getName().startsWith(run + "-"))
                         .toList();
-        return !runners.isEmpty()
-                && runners.stream()
-                        .allMatch(p -> "Succeeded".equals(p.getStatus().getPhase()));
+        // The operator reads the results once every k6 has exited, before the kubelet marks the pods Succeeded.
+        return !runners.isEmpty() && runners.stream().allMatch(PodEnds::ended);
     }
 
     /** Seconds since the run entered {@code phase} (by its LoadRunning condition), or -1 before that. */

@@ -374,6 +374,18 @@ class RealNodesE2E {
                         run + "-delay-service",
                         run + "-loadgen",
                         run + "-verification");
+        // The run's results are read as soon as its k6 exited; the runner's pod keeps its node's CPU until the
+        // kubelet has torn it down and marked it Succeeded, and a probe pod placed there before would be refused.
+        cluster.kubectl(
+                        "wait",
+                        "--for=jsonpath={.status.phase}=Succeeded",
+                        "--timeout=60s",
+                        "-n",
+                        NAMESPACE,
+                        "pod",
+                        "-l",
+                        RunLabels.K6_TEST_RUN + "=" + run + "-k6," + RunLabels.K6_RUNNER + "=true")
+                .requireSuccess();
         String other = "network-policy-probe";
         cluster.kubectl("create", "namespace", other).requireSuccess();
         try {

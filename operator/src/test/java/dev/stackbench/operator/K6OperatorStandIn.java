@@ -19,6 +19,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -56,8 +58,8 @@ import java.util.stream.Stream;
  * TestRun's ConfigMap, with that runner's execution segment, against a real target on 127.0.0.1 (the TestRun's
  * base URL, a cluster DNS name, is replaced by the local one). Runner pods live on kwok's fake nodes, where they
  * wait like paused runners; once its k6 has exited, the stand-in, playing the kubelet, writes k6's exit code into
- * the pod's container status (the Job controller then completes or fails the Job), and k6's output is served as the
- * pod's log through the real pod log API. Differences from k6-operator: no initializer or starter pods, and the
+ * the pod's container status, a second later the pod's phase (the Job controller then completes or fails the Job),
+ * and k6's output is served as the pod's log through the real pod log API. Differences from k6-operator: no initializer or starter pods, and the
  * runners' REST API listens on a free 127.0.0.1 port. The initializer and starter pods finish at once on kwok (their
  * k6 inspect and curl are not run), and so do the runners' init containers: a runner behind the readiness gate is
  * started only once its run's target and delay-service Deployments are Ready, as the gate would let it, and a
@@ -67,6 +69,9 @@ final class K6OperatorStandIn implements AutoCloseable {
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
             new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** How long after its k6 exited a runner pod is marked finished, as a kubelet does once the pod is torn down. */
+    static final Duration SANDBOX_TEARDOWN = Duration.ofSeconds(1);
 
     private final TestCluster cluster;
     private final KubernetesClient client;
@@ -80,7 +85,11 @@ final class K6OperatorStandIn implements AutoCloseable {
         return thread;
     });
     private final Map<String, List<Runner>> runnersByTestRun = new ConcurrentHashMap<>();
-    private final Set<String> released = ConcurrentHashMap.newKeySet();
+    /** When each TestRun's runners were released (their k6 exited), by uid; their pods end a moment later. */
+    private final Map<String, Instant> released = new ConcurrentHashMap<>();
+    /** The TestRuns whose runner pods are marked finished. */
+    private final Set<String> podsEnded = ConcurrentHashMap.newKeySet();
+
     private final List<PodLogServing> logServings = new CopyOnWriteArrayList<>();
     private final Set<Integer> brokenRunners = ConcurrentHashMap.newKeySet();
     /** Runners broken in one TestRun only, as "<testrun>#<n>". */
@@ -195,8 +204,13 @@ final class K6OperatorStandIn implements AutoCloseable {
                     || runners.stream().anyMatch(runner -> runner.process().isAlive())) {
                 return;
             }
-            if (released.add(testRun.getMetadata().getUid())) {
+            String uid = testRun.getMetadata().getUid();
+            if (released.putIfAbsent(uid, Instant.now()) == null) {
                 runners.forEach(this::release);
+                return;
+            }
+            if (Instant.now().isAfter(released.get(uid).plus(SANDBOX_TEARDOWN)) && podsEnded.add(uid)) {
+                runners.forEach(this::endPods);
             }
             if (runnersFinishedAndLogsServed(name, runners)) {
                 setStage(name, "finished");
@@ -426,7 +440,7 @@ final class K6OperatorStandIn implements AutoCloseable {
 
     /**
      * Hands k6's outcome to the runner pod, as its kubelet would: its output for the pod log API, then its exit code
-     * as the terminated state of the k6 container.
+     * as the terminated state of the k6 container, the pod still Running until {@link #endPods}.
      */
     private void release(Runner runner) {
         try {
@@ -443,7 +457,6 @@ final class K6OperatorStandIn implements AutoCloseable {
                     .list()
                     .getItems()) {
                 client.pods().inNamespace(namespace).resource(pod).editStatus(running -> {
-                    running.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
                     running.getStatus().getConditions().stream()
                             .filter(condition -> "Ready".equals(condition.getType())
                                     || "ContainersReady".equals(condition.getType()))
@@ -473,6 +486,24 @@ final class K6OperatorStandIn implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The runner's pods finished, {@link #SANDBOX_TEARDOWN} after their k6 exited: a kubelet marks a pod Succeeded or
+     * Failed only once it has torn the pod's sandbox down.
+     */
+    private void endPods(Runner runner) {
+        int exitCode = runner.process().exitValue();
+        for (Pod pod : client.pods()
+                .inNamespace(namespace)
+                .withLabel("job-name", runner.jobName())
+                .list()
+                .getItems()) {
+            client.pods().inNamespace(namespace).resource(pod).editStatus(ended -> {
+                ended.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
+                return ended;
+            });
         }
     }
 

@@ -60,6 +60,24 @@ class RunnerHealthTest {
                 .isFalse();
     }
 
+    @Test
+    void runnersWhoseK6ExitedHaveExitedBeforeTheirPodsAreMarkedFinished() {
+        Pod exited = new PodBuilder(pod("run-k6-1", "Running", 0))
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .addNewContainer()
+                .withName("k6")
+                .endContainer()
+                .endSpec()
+                .build();
+
+        assertThat(RunnerHealth.allFinished(List.of(exited), 1)).isFalse();
+        assertThat(RunnerHealth.allExited(List.of(exited), 1)).isTrue();
+        assertThat(RunnerHealth.allExited(List.of(exited), 2)).isFalse();
+        assertThat(RunnerHealth.allExited(List.of(pod("run-k6-1", "Failed", 99)), 1))
+                .isTrue();
+    }
+
     private static Pod pod(String job, String phase, int exitCode) {
         return new PodBuilder()
                 .withNewMetadata()

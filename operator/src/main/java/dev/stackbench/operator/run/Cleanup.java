@@ -4,6 +4,7 @@ import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.run.CleanupPolicy;
 import dev.stackbench.api.status.Phase;
 import dev.stackbench.lifecycle.RunProgress;
+import dev.stackbench.operator.PodEnds;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.ScrapeJournal;
 import dev.stackbench.operator.objects.K6TestRun;
@@ -157,10 +158,11 @@ public final class Cleanup {
     /**
      * Whether a pod of an ended run still keeps the next run off its node: it runs or terminates. A pod that ended (a
      * runner or verification pod that completed, or one that failed) uses no CPU, even while its object waits for
-     * garbage collection. The one rule for the run's pools and for the next repetition of a comparison.
+     * garbage collection. The one rule for the run's pools and for the next repetition of a comparison. A pod whose
+     * processes have exited ({@link PodEnds#processesExited}) still counts until its phase says so: until then the
+     * scheduler and its kubelet count its CPU as taken, and a pod of the next run would be refused the node.
      */
     public static boolean stillOnItsNode(Pod pod) {
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return !("Succeeded".equals(phase) || "Failed".equals(phase));
+        return !PodEnds.phaseEnded(pod);
     }
 }

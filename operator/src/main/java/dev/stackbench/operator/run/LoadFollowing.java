@@ -100,6 +100,12 @@ public final class LoadFollowing {
         if (RunnerHealth.allFinished(runnerPods, parallelism)) {
             return new RunFacts.Finished(runnerPods.size());
         }
+        // Every k6 has exited, but the kubelet marks a runner's pod finished only once it has torn the pod down, a
+        // second or two later on a busy node: the results are read now when every runner's log holds its summary
+        // (k6 prints it last), else when the pods are marked finished.
+        if (RunnerHealth.allExited(runnerPods, parallelism) && RunnerLogs.summariesWritten(pass, runnerPods)) {
+            return new RunFacts.Finished(runnerPods.size());
+        }
         String startedAt = progress.status().getStartedAt();
         return new RunFacts.Running(
                 runnerPods.size(),

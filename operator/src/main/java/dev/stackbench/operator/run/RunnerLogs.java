@@ -8,6 +8,8 @@ import dev.stackbench.operator.RunnerPods;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,14 +84,7 @@ final class RunnerLogs {
         List<byte[]> perSecond = new ArrayList<>();
         for (Map.Entry<Integer, Pod> runner : selection.runners().entrySet()) {
             String pod = runner.getValue().getMetadata().getName();
-            BoundedReads.Tail tail = BoundedReads.tail(
-                    pass.client()
-                            .pods()
-                            .inNamespace(namespace)
-                            .withName(pod)
-                            .tailingLines(TAIL_LINES)
-                            .getLogInputStream(),
-                    TAIL_BYTES);
+            BoundedReads.Tail tail = tail(pass, runner.getValue());
             // Only the summary is kept of each log (or, without one, the end that says why): 100 tails of 2 MiB of
             // long lines would otherwise all be held at once.
             String kept = K6SummaryParser.lastValidBlock(tail.text()).orElseGet(() -> tail.text()
@@ -98,6 +93,37 @@ final class RunnerLogs {
             K6PerSecondLog.find(tail.text()).ifPresent(perSecond::add);
         }
         return new Read(logs, Optional.empty(), perSecond);
+    }
+
+    /**
+     * Whether each of these runner pods' logs ends with a valid summary: k6 prints it after everything else it reports
+     * (its per-second counts included), so a log that holds it is complete. A log that cannot be read now counts as
+     * not written: the results are then read once the pods are marked finished.
+     */
+    static boolean summariesWritten(RunContext pass, List<Pod> pods) {
+        for (Pod pod : pods) {
+            String text;
+            try {
+                text = tail(pass, pod).text();
+            } catch (KubernetesClientException | UncheckedIOException e) {
+                return false;
+            }
+            if (K6SummaryParser.lastValidBlock(text).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static BoundedReads.Tail tail(RunContext pass, Pod pod) {
+        return BoundedReads.tail(
+                pass.client()
+                        .pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .tailingLines(TAIL_LINES)
+                        .getLogInputStream(),
+                TAIL_BYTES);
     }
 
     private static Read problem(String why) {
