@@ -1,5 +1,7 @@
 package dev.stackbench.operator;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -31,6 +33,21 @@ public final class BoundedReads {
         TooLarge(String what, long limitBytes) {
             super(what + " is larger than the operator's limit of " + size(limitBytes) + " for it");
         }
+    }
+
+    /**
+     * The end of a pod's log (of {@code container}, or of its one container when null): the last {@code lines} lines
+     * the kubelet sends, of which at most the last {@code limitBytes} bytes are kept ({@link #tail(InputStream, int)}).
+     */
+    public static Tail podLogTail(KubernetesClient client, Pod pod, String container, int lines, int limitBytes) {
+        var log = client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName());
+        return tail(
+                (container == null ? log : log.inContainer(container))
+                        .tailingLines(lines)
+                        .getLogInputStream(),
+                limitBytes);
     }
 
     /**

@@ -59,8 +59,8 @@ import java.util.stream.Stream;
  * base URL, a cluster DNS name, is replaced by the local one). Runner pods live on kwok's fake nodes, where they
  * wait like paused runners; once its k6 has exited, the stand-in, playing the kubelet, writes k6's exit code into
  * the pod's container status, a second later the pod's phase (the Job controller then completes or fails the Job),
- * and k6's output is served as the pod's log through the real pod log API. Differences from k6-operator: no initializer or starter pods, and the
- * runners' REST API listens on a free 127.0.0.1 port. The initializer and starter pods finish at once on kwok (their
+ * and k6's output is served as the pod's log through the real pod log API. Differences from k6-operator: no
+ * initializer or starter pods, and the runners' REST API listens on a free 127.0.0.1 port. The initializer and starter pods finish at once on kwok (their
  * k6 inspect and curl are not run), and so do the runners' init containers: a runner behind the readiness gate is
  * started only once its run's target and delay-service Deployments are Ready, as the gate would let it, and a
  * runner started unpaused ({@code spec.paused: "false"}) does not wait for the starter.

@@ -116,14 +116,7 @@ final class RunnerLogs {
     }
 
     private static BoundedReads.Tail tail(RunContext pass, Pod pod) {
-        return BoundedReads.tail(
-                pass.client()
-                        .pods()
-                        .inNamespace(pod.getMetadata().getNamespace())
-                        .withName(pod.getMetadata().getName())
-                        .tailingLines(TAIL_LINES)
-                        .getLogInputStream(),
-                TAIL_BYTES);
+        return BoundedReads.podLogTail(pass.client(), pod, null, TAIL_LINES, TAIL_BYTES);
     }
 
     private static Read problem(String why) {

@@ -392,15 +392,7 @@ public final class WorkVerification {
     /** The end of one container's log, at most {@link #LOG_BYTES}. */
     private static String log(RunContext pass, Pod verifier, String container) {
         try {
-            return BoundedReads.tail(
-                            pass.client()
-                                    .pods()
-                                    .inNamespace(verifier.getMetadata().getNamespace())
-                                    .withName(verifier.getMetadata().getName())
-                                    .inContainer(container)
-                                    .tailingLines(RunnerLogs.TAIL_LINES)
-                                    .getLogInputStream(),
-                            LOG_BYTES)
+            return BoundedReads.podLogTail(pass.client(), verifier, container, RunnerLogs.TAIL_LINES, LOG_BYTES)
                     .text();
         } catch (KubernetesClientException e) {
             throw new ApiErrors.RequestFailed(
