@@ -10,8 +10,8 @@
 #       `./stackbench script --k6-args` prints (paused, then resumed through k6's REST API; the stackbench output
 #       writing its per-second figures) and the same environment,
 #       and not read while it runs: as a k6-operator runner runs it on a cluster;
-#   (c) local: the same, and followed through k6's REST API once a second by local mode's own follower
-#       (K6ApiFollower): exactly as local mode runs it;
+#   (c) local: the same, and followed once a second by local mode's own follower (K6PerSecondTail, which reads
+#       the per-second file the stackbench output writes and asks k6 nothing): exactly as local mode runs it;
 # and reports each k6 process's CPU-seconds (user + sys, from /usr/bin/time), the requests it sent, CPU-ms per request
 # and the ratios b/a and c/a of the mean CPU-ms per request. Since identical runs differ by 10 % or more, it also pairs
 # the scripts round by round: the geometric mean of the rounds' ratios with its 95 % confidence interval (Student's t
@@ -196,8 +196,8 @@ run_k6() {
       /usr/bin/time -f "%U %S" -o "$out.time" taskset -c "$k6_cpu" "$k6_bin" "${args[@]}" \
       > "$out.stdout" 2> "$out.stderr" &
     k6_pid=$!
-    # Resumes k6 once its API answers; for (c) follows it with local mode's own follower (a poll a second, the same
-    # requests to k6's API).
+    # Resumes k6 once its API answers; for (c) follows it with local mode's own follower (a read of the per-second
+    # file a second, as local mode reads it).
     local resumed=""
     for _ in $(seq 1 600); do
       if curl -sf -o /dev/null -X PATCH -H 'Content-Type: application/json' \
@@ -211,8 +211,8 @@ run_k6() {
     done
     [[ -n "$resumed" ]] || die "k6 ($label $n) could not be resumed: see $out.stderr"
     if [[ "$label" == "local" ]]; then
-      "$JAVA_HOME/bin/java" -cp "local/target/stackbench.jar:local/target/lib/*" dev.stackbench.local.K6ApiFollower \
-        "127.0.0.1:$port" > "$out.follower" 2>&1 &
+      "$JAVA_HOME/bin/java" -cp "local/target/stackbench.jar:local/target/lib/*" dev.stackbench.local.K6PerSecondTail \
+        "$out.per-second.ndjson" "$k6_pid" > "$out.follower" 2>&1 &
       poller_pid=$!
     fi
   fi
@@ -251,7 +251,7 @@ rows = [line.split() for line in open(runs_file) if line.strip()]
 print(f"commit {commit}: k6 CPU per request, {rate} requests/s for {duration} s, k6 pinned to one CPU,"
       " against webflux-r2dbc (upstream, no delay)")
 print("(a) plain: one http.get per iteration; (b) runner: the script stackbench generates, resumed and not read, as a")
-print("k6-operator runner runs it; (c) local: the same script followed once a second, as local mode runs it")
+print("k6-operator runner runs it; (c) local: the same, its per-second file read once a second, as local mode runs it")
 print()
 print(f"{'script':<10} {'run':>3} {'user s':>7} {'sys s':>6} {'CPU s':>6} {'requests':>9} {'CPU ms/req':>10} {'load1':>6}")
 per_request = {"plain": [], "runner": [], "local": []}

@@ -17,16 +17,19 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Follows a running k6 through its REST API ({@code GET /v1/metrics}, cumulative counts), turning the counts that
- * grew since the previous poll into one {@link RequestTimeline} per scenario: the live progress line and, at the end,
- * the plots over time. k6 writes no per-request output, which would cost it as much CPU as the requests' checks.
+ * Follows a running k6 that has no stackbench output (a k6 other than hack/k6's) through its REST API ({@code GET
+ * /v1/metrics}, cumulative counts), turning the counts that grew since the previous poll into one {@link
+ * RequestTimeline} per scenario: the live progress line and, at the end, the plots over time. k6 writes no per-request
+ * output, which would cost it as much CPU as the requests' checks. Each poll costs k6 CPU (it computes its trends'
+ * percentiles for the answer); a k6 with the stackbench output is followed through its file instead ({@link
+ * K6PerSecondTail}).
  *
  * <p>The measure scenario's requests, failures and drops are its tagged sub-metrics; its latencies per second come
  * from the generated script's latency buckets (so a second's percentiles are accurate to one bucket,
  * {@value LatencyBuckets#GROWTH}x wide). The warmup is what the whole test counted less the measure scenario. k6's API
  * is gone when k6 exits, so {@link #finish} adds what the last poll missed from the summary k6 wrote.
  */
-public final class K6ApiFollower {
+public final class K6ApiFollower implements LoadFollower {
 
     private final URI metrics;
     private final HttpClient http;
@@ -43,6 +46,7 @@ public final class K6ApiFollower {
     }
 
     /** The timeline of one scenario (e.g. "measure"); empty until k6 counted a request of it. */
+    @Override
     public synchronized RequestTimeline timeline(String scenario) {
         return timelines.computeIfAbsent(scenario, name -> new RequestTimeline());
     }
@@ -52,6 +56,7 @@ public final class K6ApiFollower {
      *
      * @return whether k6 answered
      */
+    @Override
     public boolean poll() {
         if (metrics == null) {
             return false;
@@ -75,8 +80,7 @@ public final class K6ApiFollower {
     /**
      * Follows the k6 whose REST API listens at the given address (its {@code --address}) as a local run does, one
      * poll a second, until it stops answering (or has not answered for 2 minutes), and prints the measure scenario's
-     * requests counted at each poll. hack/bench-k6-cost.sh reads k6 this way, so that it measures what local mode
-     * costs k6.
+     * requests counted at each poll: what local mode costs a k6 without the stackbench output.
      */
     public static void main(String[] args) throws InterruptedException {
         if (args.length != 1 || !args[0].matches("[^:/]+:[0-9]+")) {
@@ -95,6 +99,12 @@ public final class K6ApiFollower {
                 return;
             }
         }
+    }
+
+    /** What grew since the previous poll is counted in the poll's second, so the current rate is this second's. */
+    @Override
+    public long latestSecond() {
+        return Instant.now().getEpochSecond();
     }
 
     /** What k6's summary counted that the polls did not see, in the second of the last poll. */

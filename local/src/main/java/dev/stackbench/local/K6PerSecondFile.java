@@ -45,15 +45,20 @@ final class K6PerSecondFile {
         return timelines;
     }
 
-    private static void addLine(String line, Map<String, RequestTimeline> timelines) {
+    /**
+     * Adds one line's counts to the timelines.
+     *
+     * @return the line's second, or -1 for a line that holds none (cut short, or not a second's)
+     */
+    static long addLine(String line, Map<String, RequestTimeline> timelines) {
         JsonNode node;
         try {
             node = JSON.readTree(line);
         } catch (JsonProcessingException e) {
-            return;
+            return -1;
         }
         if (node == null || !node.path("second").canConvertToLong()) {
-            return;
+            return -1;
         }
         long second = node.path("second").asLong();
         for (Iterator<Map.Entry<String, JsonNode>> it = node.path("scenarios").fields(); it.hasNext(); ) {
@@ -74,5 +79,6 @@ final class K6PerSecondFile {
                         bucket.getValue().asLong());
             }
         }
+        return second;
     }
 }

@@ -162,7 +162,7 @@ public final class K6Process {
      * @param whileMeasuring told the time since the load's first sample, each second of the measured part
      */
     int followUntilDone(
-            K6ApiFollower follower,
+            LoadFollower follower,
             Instant loadStarted,
             Schedule schedule,
             ProgressPrinter printer,
@@ -190,8 +190,7 @@ public final class K6Process {
             if (measuring) {
                 whileMeasuring.accept(elapsed);
             }
-            // The follower counts what k6 counted since its previous poll a second ago.
-            long latestSecond = Instant.now().getEpochSecond();
+            long latestSecond = follower.latestSecond();
             // After the planned end k6 waits (graceful stop) for requests still in flight.
             String phase = firstSample < 0
                     ? "starting"

@@ -39,8 +39,9 @@ import java.util.Map;
  */
 final class LocalRun {
 
-    /** What a runner lends each of its runs. */
     /**
+     * What a runner lends each of its runs.
+     *
      * @param k6PerSecondOutput whether the k6 binary has the stackbench output (hack/k6), which bins the per-second
      *     figures by the samples' own time stamps; without it they are what k6's REST API counted between two polls
      */
@@ -343,9 +344,11 @@ final class LocalRun {
                 stack.target().process().toHandle(),
                 plan.isolated() ? plan.supportCpus() : null,
                 plan.isolated() ? plan.targetCpus() : null);
-        // No per-request output: k6 would spend as much CPU writing it as sending the requests. The REST API gives the
-        // live progress; the stackbench output, when k6 has it, the per-second series.
-        K6ApiFollower follower = new K6ApiFollower(k6.apiAddress());
+        // No per-request output: k6 would spend as much CPU writing it as sending the requests. With the stackbench
+        // output k6 writes the per-second series, which also gives the live progress without asking k6 anything;
+        // without it, k6's REST API gives both.
+        K6ApiFollower apiFollower = tools.k6PerSecondOutput() ? null : new K6ApiFollower(k6.apiAddress());
+        LoadFollower follower = apiFollower != null ? apiFollower : new K6PerSecondTail(k6Files.k6PerSecond());
         Duration warmup = script.warmup();
         Duration planned = warmup.plus(script.measured());
         // spec.timeout bounds the whole run, as on a cluster; k6 gets what is left of it after provisioning.
@@ -384,10 +387,12 @@ final class LocalRun {
             publishEvents();
         }
         k6.requireSummary(exitCode);
-        try {
-            follower.finish(K6SummaryParser.parseFile(k6Files.k6Summary()));
-        } catch (RuntimeException e) {
-            // An unreadable summary fails the run when it is collected, with the reason.
+        if (apiFollower != null) {
+            try {
+                apiFollower.finish(K6SummaryParser.parseFile(k6Files.k6Summary()));
+            } catch (RuntimeException e) {
+                // An unreadable summary fails the run when it is collected, with the reason.
+            }
         }
         observation = WindowRecorder.observe(
                 k6Files,
@@ -406,7 +411,7 @@ final class LocalRun {
      * A scenario's per-second series: from k6's stackbench output when k6 has it and wrote the scenario, else what the
      * REST API polls counted.
      */
-    private RequestTimeline timeline(K6ApiFollower follower, String scenario) {
+    private RequestTimeline timeline(LoadFollower follower, String scenario) {
         if (tools.k6PerSecondOutput()) {
             RequestTimeline fromOutput =
                     K6PerSecondFile.read(k6Files.k6PerSecond()).get(scenario);
