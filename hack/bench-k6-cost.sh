@@ -8,8 +8,9 @@
 #   (a) plain: one http.get of the same URL per iteration, the same VU counts, nothing else;
 #   (b) runner: the script `./stackbench script` generates for that load, run with the arguments
 #       `./stackbench script --k6-args` prints (paused, then resumed through k6's REST API; the stackbench output
-#       writing its per-second figures) and the same environment,
-#       and not read while it runs: as a k6-operator runner runs it on a cluster;
+#       writing its per-second figures) and the same environment, its metrics read (GET /v1/metrics) every
+#       RUNNER_READ seconds (default 5): as a k6-operator runner runs it on a cluster, where the operator reads each
+#       runner's metrics once per pass for the run's live progress;
 #   (c) local: the same, and followed once a second by local mode's own follower (K6PerSecondTail, which reads
 #       the per-second file the stackbench output writes and asks k6 nothing): exactly as local mode runs it;
 # and reports each k6 process's CPU-seconds (user + sys, from /usr/bin/time), the requests it sent, CPU-ms per request
@@ -35,6 +36,9 @@ rounds="${1:-2}"
 [[ "$rounds" =~ ^[0-9]+$ && "$rounds" -ge 2 ]] || die "ROUNDS must be a whole number of 2 or more (got '$rounds')"
 rate="${RATE:-600}"
 duration="${DURATION:-30}"
+export RUNNER_READ="${RUNNER_READ:-5}"
+runner_read="$RUNNER_READ"
+[[ "$runner_read" =~ ^[0-9]+$ && "$runner_read" -ge 1 ]] || die "RUNNER_READ must be a whole number of seconds, 1 or more"
 [[ "$rate" =~ ^[0-9]+$ && "$duration" =~ ^[0-9]+$ ]] || die "RATE and DURATION must be whole numbers"
 export GOAL="${GOAL:-1.15}"
 [[ "$GOAL" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "GOAL must be a ratio such as 1.15 (got '$GOAL')"
@@ -210,6 +214,15 @@ run_k6() {
       sleep 0.1
     done
     [[ -n "$resumed" ]] || die "k6 ($label $n) could not be resumed: see $out.stderr"
+    if [[ "$label" == "runner" ]]; then
+      (
+        while kill -0 "$k6_pid" 2>/dev/null; do
+          sleep "$runner_read"
+          curl -sf -o /dev/null --max-time 5 "http://127.0.0.1:$port/v1/metrics" || true
+        done
+      ) > /dev/null 2>&1 &
+      poller_pid=$!
+    fi
     if [[ "$label" == "local" ]]; then
       "$JAVA_HOME/bin/java" -cp "local/target/stackbench.jar:local/target/lib/*" dev.stackbench.local.K6PerSecondTail \
         "$out.per-second.ndjson" "$k6_pid" > "$out.follower" 2>&1 &
@@ -250,8 +263,9 @@ runs_file, rate, duration, before, after, commit = sys.argv[1:]
 rows = [line.split() for line in open(runs_file) if line.strip()]
 print(f"commit {commit}: k6 CPU per request, {rate} requests/s for {duration} s, k6 pinned to one CPU,"
       " against webflux-r2dbc (upstream, no delay)")
-print("(a) plain: one http.get per iteration; (b) runner: the script stackbench generates, resumed and not read, as a")
-print("k6-operator runner runs it; (c) local: the same, its per-second file read once a second, as local mode runs it")
+print("(a) plain: one http.get per iteration; (b) runner: the script stackbench generates, resumed, its metrics read")
+print(f"every {os.environ.get('RUNNER_READ', '5')} s, as the operator reads a k6-operator runner's; (c) local: the same")
+print("script, not read, its per-second file read once a second, as local mode runs it")
 print()
 print(f"{'script':<10} {'run':>3} {'user s':>7} {'sys s':>6} {'CPU s':>6} {'requests':>9} {'CPU ms/req':>10} {'load1':>6}")
 per_request = {"plain": [], "runner": [], "local": []}
