@@ -3,6 +3,7 @@ package dev.stackbench.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stackbench.k6.K6ApiCounts;
 import dev.stackbench.k6.K6Env;
+import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.k6.LatencyBuckets;
 import dev.stackbench.k6.RunnerSummary;
 import dev.stackbench.report.RequestTimeline;
@@ -11,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -105,6 +107,16 @@ public final class K6ApiFollower implements LoadFollower {
     @Override
     public long latestSecond() {
         return Instant.now().getEpochSecond();
+    }
+
+    /** Adds what the last poll missed from the summary k6 wrote; an unreadable one fails the run when collected. */
+    @Override
+    public void finish(Path k6Summary) {
+        try {
+            finish(K6SummaryParser.parseFile(k6Summary));
+        } catch (RuntimeException e) {
+            // The run's collection reads the summary again and says why it cannot.
+        }
     }
 
     /** What k6's summary counted that the polls did not see, in the second of the last poll. */

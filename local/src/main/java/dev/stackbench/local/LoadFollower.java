@@ -1,6 +1,7 @@
 package dev.stackbench.local;
 
 import dev.stackbench.report.RequestTimeline;
+import java.nio.file.Path;
 
 /**
  * Follows a running k6 for the live progress line and the status' phases, one {@link #poll} a second: through the
@@ -21,4 +22,15 @@ interface LoadFollower {
 
     /** The second whose requests the progress line shows as the current rate. */
     long latestSecond();
+
+    /** Once k6 has exited and written its summary there: adds what the polls missed, if the follower needs it. */
+    default void finish(Path k6Summary) {}
+
+    /**
+     * The follower for a k6 with the stackbench output (its per-second file), else for one without it (its REST API
+     * at {@code apiAddress}).
+     */
+    static LoadFollower of(boolean perSecondOutput, String apiAddress, Path perSecondFile) {
+        return perSecondOutput ? new K6PerSecondTail(perSecondFile) : new K6ApiFollower(apiAddress);
+    }
 }

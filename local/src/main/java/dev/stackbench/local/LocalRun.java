@@ -11,7 +11,6 @@ import dev.stackbench.catalogue.VariantCatalogue;
 import dev.stackbench.k6.K6Env;
 import dev.stackbench.k6.K6Script;
 import dev.stackbench.k6.K6ScriptGenerator;
-import dev.stackbench.k6.K6SummaryParser;
 import dev.stackbench.lifecycle.LoadStep;
 import dev.stackbench.lifecycle.ResolvedRun;
 import dev.stackbench.lifecycle.RunDriver;
@@ -347,8 +346,7 @@ final class LocalRun {
         // No per-request output: k6 would spend as much CPU writing it as sending the requests. With the stackbench
         // output k6 writes the per-second series, which also gives the live progress without asking k6 anything;
         // without it, k6's REST API gives both.
-        K6ApiFollower apiFollower = tools.k6PerSecondOutput() ? null : new K6ApiFollower(k6.apiAddress());
-        LoadFollower follower = apiFollower != null ? apiFollower : new K6PerSecondTail(k6Files.k6PerSecond());
+        LoadFollower follower = LoadFollower.of(tools.k6PerSecondOutput(), k6.apiAddress(), k6Files.k6PerSecond());
         Duration warmup = script.warmup();
         Duration planned = warmup.plus(script.measured());
         // spec.timeout bounds the whole run, as on a cluster; k6 gets what is left of it after provisioning.
@@ -387,13 +385,7 @@ final class LocalRun {
             publishEvents();
         }
         k6.requireSummary(exitCode);
-        if (apiFollower != null) {
-            try {
-                apiFollower.finish(K6SummaryParser.parseFile(k6Files.k6Summary()));
-            } catch (RuntimeException e) {
-                // An unreadable summary fails the run when it is collected, with the reason.
-            }
-        }
+        follower.finish(k6Files.k6Summary());
         observation = WindowRecorder.observe(
                 k6Files,
                 script,
