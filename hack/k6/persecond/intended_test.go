@@ -179,6 +179,27 @@ func TestTicksAfterTheScenariosEndAreNeverCutOff(t *testing.T) {
 	}
 }
 
+// TestALateGeneratorsTicksAfterTheEndStillCount: k6's constant-rate loop, running late at the end of a 100 ms
+// scenario at 100 a second, handled ticks 10 and 11 (due at 100 and 110 ms) after the end was due, both dropped, as
+// its select may pick a due tick over the end. They match the schedule and count as dropped, as k6 counted them.
+func TestALateGeneratorsTicksAfterTheEndStillCount(t *testing.T) {
+	s := &intendedScenario{schedule: constantRateFor(t, 100, "", 100*time.Millisecond)}
+	base := time.Unix(1_800_000_000, 0).UnixNano()
+	ms := func(v float64) int64 { return int64(v * float64(time.Millisecond)) }
+	for j := 0; j < 10; j++ {
+		s.add(tickEvent{at: base + ms(float64(10*j)+2), end: base + ms(float64(10*j)+60)})
+	}
+	s.add(tickEvent{at: base + ms(121), end: -1})
+	s.add(tickEvent{at: base + ms(121.5), end: -1})
+
+	counts, _ := s.compute(base + ms(200))
+
+	dropped := total(counts.DroppedAtLeast) + total(counts.BeyondWindowAtLeast)
+	if total(counts.Served) != 10 || dropped != 2 || counts.Unmatched != 0 || len(counts.CutOffAtLeast) != 0 {
+		t.Fatalf("want 10 served, 2 dropped, nothing unmatched or cut off: %+v", counts)
+	}
+}
+
 // TestASegmentGetsItsStripedShareOfTheTicks: with two runners (0:1/2 and 1/2:1) each handles every other global
 // tick, so the second runner's ticks are due at 10, 30, 50 ms at 100 a second.
 func TestASegmentGetsItsStripedShareOfTheTicks(t *testing.T) {

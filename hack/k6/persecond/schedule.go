@@ -23,7 +23,9 @@ type schedule struct {
 	started bool
 	dueAt   func(global int64) (time.Duration, bool)
 	// length is the scenario's duration (its stages' for a ramping rate): k6 handles the ticks due before it, and one
-	// due exactly at it only if it wins the race with the scenario's end.
+	// due exactly at it only if it wins the race with the scenario's end. A constant rate's loop that runs late may
+	// handle ticks due after it as well (it picks at random between a tick already due and the end, both ready), so
+	// the schedule goes on past it: the events say how many ticks k6 handled; cut off counts only ticks before it.
 	length time.Duration
 }
 
@@ -53,8 +55,8 @@ func scheduleOf(config lib.ExecutorConfig, tuple *lib.ExecutionTuple) (*schedule
 	return &schedule{first: first, steps: steps, dueAt: due, length: length}, true
 }
 
-// nextDue is the offset of the instance's next tick, false past the end of the schedule (a tick due exactly at the
-// scenario's end included).
+// nextDue is the offset of the instance's next tick; false past a ramping rate's last stage, never for a constant rate
+// (see length).
 func (s *schedule) nextDue() (time.Duration, bool) {
 	if !s.started {
 		s.global = s.first
@@ -63,11 +65,7 @@ func (s *schedule) nextDue() (time.Duration, bool) {
 		s.global += s.steps[s.next%len(s.steps)]
 		s.next++
 	}
-	at, ok := s.dueAt(s.global)
-	if !ok || (s.length > 0 && at > s.length) {
-		return 0, false
-	}
-	return at, true
+	return s.dueAt(s.global)
 }
 
 // constantDue: tick n at n periods, the period being the time unit over the rate, in whole nanoseconds as k6 has it.
