@@ -81,7 +81,7 @@ public final class K6ScriptGenerator {
 
     private static final String COUNTER_RECORD = """
 
-              const ms = t.duration;
+              const ms = response.timings.duration;
               const index = ms > MIN_MS ? Math.floor(Math.log(ms / MIN_MS) / LOG_GROWTH) : 0;
               const bucket = index < LAST_BUCKET ? index : LAST_BUCKET;
               BUCKET_GROUPS[Math.floor(bucket / BUCKETS.groupSize)].add(1, BUCKET_TAGS[bucket] || bucketTags(bucket));
@@ -766,8 +766,9 @@ public final class K6ScriptGenerator {
                   if (now >= windowEndMs) {
                     windowLate.add(1);
                   }
-                  const t = response.timings;
+                  // response.timings makes a new object on every read: only read where a figure needs it.
                   if (burstSentAt !== null) {
+                    const t = response.timings;
                     burstSentAt.add(now - t.blocked - t.connecting - t.tls_handshaking - t.duration);
                     burstDoneAt.add(now);
                   }__RECORD_LATENCY__
