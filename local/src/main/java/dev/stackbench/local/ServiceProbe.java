@@ -19,6 +19,8 @@ final class ServiceProbe {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** Spring Boot Actuator's health document of a healthy app. */
     private static final Pattern UP = Pattern.compile("\"status\"\\s*:\\s*\"UP\"");
+    /** Pause between two health requests while a service starts. */
+    private static final long POLL_MILLIS = 50;
 
     private ServiceProbe() {}
 
@@ -61,7 +63,10 @@ final class ServiceProbe {
                 throw new LocalRunException("interrupted while waiting for " + process.name());
             }
             try {
-                Thread.sleep(250);
+                // Every repetition waits here for its target, so a poll's delay adds to each one: a refused
+                // connection costs the starting JVM nothing, and an answer that is not UP yet came from a JVM
+                // that already served it.
+                Thread.sleep(POLL_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new LocalRunException("interrupted while waiting for " + process.name());
