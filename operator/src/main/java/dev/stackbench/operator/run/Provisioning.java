@@ -171,10 +171,23 @@ public final class Provisioning {
         // (DB_CONNECT_RETRIES), rather than failing into a crash-loop back-off.
         pass.applyIfMissing(target.desired(run));
         pass.applyIfMissing(
-                VerificationPod.gatesTheLoad(run, verifyWork) ? targetService.closed(run) : targetService.desired(run));
+                closedUntilVerified(run, pass.allRuns(), verifyWork)
+                        ? targetService.closed(run)
+                        : targetService.desired(run));
         waitingFor.ifPresent(progress::waitingForTarget);
         progress.checkAgainIn(settings.pollInterval());
         return true;
+    }
+
+    /**
+     * Whether the target's Service starts closed, holding the runners' gate shut until the work's verdict: not for a
+     * comparison's repetition whose variant was verified by an earlier repetition of the same spec, which takes that
+     * verdict as soon as its target is Ready ({@link WorkVerification}). Its gate then opens with the target's
+     * readiness itself, not with the operator's pass that records the verdict and opens the Service after it.
+     */
+    static boolean closedUntilVerified(BenchmarkRun run, List<BenchmarkRun> allRuns, boolean verifyWork) {
+        return VerificationPod.gatesTheLoad(run, verifyWork)
+                && VerificationReuse.repetition(run, allRuns).isEmpty();
     }
 
     /**
