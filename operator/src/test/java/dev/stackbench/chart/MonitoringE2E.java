@@ -38,9 +38,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Security "restricted"; then the chart's own PostgreSQL (Bitnami's chart on the project's image). Prometheus is
  * reached the way a user without a port-forward would, through the API server's service proxy.
  *
+ * <p>In the real-node suite it comes last and switches the monitoring on in the release RealNodesE2E hands over, as a
+ * user does on an installed release: kube-prometheus-stack's CRDs applied, then {@code helm upgrade}. Alone, it installs
+ * the chart with the monitoring from the start.
+ *
  * <p>Needs root, like every class of the real-node suite; elsewhere it is skipped, except under CI.
  */
-@Order(2)
+@Order(5)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MonitoringE2E {

@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * k6-operator, in a namespace that enforces Pod Security "restricted". {@link #stop} takes it all down, keeps the
  * components' logs, and checks that the machine is as it was before. Shared by the end-to-end classes on real nodes.
  * Inside {@code RealNodesSuite} a class may {@link #handOver hand} its plain release (no extra helm arguments) to the
- * next class instead of stopping it, with its runs deleted: one cluster start, image import and install fewer.
+ * next class instead of stopping it, with its runs deleted: one cluster start, image import and install fewer. A class
+ * that needs extra arguments gets the handed-over release upgraded with them, as a user would change an installed one.
  */
 public final class RealNodesRelease {
 
@@ -93,20 +94,13 @@ public final class RealNodesRelease {
         if (handedOver != null) {
             RealNodesRelease release = handedOver;
             handedOver = null;
-            if (helmArguments.isEmpty()) {
-                measured.put("cluster", "handed over by " + release.holder);
-                release.holder = holder;
-                MachineTurn.busy(holder);
-                return release;
+            measured.put("cluster", "handed over by " + release.holder);
+            release.holder = holder;
+            MachineTurn.busy(holder);
+            if (!helmArguments.isEmpty()) {
+                release.changeValues(helmArguments, measured);
             }
-            // Installed with other values: the cluster goes, the next one starts from a clean machine.
-            try {
-                release.stop(release.holder + "-cluster-logs");
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } finally {
-                release.releaseTurn();
-            }
+            return release;
         }
         RealNodesRelease release = new RealNodesRelease(holder);
         release.helmArguments = List.copyOf(helmArguments);
@@ -162,6 +156,36 @@ public final class RealNodesRelease {
         install.addAll(helmArguments);
         chart.helm(install).requireSuccess();
         measured.put("helm.installSeconds", seconds(installing));
+    }
+
+    /**
+     * Changes a handed-over plain release the way a user changes an installed one, with {@code helm upgrade}: the
+     * CRDs kube-prometheus-stack brings applied first when the arguments switch it on, since helm installs a
+     * dependency's CRDs with {@code helm install} only. A change that fails stops the cluster (its logs kept) and
+     * gives up the machine's turn, since no {@code @AfterAll} of the class will.
+     */
+    private void changeValues(List<String> extraArguments, Map<String, String> measured) {
+        Instant changing = Instant.now();
+        try {
+            if (extraArguments.contains("kube-prometheus-stack.enabled=true")) {
+                Path crds = chart.prometheusOperatorCrds();
+                cluster.kubectl("apply", "--server-side", "-f", crds.toString()).requireSuccess();
+                cluster.kubectl("wait", "--for=condition=Established", "--timeout=60s", "-f", crds.toString())
+                        .requireSuccess();
+            }
+            upgrade(extraArguments);
+            helmArguments = List.copyOf(extraArguments);
+        } catch (RuntimeException | AssertionError e) {
+            try {
+                stop(holder + "-cluster-logs");
+            } catch (IOException | RuntimeException | AssertionError stopFailure) {
+                e.addSuppressed(stopFailure);
+            } finally {
+                releaseTurn();
+            }
+            throw e;
+        }
+        measured.put("helm.upgradeSeconds", seconds(changing));
     }
 
     /** {@code helm upgrade} of the release with the values it has plus the given arguments, waiting for it. */
@@ -220,9 +244,9 @@ public final class RealNodesRelease {
     }
 
     /**
-     * Inside the suite, for a release without extra helm arguments: keeps the logs so far, deletes every run in the
-     * namespace and waits until their pods are gone, and leaves the cluster and the machine's turn to the next class
-     * ({@link #releaseTurn} then ends only this class's busy hold). Elsewhere {@link #stop}.
+     * Inside the suite, for a release without extra helm arguments: keeps the logs so far, deletes every comparison and
+     * run in the namespace and waits until their pods are gone, and leaves the cluster and the machine's turn to the
+     * next class ({@link #releaseTurn} then ends only this class's busy hold). Elsewhere {@link #stop}.
      */
     void handOver(String logs) throws IOException {
         if (!Boolean.getBoolean(HAND_OVER_PROPERTY) || !helmArguments.isEmpty() || cluster == null) {
@@ -231,8 +255,11 @@ public final class RealNodesRelease {
         }
         keepLogs(logs);
         try {
-            cluster.kubectl("delete", "benchmarkruns", "--all", "-n", NAMESPACE, "--wait=true", "--timeout=180s")
-                    .requireSuccess();
+            // Comparisons first: a comparison whose runs went would start new ones.
+            for (String kind : List.of("benchmarkcomparisons", "benchmarkruns")) {
+                cluster.kubectl("delete", kind, "--all", "-n", NAMESPACE, "--wait=true", "--timeout=180s")
+                        .requireSuccess();
+            }
             Instant deadline = Instant.now().plus(RUNS_GONE);
             while (!cluster.client()
                     .pods()

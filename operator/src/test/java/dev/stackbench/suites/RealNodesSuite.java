@@ -10,18 +10,19 @@ import org.junit.platform.suite.api.SuiteDisplayName;
 
 /**
  * The end-to-end tests on the test cluster with real nodes (they need root and the image tars of this build; they skip
- * without root except under CI), in one test JVM beside {@link FakeNodesSuite} in the other. FaultsE2E hands its
- * cluster to RealNodesE2E (its runs deleted) rather than both starting one; MonitoringE2E, installed with the
- * monitoring stack, has its own.
+ * without root except under CI), in one test JVM beside {@link FakeNodesSuite} in the other. One cluster serves the
+ * last three classes: FaultsE2E hands it to RealNodesE2E, which hands it to MonitoringE2E (their comparisons and runs
+ * deleted), and MonitoringE2E switches the monitoring stack on with {@code helm upgrade} rather than starting a cluster
+ * of its own.
  */
 @Suite
 @SuiteDisplayName("end-to-end tests on real nodes")
 @SelectClasses(
         names = {
             "dev.stackbench.testcluster.RealNodeLeftoversE2E",
-            "dev.stackbench.chart.MonitoringE2E",
             "dev.stackbench.chart.FaultsE2E",
-            "dev.stackbench.chart.RealNodesE2E"
+            "dev.stackbench.chart.RealNodesE2E",
+            "dev.stackbench.chart.MonitoringE2E"
         })
 public class RealNodesSuite {
 
