@@ -100,7 +100,7 @@ class RealNodesE2E {
     @AfterAll
     void stop() throws IOException {
         try {
-            stopClusterAndCheckTheHost();
+            handOverOrStopTheCluster();
         } finally {
             if (quiet != null) {
                 quiet.close();
@@ -125,7 +125,7 @@ class RealNodesE2E {
         }
     }
 
-    private void stopClusterAndCheckTheHost() throws IOException {
+    private void handOverOrStopTheCluster() throws IOException {
         if (release != null) {
             // In the suite MonitoringE2E comes next and upgrades this release; alone, the cluster stops here.
             release.handOver("cluster-logs");
