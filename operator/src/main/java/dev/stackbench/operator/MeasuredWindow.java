@@ -52,7 +52,7 @@ record MeasuredWindow(Instant start, Instant end) {
     /**
      * A warning when the scrapes span less than 80 % of the window (two scrape intervals are lost at the edges at
      * most): the operator was not scraping for part of it, typically because it restarted, and the target figures
-     * (CPU, GC, peaks) describe only the part it saw. The scrapes live in the operator's memory.
+     * (CPU, GC, peaks) describe only the part it saw.
      */
     Optional<String> partialCoverage(Duration covered) {
         Duration length = Duration.between(start, end);
@@ -62,8 +62,9 @@ record MeasuredWindow(Instant start, Instant end) {
         return Optional.of(String.format(
                 Locale.ROOT,
                 "target metrics cover %.0f s of the %.0f s measured window: the operator did not scrape the target"
-                        + " for the rest (it keeps scrapes in memory; a restart loses them), so the target's CPU, GC"
-                        + " and peaks describe that part only",
+                        + " for the rest (typically while a restarted operator started and took the Lease; what it"
+                        + " scraped before is kept in the run's journal), so the target's CPU, GC and peaks describe"
+                        + " that part only",
                 covered.toMillis() / 1000.0,
                 length.toMillis() / 1000.0));
     }

@@ -6,9 +6,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,6 +24,12 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Run the BenchmarkRun operator (in-cluster config or the current kubeconfig).")
 public final class OperatorCommand implements Runnable {
+
+    /**
+     * The longest a stop may take before the JVM ends anyway: inside a pod's default grace period of 30 s, with
+     * java-operator-sdk's 10 s for reconciles under way and 5 s for scrapes under way.
+     */
+    static final Duration STOP_LIMIT = Duration.ofSeconds(25);
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new OperatorCommand())
@@ -165,19 +173,35 @@ public final class OperatorCommand implements Runnable {
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .build();
         CountDownLatch stopped = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        // On SIGTERM (a deleted pod, a rollout) the JVM ends once its shutdown hooks have: this one waits for the stop
+        // below, which hands the scrapes and the Lease to the next operator, within the pod's grace period.
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            stopped.countDown();
+                            try {
+                                closed.await(STOP_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "stackbench-operator-stop"));
         try (StackbenchOperator operator =
                         new StackbenchOperator(client, catalogue, settings, new LinkedHashSet<>(namespaces), lease);
                 HealthServer health =
                         new HealthServer(healthAddress, healthPort, operator::isAlive, operator::isReady)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "stackbench-operator-stop"));
             operator.start();
             System.err.println("stackbench operator started; health on " + healthAddress + ":" + health.port()
                     + (lease == null ? "" : ", leader election in namespace " + lease));
             stopped.await();
+            System.err.println("stackbench operator stopping: handing the runs' scrapes"
+                    + (lease == null ? "" : " and the Lease") + " over to the next operator");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             client.close();
+            closed.countDown();
         }
     }
 }

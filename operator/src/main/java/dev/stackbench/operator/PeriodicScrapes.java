@@ -25,8 +25,14 @@ final class PeriodicScrapes {
 
     private ScheduledExecutorService clock;
 
+    /** Set by {@link #stopAll}: the clock starts no run's scrapes any more. */
+    private volatile boolean stopped;
+
     /** Runs {@code scrape} every {@code interval} from now on; nothing changes for a run on the clock already. */
     void start(String runUid, Duration interval, Runnable scrape) {
+        if (stopped) {
+            return;
+        }
         scheduled.computeIfAbsent(
                 runUid, key -> clock().scheduleWithFixedDelay(scrape, 0, interval.toMillis(), TimeUnit.MILLISECONDS));
     }
@@ -35,6 +41,20 @@ final class PeriodicScrapes {
         ScheduledFuture<?> scrapes = scheduled.remove(runUid);
         if (scrapes != null) {
             scrapes.cancel(false);
+        }
+    }
+
+    /** Stops the clock for good: no scrape starts any more, and those under way get up to {@code wait} to end. */
+    void stopAll(Duration wait) throws InterruptedException {
+        ScheduledExecutorService stopping;
+        synchronized (this) {
+            stopped = true;
+            scheduled.clear();
+            stopping = clock;
+        }
+        if (stopping != null) {
+            stopping.shutdown();
+            stopping.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

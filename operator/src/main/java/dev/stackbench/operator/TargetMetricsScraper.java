@@ -57,6 +57,9 @@ public class TargetMetricsScraper {
     /** When each run's journal was last written, by run uid. */
     private final Map<String, Instant> journaled = new ConcurrentHashMap<>();
 
+    /** Each journaled run as it was at its latest scrape (its status places the window), by run uid. */
+    private final Map<String, BenchmarkRun> journaledRuns = new ConcurrentHashMap<>();
+
     public TargetMetricsScraper(KubernetesClient client) {
         this.client = client;
         this.pages = client == null ? null : new ProxyPages(client);
@@ -130,6 +133,7 @@ public class TargetMetricsScraper {
         if (journal == null || scrapes == null) {
             return;
         }
+        journaledRuns.put(run.getMetadata().getUid(), run);
         Instant now = Instant.now();
         Instant last = journaled.get(run.getMetadata().getUid());
         if (last != null && Duration.between(last, now).compareTo(interval) < 0) {
@@ -149,6 +153,20 @@ public class TargetMetricsScraper {
                     run.getMetadata().getName(),
                     e.toString());
         }
+    }
+
+    /**
+     * Ends every run's scrapes (waiting up to {@code wait} for those under way) and writes each journal once more,
+     * now: an operator that stops on purpose hands the next one all it scraped, not only what its last periodic write
+     * held. The operator must have stopped reconciling first.
+     */
+    public void stopAndJournal(Duration wait) {
+        try {
+            periodic.stopAll(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        journaledRuns.forEach((uid, run) -> writeJournalEvery(run, Duration.ZERO));
     }
 
     /**
@@ -282,6 +300,7 @@ public class TargetMetricsScraper {
         stopScraping(run);
         runs.remove(run.getMetadata().getUid());
         journaled.remove(run.getMetadata().getUid());
+        journaledRuns.remove(run.getMetadata().getUid());
         if (podCpu != null) {
             podCpu.forget(run);
         }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Two operator replicas with leader election on the chart's Lease: one holds it and reconciles, the other takes
- * over.
+ * over, at once when the leader stops on purpose (it releases the Lease).
  */
 @Order(4)
 @ExtendWith(TestClusterExtension.class)
@@ -105,6 +105,11 @@ class BenchmarkRunLeaderElectionIT {
 
         first.close();
         first = null;
+        // A stop hands the Lease over: it no longer names the stopped replica (the standby may have taken it already)
+        // rather than naming it until it expires.
+        assertThat(holder(harness, leaseNamespace))
+                .as("the Lease right after the leader's stop")
+                .isNotEqualTo(leader);
 
         await("second replica takes the Lease")
                 .atMost(OperatorHarness.WAIT)
