@@ -1013,6 +1013,14 @@ class RealNodesE2E {
     @Test
     @Order(7)
     void aCapacitySearchProbesOneTestRunAtATimeAndReportsTheTopOfItsRange() {
+        // A probe passes only when k6 delivered its rate (no dropped iteration): judged on a quiet machine.
+        measureOnAQuietMachine();
+        try (HostSteal steal = HostSteal.sample()) {
+            searchTheCapacity(steal);
+        }
+    }
+
+    private void searchTheCapacity(HostSteal steal) {
         // Two probes of 2 s + 8 s: 10/s, then 20/s (capacity.to). The objective is loose enough for both to pass, so
         // the search ends at the top of its range after exactly two TestRuns.
         apply(variantRun("capacity", "{cpu: \"1\", memory: 1Gi}", "", "2s", "8s")
@@ -1039,12 +1047,40 @@ class RealNodesE2E {
         writeStatus("capacity-status.yaml", run);
 
         var steps = run.getStatus().getSteps();
-        assertThat(steps).as(BenchmarkRuns.toYaml(run.getStatus())).hasSize(2);
-        for (int i = 0; i < 2; i++) {
+        assertThat(steps).as(BenchmarkRuns.toYaml(run.getStatus())).isNotEmpty();
+        for (int i = 0; i < steps.size(); i++) {
             var step = steps.get(i);
             int rate = 10 * (i + 1);
             assertThat(step.getStep()).isEqualTo(i + 1);
             assertThat(step.getLevel()).isEqualTo(rate);
+            Optional<Double> stolen =
+                    steal.share(Instant.parse(step.getStartedAt()), Instant.parse(step.getFinishedAt()));
+            measured.put(
+                    "capacity.step" + step.getStep() + ".hostSteal",
+                    stolen.map(share -> String.format(Locale.ROOT, "%.1f %%", share * 100))
+                            .orElse("unknown"));
+            if (step.getOutcome() == StepOutcome.GeneratorLimited
+                    && stolen.isPresent()
+                    && stolen.get() > JUDGED_STEAL_LIMIT) {
+                // The runner's CPUs are this machine's: with the host taking them, k6 may fall behind a rate it keeps
+                // on its own. Said, not judged; what the search must do then is still checked: stop at that probe
+                // and report the rate before it as a lower bound set by the generator.
+                measured.put(
+                        "capacity.notJudged",
+                        String.format(
+                                Locale.ROOT,
+                                "probe %d/s %s with %.1f %% of the machine's CPU time taken by its host: %s",
+                                rate,
+                                step.getOutcome(),
+                                stolen.get() * 100,
+                                step.getReason()));
+                assertThat(i).as("the generator-limited probe ends the search").isEqualTo(steps.size() - 1);
+                var capacity = run.getStatus().getCapacity();
+                assertThat(capacity.getLimitedBy()).isEqualTo(CapacityLimit.Generator);
+                assertThat(capacity.getRate()).isEqualTo(i == 0 ? null : 10 * i);
+                awaitNoTestRunOrRunnerOf("capacity");
+                return;
+            }
             assertThat(step.getOutcome()).as(step.getReason()).isEqualTo(StepOutcome.Passed);
             // The open model offers the probe's rate; the target keeps up, so rps follows it. Its window can also
             // answer what the 2 s warmup left unanswered (a cold target slowed down by other work on the machine),
@@ -1079,15 +1115,18 @@ class RealNodesE2E {
                         .orElseThrow());
         assertThat(row).as(table.stdout()).containsEntry("CAPACITY", "20");
         measured.put("capacity.kubectlGet", lines.get(0) + " | " + String.join(" ", row.values()));
+        awaitNoTestRunOrRunnerOf("capacity");
+    }
 
-        // cleanup: Always removes the last probe's TestRun and runners too.
+    /** cleanup: Always removes the last probe's TestRun and runners too. */
+    private void awaitNoTestRunOrRunnerOf(String run) {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         while (Instant.now().isBefore(deadline)
-                && (!testRunsOf("capacity").isEmpty() || !runnerPods("capacity").isEmpty())) {
+                && (!testRunsOf(run).isEmpty() || !runnerPods(run).isEmpty())) {
             sleep(Duration.ofSeconds(1));
         }
-        assertThat(testRunsOf("capacity")).as("TestRuns left").isEmpty();
-        assertThat(runnerPods("capacity")).as("runner pods left").isEmpty();
+        assertThat(testRunsOf(run)).as("TestRuns left").isEmpty();
+        assertThat(runnerPods(run)).as("runner pods left").isEmpty();
     }
 
     @Test
