@@ -114,6 +114,7 @@ public final class ComparisonResults {
             }
             record.setFigures(figures);
             record.setDroppedIterations(status.getSummary().getDroppedIterations());
+            record.setHostSteal(status.getSummary().getHostSteal());
             if (status.getCapacity() != null) {
                 record.setCapacityLimit(status.getCapacity().getLimitedBy());
             }
@@ -149,7 +150,8 @@ public final class ComparisonResults {
                 record.getDroppedIterations() == null ? 0 : record.getDroppedIterations(),
                 Boolean.TRUE.equals(record.getGeneratorSaturated()),
                 record.getPhase() == Phase.Succeeded ? null : record.getMessage(),
-                record.getCapacityLimit());
+                record.getCapacityLimit(),
+                record.getHostSteal());
     }
 
     /** The metrics of a spec with its defaults, in spec order. */

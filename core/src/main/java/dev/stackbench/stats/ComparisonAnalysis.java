@@ -2,6 +2,7 @@ package dev.stackbench.stats;
 
 import dev.stackbench.api.status.CapacityLimit;
 import dev.stackbench.api.status.RunSummary;
+import dev.stackbench.results.HostSteal;
 import dev.stackbench.stats.RepetitionStatistics.Shift;
 import dev.stackbench.stats.RepetitionStatistics.Spread;
 import dev.stackbench.stats.RepetitionStatistics.Verdict;
@@ -45,7 +46,8 @@ public final class ComparisonAnalysis {
             long droppedIterations,
             boolean generatorSaturated,
             String failure,
-            CapacityLimit capacityLimit) {
+            CapacityLimit capacityLimit,
+            Double hostSteal) {
 
         /** A repetition from a run's summary (null when it failed). */
         public static Repetition of(
@@ -62,16 +64,32 @@ public final class ComparisonAnalysis {
             }
             long dropped =
                     summary == null || summary.getDroppedIterations() == null ? 0 : summary.getDroppedIterations();
-            return new Repetition(variant, round, run, figures, dropped, generatorSaturated, failure, null);
+            return new Repetition(
+                    variant,
+                    round,
+                    run,
+                    figures,
+                    dropped,
+                    generatorSaturated,
+                    failure,
+                    null,
+                    summary == null ? null : summary.getHostSteal());
         }
 
-        /** Why the run's figures describe the load generator rather than the target, if they do. */
+        /**
+         * Why the run's figures do not describe the target under the spec's load on the spec's CPUs, if they do not:
+         * its load generator fell behind, or the machine's host took its CPU.
+         */
         public Optional<String> flag() {
             if (generatorSaturated) {
-                return Optional.of("its load generator was saturated");
+                return Optional.of("its load generator was saturated, so it did not get the load the spec asked for");
             }
             if (droppedIterations > 0) {
-                return Optional.of(droppedIterations + " iterations dropped");
+                return Optional.of(
+                        droppedIterations + " iterations dropped, so it did not get the load the spec asked for");
+            }
+            if (HostSteal.doubts(hostSteal)) {
+                return Optional.of(HostSteal.reason(hostSteal));
             }
             return Optional.empty();
         }
@@ -121,8 +139,7 @@ public final class ComparisonAnalysis {
             }
             Optional<String> flag = repetition.flag();
             if (flag.isPresent() && !includeFlagged) {
-                warnings.add(which + " is left out: " + flag.get() + ", so it did not get the load the spec asked"
-                        + " for (set includeFlaggedRuns to count such runs)");
+                warnings.add(which + " is left out: " + flag.get() + " (set includeFlaggedRuns to count such runs)");
                 continue;
             }
             if (flag.isPresent()) {

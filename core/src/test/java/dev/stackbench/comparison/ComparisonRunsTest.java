@@ -251,6 +251,28 @@ class ComparisonRunsTest {
         assertThat(ComparisonResults.metrics(comparison.getSpec())).startsWith(ComparisonMetric.RPS);
     }
 
+    @Test
+    void aRunTheHostStoleFromKeepsItsStealInItsRecordAndIsNotCounted() {
+        BenchmarkComparison comparison = comparison(COMPARISON);
+        BenchmarkComparisonStatus status = new BenchmarkComparisonStatus();
+        List<ComparisonRunRecord> records = new ArrayList<>();
+        for (int round = 0; round < 4; round++) {
+            records.add(ComparisonResults.record("a" + round, "mvc-50", round, succeeded(31, 9000, 0)));
+            BenchmarkRunStatus stolen = succeeded(60, 320, 0);
+            stolen.getSummary().setHostSteal(round == 0 ? 0.12 : 0.01);
+            records.add(ComparisonResults.record("b" + round, "mvc-200", round, stolen));
+        }
+        status.setRuns(records);
+
+        ComparisonResults.conclude(comparison.getSpec(), status);
+
+        assertThat(records.get(1).getHostSteal()).isEqualTo(0.12);
+        assertThat(records.get(1).getCounted()).isFalse();
+        assertThat(records.get(3).getCounted()).isTrue();
+        assertThat(status.getWarnings())
+                .anySatisfy(w -> assertThat(w).contains("b0", "host took 12.0 % of its CPU time", "is left out"));
+    }
+
     private static BenchmarkRunStatus succeeded(double rps, double p95, long dropped) {
         RunSummary summary = new RunSummary();
         summary.setRps(rps);

@@ -98,7 +98,8 @@ class ComparisonAnalysisTest {
                 0,
                 false,
                 null,
-                limit);
+                limit,
+                null);
     }
 
     @Test
@@ -140,6 +141,36 @@ class ComparisonAnalysisTest {
         // Shift 28.4 [28.1, 28.65] req/s over a baseline median of 31.65: +90 % [89, 91].
         assertThat(result.verdict()).isEqualTo("webflux-r2dbc rps +90% [89,91]");
         assertThat(result.warnings()).hasSize(10).allMatch(w -> w.contains("counted although 500 iterations dropped"));
+    }
+
+    @Test
+    void aRunWhoseMachineTheHostStoleFromIsLeftOutByDefaultAndCountedOnRequest() {
+        List<Repetition> repetitions = new ArrayList<>();
+        for (int round = 0; round < 8; round++) {
+            repetitions.add(Repetition.of("a", round, "a-" + round, summary(30, 400, 0), false, null));
+            RunSummary b = summary(WEBFLUX_RPS[round], 320, 0);
+            // 5 % of the machine's time is still judged; more is not.
+            b.setHostSteal(round == 0 ? 0.18 : round == 1 ? 0.05 : 0.0);
+            repetitions.add(Repetition.of("b", round, "b-" + round, b, false, null));
+        }
+
+        Result leftOut =
+                ComparisonAnalysis.analyse(List.of("a", "b"), repetitions, List.of(ComparisonMetric.RPS), 0.95, false);
+        assertThat(leftOut.variants().get(1).validRuns()).isEqualTo(7);
+        assertThat(leftOut.warnings())
+                .contains("run b-0 (b, round 1) is left out: the machine's host took 18.0 % of its CPU time"
+                        + " during the measured window (steal in /proc/stat), so the stack had less CPU than the spec"
+                        + " gave it (set includeFlaggedRuns to count such runs)")
+                .anyMatch(warning -> warning.startsWith("counting the 1 flagged runs left out"));
+        assertThat(leftOut.verdictWithFlaggedRuns()).isNotNull();
+
+        Result counted =
+                ComparisonAnalysis.analyse(List.of("a", "b"), repetitions, List.of(ComparisonMetric.RPS), 0.95, true);
+        assertThat(counted.variants().get(1).validRuns()).isEqualTo(8);
+        assertThat(counted.warnings())
+                .singleElement()
+                .asString()
+                .startsWith("run b-0 (b, round 1) is counted although the machine's host took 18.0 %");
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.stackbench.lifecycle.RunDriver;
 import dev.stackbench.lifecycle.RunProgress;
 import dev.stackbench.lifecycle.SteppedLoad;
 import dev.stackbench.results.GeneratorCheck;
+import dev.stackbench.results.HostSteal;
 import dev.stackbench.results.LimitEvidence;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -53,6 +54,7 @@ final class LoadCollector {
         }
         GeneratorCheck.Judgement judgement = LocalSummary.judgeGenerator(summary, observation, generatorCpus);
         LocalSummary.missedScrapesWarning(observation).ifPresent(summary::addWarning);
+        HostSteal.warning(summary.getHostSteal()).ifPresent(summary::addWarning);
         LimitEvidence.judge(
                 summary,
                 step.spec(),

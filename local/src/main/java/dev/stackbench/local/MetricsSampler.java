@@ -37,6 +37,8 @@ public final class MetricsSampler implements AutoCloseable {
      *     previous sample; NaN where it could not be read
      * @param targetCpusBusy the same for the CPUs the target runs on: a target below its CPU while these were busy
      *     lost the CPU to other processes
+     * @param hostSteal the share (0..1) of the whole machine's CPU time its hypervisor took since the previous
+     *     sample (steal); NaN where it could not be read
      */
     public record Tick(
             Instant at,
@@ -44,7 +46,18 @@ public final class MetricsSampler implements AutoCloseable {
             double loadGeneratorCores,
             String scrape,
             double generatorCpusBusy,
-            double targetCpusBusy) {
+            double targetCpusBusy,
+            double hostSteal) {
+
+        public Tick(
+                Instant at,
+                double targetCores,
+                double loadGeneratorCores,
+                String scrape,
+                double generatorCpusBusy,
+                double targetCpusBusy) {
+            this(at, targetCores, loadGeneratorCores, scrape, generatorCpusBusy, targetCpusBusy, Double.NaN);
+        }
 
         public Tick(Instant at, double targetCores, double loadGeneratorCores, String scrape) {
             this(at, targetCores, loadGeneratorCores, scrape, Double.NaN);
@@ -85,6 +98,7 @@ public final class MetricsSampler implements AutoCloseable {
     private long lastNanos;
     private final BusyShare generatorCpus;
     private final BusyShare targetCpus;
+    private CpuBusy.Reading lastMachine;
 
     /** The busy share of a CPU set between two readings; NaN without a set or a reading. */
     private static final class BusyShare {
@@ -137,6 +151,7 @@ public final class MetricsSampler implements AutoCloseable {
         lastTargetCpu = ProcessCpuClock.cpuSeconds(target);
         generatorCpus.start();
         targetCpus.start();
+        lastMachine = CpuBusy.readMachine().orElse(null);
         scheduler.scheduleAtFixedRate(
                 this::sampleQuietly, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -182,11 +197,22 @@ public final class MetricsSampler implements AutoCloseable {
         lastLoadGeneratorCpu = k6Cpu;
         double generatorBusy = generatorCpus.sinceLast();
         double targetBusy = targetCpus.sinceLast();
+        double hostSteal = stolenSinceLast();
         String scrape = scrape();
-        ticks.add(new Tick(now, targetCores, k6Cores, scrape, generatorBusy, targetBusy));
+        ticks.add(new Tick(now, targetCores, k6Cores, scrape, generatorBusy, targetBusy, hostSteal));
         if (scrape != null) {
             scrapes.add(new TimedScrape(now, scrape));
         }
+    }
+
+    /** The share of the machine's CPU time its hypervisor took since the last sample; NaN without two readings. */
+    private double stolenSinceLast() {
+        CpuBusy.Reading reading = CpuBusy.readMachine().orElse(null);
+        double stolen = reading != null && lastMachine != null
+                ? reading.stolenSince(lastMachine).orElse(Double.NaN)
+                : Double.NaN;
+        lastMachine = reading;
+        return stolen;
     }
 
     /**

@@ -45,6 +45,15 @@ public record RunObservation(
         return averageBusy(MetricsSampler.Tick::targetCpusBusy);
     }
 
+    /**
+     * The share of the machine's CPU time its hypervisor took during the window (the ticks' steal, each over about a
+     * second); empty when it was not measured.
+     */
+    public java.util.Optional<Double> hostSteal() {
+        double share = averageBusy(MetricsSampler.Tick::hostSteal);
+        return Double.isNaN(share) ? java.util.Optional.empty() : java.util.Optional.of(share);
+    }
+
     private double averageBusy(java.util.function.ToDoubleFunction<MetricsSampler.Tick> share) {
         return ticks.stream()
                 .mapToDouble(share)

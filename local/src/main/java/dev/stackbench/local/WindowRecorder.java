@@ -119,22 +119,26 @@ final class WindowRecorder {
     }
 
     private static void writeMetrics(Path file, RunObservation observation) throws IOException {
-        StringBuilder csv = new StringBuilder("second,target_cpu_cores,k6_cpu_cores,live_threads,k6_cpus_busy\n");
+        StringBuilder csv =
+                new StringBuilder("second,target_cpu_cores,k6_cpu_cores,live_threads,k6_cpus_busy,host_steal\n");
         for (MetricsSampler.Tick tick : observation.ticks()) {
             String threads = tick.liveThreads()
                     .map(value -> String.format(Locale.ROOT, "%.0f", value))
                     .orElse("");
             csv.append(String.format(
                     Locale.ROOT,
-                    "%.1f,%.3f,%.3f,%s,%s%n",
+                    "%.1f,%.3f,%.3f,%s,%s,%s%n",
                     observation.secondsIntoWindow(tick.at()),
                     tick.targetCores(),
                     tick.loadGeneratorCores(),
                     threads,
-                    Double.isNaN(tick.generatorCpusBusy())
-                            ? ""
-                            : String.format(Locale.ROOT, "%.3f", tick.generatorCpusBusy())));
+                    share(tick.generatorCpusBusy()),
+                    share(tick.hostSteal())));
         }
         Files.writeString(file, csv);
+    }
+
+    private static String share(double share) {
+        return Double.isNaN(share) ? "" : String.format(Locale.ROOT, "%.3f", share);
     }
 }

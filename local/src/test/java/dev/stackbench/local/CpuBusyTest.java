@@ -30,6 +30,20 @@ class CpuBusyTest {
     }
 
     @Test
+    void theMachinesStolenShareComesFromTheAggregateLinesStealColumn() {
+        List<String> before = List.of("cpu  500 0 100 9000 10 0 0 40 0 0", "cpu0 500 0 100 9000 10 0 0 40 0 0");
+        List<String> after = List.of("cpu  560 0 110 9100 10 0 0 70 0 0", "cpu0 560 0 110 9100 10 0 0 70 0 0");
+
+        // 60 user, 10 system, 100 idle and 30 stolen ticks between the readings: 15 % of the time stolen.
+        assertThat(CpuBusy.parseMachine(after).stolenSince(CpuBusy.parseMachine(before)))
+                .hasValueSatisfying(steal -> assertThat(steal).isCloseTo(0.15, within(1e-9)));
+        assertThat(CpuBusy.parseMachine(before).steal()).isEqualTo(40);
+        assertThat(CpuBusy.parse(after, CpuSet.of(0)).steal()).isEqualTo(70);
+        assertThat(CpuBusy.readMachine())
+                .hasValueSatisfying(reading -> assertThat(reading.total()).isGreaterThanOrEqualTo(reading.steal()));
+    }
+
+    @Test
     void noTimeBetweenTwoReadingsGivesNoShare() {
         CpuBusy.Reading reading = CpuBusy.parse(stat(400, 4000), CpuSet.of(0, 1));
 

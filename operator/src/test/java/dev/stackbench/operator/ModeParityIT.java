@@ -51,11 +51,12 @@ class ModeParityIT {
      */
     /**
      * Summary fields only one environment can fill: the target's scrapes and the server-side check (no target on kwok
-     * nodes), the warnings, and the latency from the intended start, which the runners print only with the chart's
-     * k6.perSecondOutput (on by default; the operator in this JVM runs without it; RealNodesE2E checks the cluster's).
+     * nodes), the warnings, the latency from the intended start, which the runners print only with the chart's
+     * k6.perSecondOutput (on by default; the operator in this JVM runs without it; RealNodesE2E checks the cluster's),
+     * and the host's steal, which local mode reads from this machine and a cluster's nodes do not give the operator.
      */
     private static final List<String> ENVIRONMENT_SPECIFIC_SUMMARY_FIELDS =
-            List.of("target", "server", "warnings", "intendedLatencyMs");
+            List.of("target", "server", "warnings", "intendedLatencyMs", "hostSteal");
 
     /**
      * The starts of the warnings that say what only one environment could not observe: on the cluster's kwok nodes
@@ -68,7 +69,8 @@ class ModeParityIT {
             "target metrics cover",
             "pod CPU ",
             "no CPU figures for ",
-            "server-side check unavailable");
+            "server-side check unavailable",
+            "the machine's host took ");
 
     @TempDir
     Path dir;

@@ -35,6 +35,10 @@ public class ComparisonRunRecord {
             + " dropped iterations are counted apart.")
     private Boolean generatorSaturated;
 
+    @JsonPropertyDescription("Share of the machine's CPU time its host took during the run's measured window (its"
+            + " summary.hostSteal; local mode only); above 0.05 the run is left out like a saturated one.")
+    private Double hostSteal;
+
     @JsonPropertyDescription("What ended its capacity search, when the template searches for capacity: Target (the"
             + " figure is the capacity), Range or Generator (a lower bound), Floor (an upper bound).")
     private CapacityLimit capacityLimit;

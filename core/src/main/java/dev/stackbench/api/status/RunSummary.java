@@ -100,6 +100,11 @@ public class RunSummary {
             + " too so that a comparison of repeated searches can compare it.")
     private Integer capacity;
 
+    @JsonPropertyDescription("Share of the machine's CPU time its hypervisor took during the measured window (steal"
+            + " in /proc/stat), 0..1; above 0.05 the run is warned about and a comparison leaves it out. Local mode"
+            + " only: a cluster's nodes do not tell the operator.")
+    private Double hostSteal;
+
     @JsonPropertyDescription("Things that make the figures less trustworthy.")
     private List<String> warnings;
 
