@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,12 +35,36 @@ class ReportInBrowserIT {
     private static final Pattern STATUS = Pattern.compile("<div id=\"chart-status\"([^>]*)>");
     private static final Pattern CHART = Pattern.compile("<div class=\"ichart\" id=\"(chart-\\d+)\"([^>]*)>");
 
+    /**
+     * Where headless Chromium keeps a profile and a cache when it is not told: under the user's home. Each start there
+     * used to leave a directory behind; every start now gets a directory of its own, removed after it.
+     */
+    private static final Path HOME_CACHE = Path.of(System.getProperty("user.home"), ".cache", "chromium-headless");
+
     private static Path chromium;
+    private static List<String> homeCacheBefore;
 
     @BeforeAll
     static void findChromiumAndResults() throws IOException, URISyntaxException {
         chromium = chromium();
         Files.createDirectories(OUT.resolve("results"));
+        homeCacheBefore = entries(HOME_CACHE);
+    }
+
+    @AfterAll
+    static void chromiumLeftNothingInTheHomeDirectory() throws IOException {
+        assertThat(entries(HOME_CACHE))
+                .as("entries Chromium left in %s", HOME_CACHE)
+                .isSubsetOf(homeCacheBefore);
+    }
+
+    private static List<String> entries(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.map(path -> path.getFileName().toString()).sorted().toList();
+        }
     }
 
     @Test
@@ -149,36 +174,52 @@ class ReportInBrowserIT {
     private record Browser(String stdout, List<String> console) {}
 
     private static Browser chromium(Path html, String... what) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                chromium.toString(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--hide-scrollbars",
-                "--enable-logging=stderr",
-                "--v=0",
-                "--virtual-time-budget=10000"));
-        command.addAll(List.of(what));
-        command.add(html.toUri().toString());
-        Path stdout = Files.createTempFile("chromium", ".out");
-        Path stderr = Files.createTempFile("chromium", ".err");
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(stdout.toFile())
-                .redirectError(stderr.toFile())
-                .start();
-        if (!process.waitFor(Duration.ofMinutes(3).toSeconds(), TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
-            throw new AssertionError(
-                    "Chromium did not finish with " + html + " within 3 minutes: " + Files.readString(stderr));
+        // Its profile, cache and configuration in a directory of its own, removed after it.
+        Path own = Files.createTempDirectory("stackbench-chromium");
+        try {
+            List<String> command = new ArrayList<>(List.of(
+                    chromium.toString(),
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--hide-scrollbars",
+                    "--enable-logging=stderr",
+                    "--v=0",
+                    "--virtual-time-budget=10000",
+                    "--user-data-dir=" + own.resolve("profile")));
+            command.addAll(List.of(what));
+            command.add(html.toUri().toString());
+            Path stdout = own.resolve("stdout");
+            Path stderr = own.resolve("stderr");
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+            builder.environment().put("XDG_CACHE_HOME", own.resolve("cache").toString());
+            builder.environment().put("XDG_CONFIG_HOME", own.resolve("config").toString());
+            Process process = builder.start();
+            if (!process.waitFor(Duration.ofMinutes(3).toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new AssertionError(
+                        "Chromium did not finish with " + html + " within 3 minutes: " + Files.readString(stderr));
+            }
+            List<String> console = Files.readAllLines(stderr).stream()
+                    .filter(line -> line.contains(":CONSOLE"))
+                    .toList();
+            String out = Files.readString(stdout);
+            assertThat(process.exitValue())
+                    .as("Chromium's exit code for %s", html)
+                    .isZero();
+            return new Browser(out, console);
+        } finally {
+            deleteTree(own);
         }
-        List<String> console = Files.readAllLines(stderr).stream()
-                .filter(line -> line.contains(":CONSOLE"))
-                .toList();
-        String out = Files.readString(stdout);
-        Files.delete(stdout);
-        Files.delete(stderr);
-        assertThat(process.exitValue()).as("Chromium's exit code for %s", html).isZero();
-        return new Browser(out, console);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     /** Chromium as hack/setup.sh chromium installs it: $STACKBENCH_CHROMIUM, else under the tools directory. */
