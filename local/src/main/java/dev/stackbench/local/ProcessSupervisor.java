@@ -56,6 +56,21 @@ public final class ProcessSupervisor implements AutoCloseable {
     public ManagedProcess start(
             String name, List<String> command, Map<String, String> environment, CpuSet cpus, Path logFile)
             throws IOException {
+        return start(name, command, environment, cpus, logFile, null);
+    }
+
+    /**
+     * The same for a process with a temporary directory of its own, which its watchdog removes after it when this
+     * CLI dies without stopping it (the orderly stop removes it through {@link #register}).
+     */
+    public ManagedProcess start(
+            String name,
+            List<String> command,
+            Map<String, String> environment,
+            CpuSet cpus,
+            Path logFile,
+            Path temporaryDirectory)
+            throws IOException {
         if (closed.get()) {
             throw new IllegalStateException("the run is stopping; not starting " + name);
         }
@@ -81,7 +96,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         }
         Process watchdog;
         try {
-            watchdog = ChildWatchdog.watch(process.pid(), watchdogCpus);
+            watchdog = ChildWatchdog.watch(process.pid(), watchdogCpus, temporaryDirectory);
         } catch (IOException e) {
             new ManagedProcess(name, process, null, logFile, fullCommand).stop(STOP_GRACE);
             throw new IOException(

@@ -54,16 +54,21 @@ final class SpringAppLauncher {
         Path jar = jar(launch.jar());
         String name = launch.name();
         Path log = launch.log();
-        JvmStartCache.Start start = startCache.prepare(jar, launch.app().javaToolOptions());
+        Path tmp = temporaryDirectory(supervisor, name);
+        JvmStartCache.Start prepared = startCache.prepare(jar, launch.app().javaToolOptions());
+        JvmStartCache.Start start = new JvmStartCache.Start(
+                withTemporaryDirectory(prepared.command(), tmp),
+                prepared.training() == null ? null : withTemporaryDirectory(prepared.training(), tmp),
+                prepared.cache());
         if (start.training() == null) {
-            return supervisor.start(name, start.command(), launch.environment(), launch.cpus(), log);
+            return supervisor.start(name, start.command(), launch.environment(), launch.cpus(), log, tmp);
         }
         say.accept("making the start cache of the " + name + " (once per build of " + jar.getFileName()
                 + ", JVM and JVM options; it shortens startup only)");
         Path trainingLog =
                 log.resolveSibling(log.getFileName().toString().replaceAll("\\.log$", "") + "-start-cache.log");
         ManagedProcess training = supervisor.start(
-                name + " start cache", start.training(), launch.environment(), launch.cpus(), trainingLog);
+                name + " start cache", start.training(), launch.environment(), launch.cpus(), trainingLog, tmp);
         boolean made = false;
         try {
             made = training.process().waitFor(startTimeout.toSeconds() + 60, TimeUnit.SECONDS)
@@ -82,12 +87,46 @@ final class SpringAppLauncher {
                     + "); it starts without one");
             return supervisor.start(
                     name,
-                    List.of(javaBin.toString(), "-jar", jar.toString()),
+                    withTemporaryDirectory(List.of(javaBin.toString(), "-jar", jar.toString()), tmp),
                     launch.environment(),
                     launch.cpus(),
-                    log);
+                    log,
+                    tmp);
         }
-        return supervisor.start(name, start.command(), launch.environment(), launch.cpus(), log);
+        return supervisor.start(name, start.command(), launch.environment(), launch.cpus(), log, tmp);
+    }
+
+    /**
+     * A temporary directory of the app's own (its JVM's java.io.tmpdir), removed with the run's processes: embedded
+     * Tomcat makes its base and document directories there and, stopped by a signal, leaves them behind, which under
+     * the machine's /tmp would stay after every run. In a pod the container's own file system goes with it.
+     */
+    private static Path temporaryDirectory(ProcessSupervisor supervisor, String name) throws IOException {
+        Path tmp = Files.createTempDirectory("stackbench-" + name.replaceAll("[^A-Za-z0-9-]", "-") + "-");
+        supervisor.register(new AutoCloseable() {
+            @Override
+            public void close() throws IOException {
+                try (java.util.stream.Stream<Path> paths = Files.walk(tmp)) {
+                    for (Path path :
+                            paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(path);
+                    }
+                }
+            }
+
+            @Override
+            public String toString() {
+                return "the temporary directory " + tmp + " of " + name;
+            }
+        });
+        return tmp;
+    }
+
+    /** The java command with its temporary directory as the first option after the launcher. */
+    static List<String> withTemporaryDirectory(List<String> command, Path tmp) {
+        List<String> with = new java.util.ArrayList<>(command);
+        with.add(1, "-Djava.io.tmpdir=" + tmp);
+        return List.copyOf(with);
     }
 
     /** Waits for the app's health endpoint, as long as the settings allow. */

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KilledCliIT {
 
     private static final Pattern DATA_DIR = Pattern.compile(" -D (\\S+)/data( |$)");
+    private static final Pattern JVM_TMP = Pattern.compile("-Djava[.]io[.]tmpdir=(\\S+)");
 
     @TempDir
     Path dir;
@@ -48,6 +49,16 @@ class KilledCliIT {
             assertThat(postgresDir)
                     .as("PostgreSQL's directory, from its command line")
                     .isPresent();
+            List<Path> jvmTemporaryDirs = started.stream()
+                    .map(seen -> JVM_TMP.matcher(seen.command()))
+                    .filter(Matcher::find)
+                    .map(found -> Path.of(found.group(1)))
+                    .distinct()
+                    .toList();
+            assertThat(jvmTemporaryDirs)
+                    .as("the temporary directories of the delay service's and the target's JVMs")
+                    .hasSize(2)
+                    .allSatisfy(tmp -> assertThat(tmp).isDirectory());
 
             cli.process().destroyForcibly();
             assertThat(cli.awaitExit(Duration.ofSeconds(30)))
@@ -62,6 +73,9 @@ class KilledCliIT {
                     .as("ports still accepting connections (owners: " + ports + ")")
                     .isEmpty();
             assertThat(postgresDir.get()).as("PostgreSQL's data directory").doesNotExist();
+            assertThat(jvmTemporaryDirs)
+                    .as("the JVMs' temporary directories, removed by their watchdogs")
+                    .allSatisfy(tmp -> assertThat(tmp).doesNotExist());
             try (RunLock free = RunLock.acquire(CliJvm.lockFile(dir))) {
                 assertThat(free).as("the kernel released the killed CLI's lock").isNotNull();
             }

@@ -282,6 +282,7 @@ class LocalRunIT {
                       duration: 3s
                 """);
         Path results = dir.resolve("results");
+        List<String> temporaryBefore = systemTemporaryEntries();
 
         CliInvocation cli = CliInvocation.run("--results-dir", results.toString(), "-o", "json", file.toString());
 
@@ -336,6 +337,22 @@ class LocalRunIT {
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
                     .as("process " + pid + " started by the comparison is still alive")
                     .isEmpty();
+        }
+        // Nor anything in the machine's /tmp: each JVM had a temporary directory of its own (embedded Tomcat's base
+        // and document directories went there), removed with the processes.
+        assertThat(systemTemporaryEntries())
+                .as("entries the comparison left in /tmp")
+                .isSubsetOf(temporaryBefore);
+    }
+
+    /** What /tmp holds of the kinds a run's JVMs would leave: their own directories and embedded Tomcat's. */
+    private static List<String> systemTemporaryEntries() throws IOException {
+        try (Stream<Path> entries = Files.list(Path.of("/tmp"))) {
+            return entries.map(path -> path.getFileName().toString())
+                    .filter(name -> name.startsWith("tomcat") || name.startsWith("stackbench-"))
+                    .filter(name -> !name.equals("stackbench-local-run.lock"))
+                    .sorted()
+                    .toList();
         }
     }
 
