@@ -483,8 +483,11 @@ class RealNodesE2E {
         }
     }
 
-    /** The most of the machine's CPU time its host may take during a window whose rate is judged. */
-    private static final double JUDGED_STEAL_LIMIT = 0.05;
+    /**
+     * The most of the machine's CPU time its host may take during a window whose rate is judged: the limit above which
+     * the product itself doubts a local run's figures.
+     */
+    private static final double JUDGED_STEAL_LIMIT = dev.stackbench.results.HostSteal.LIMIT;
 
     private void judgeTheDemoComparison(BenchmarkComparison done, Instant applied, HostSteal steal) throws IOException {
         measured.put(
