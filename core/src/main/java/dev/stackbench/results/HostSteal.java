@@ -21,6 +21,11 @@ public final class HostSteal {
         return share != null && share > LIMIT;
     }
 
+    /** The share as the status gives it: four decimals, a hundredth of a percent. */
+    public static double rounded(double share) {
+        return Math.round(share * 10_000) / 10_000.0;
+    }
+
     /** What the share says about the run, as a comparison's reason to leave it out. */
     public static String reason(double share) {
         return String.format(

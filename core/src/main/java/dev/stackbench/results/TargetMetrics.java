@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -108,8 +109,10 @@ public final class TargetMetrics {
                         .forEach((le, count) ->
                                 text.append(' ').append(le).append('=').append(count));
             }
-            // Added last, so a journal written before the pool gauge existed still loads.
+            // Added last, so a journal written before the pool gauge existed still loads; the machine's ticks after it.
             text.append('\t').append(s.poolThreads());
+            text.append('\t').append(s.hostStealTicks());
+            text.append('\t').append(s.hostTicks());
             text.append('\n');
         }
         return text.toString();
@@ -124,7 +127,7 @@ public final class TargetMetrics {
         int loaded = 0;
         for (String line : journal.split("\n")) {
             String[] f = line.split("\t", -1);
-            if (f.length != 14 && f.length != 15) {
+            if (f.length != 14 && f.length != 15 && f.length != 17) {
                 continue;
             }
             try {
@@ -133,9 +136,23 @@ public final class TargetMetrics {
                 for (int i = 0; i < 9; i++) {
                     v[i] = Double.parseDouble(f[2 + i]);
                 }
-                double poolThreads = f.length == 15 ? Double.parseDouble(f[14]) : Double.NaN;
-                TargetSample sample =
-                        new TargetSample(at, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], poolThreads);
+                double poolThreads = f.length >= 15 ? Double.parseDouble(f[14]) : Double.NaN;
+                double hostStealTicks = f.length == 17 ? Double.parseDouble(f[15]) : Double.NaN;
+                double hostTicks = f.length == 17 ? Double.parseDouble(f[16]) : Double.NaN;
+                TargetSample sample = new TargetSample(
+                        at,
+                        v[0],
+                        v[1],
+                        v[2],
+                        v[3],
+                        v[4],
+                        v[5],
+                        v[6],
+                        v[7],
+                        v[8],
+                        poolThreads,
+                        hostStealTicks,
+                        hostTicks);
                 ServerRequests requests = null;
                 if (f[13].startsWith("b")) {
                     java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>();
@@ -223,7 +240,9 @@ public final class TargetMetrics {
                 sample.gcPauses(),
                 higher(sample.dbPoolActive(), other.dbPoolActive()),
                 higher(sample.dbPoolPending(), other.dbPoolPending()),
-                higher(sample.poolThreads(), other.poolThreads()));
+                higher(sample.poolThreads(), other.poolThreads()),
+                sample.hostStealTicks(),
+                sample.hostTicks());
     }
 
     private static double higher(double a, double b) {
@@ -291,6 +310,29 @@ public final class TargetMetrics {
         }
         addThrottling(summary, from, to);
         return summary;
+    }
+
+    /**
+     * The share (0..1) of the CPU time of the target's machine that its hypervisor took over [from, to]: per instance
+     * the difference of its steal ticks over the difference of all its ticks between its first and last scrape in the
+     * window, the highest over the instances (the replica whose node lost most); empty when no instance has two such
+     * scrapes (a target that does not publish the machine's ticks).
+     */
+    public synchronized Optional<Double> hostSteal(Instant from, Instant to) {
+        OptionalDouble worst = windowByInstance(from, to).values().stream()
+                .map(window -> window.stream()
+                        .filter(s -> !Double.isNaN(s.hostStealTicks()) && !Double.isNaN(s.hostTicks()))
+                        .toList())
+                .filter(window -> window.size() >= 2)
+                .mapToDouble(window -> {
+                    TargetSample first = window.getFirst();
+                    TargetSample last = window.getLast();
+                    double all = last.hostTicks() - first.hostTicks();
+                    return all > 0 ? Math.max(0, last.hostStealTicks() - first.hostStealTicks()) / all : Double.NaN;
+                })
+                .filter(share -> !Double.isNaN(share))
+                .max();
+        return worst.isPresent() ? Optional.of(Math.min(1, worst.getAsDouble())) : Optional.empty();
     }
 
     /**

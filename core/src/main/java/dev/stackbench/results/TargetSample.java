@@ -11,6 +11,9 @@ import java.time.Instant;
  * @param gcPauseSecondsTotal sum of jvm_gc_pause_seconds_sum over all collectors
  * @param poolThreads live threads of the variant's offloading pool (stackbench_pool_threads: boundedElastic,
  *     Dispatchers.IO), else Tomcat's busy threads (tomcat_threads_busy_threads)
+ * @param hostStealTicks clock ticks the machine's hypervisor took from every CPU of the machine the target runs on
+ *     (stackbench_host_cpu_ticks_total{mode="steal"}, /proc/stat), NaN if not exposed
+ * @param hostTicks every clock tick of those CPUs ({mode="all"}), NaN if not exposed
  */
 public record TargetSample(
         Instant at,
@@ -23,9 +26,14 @@ public record TargetSample(
         double gcPauses,
         double dbPoolActive,
         double dbPoolPending,
-        double poolThreads) {
+        double poolThreads,
+        double hostStealTicks,
+        double hostTicks) {
 
     private static final double MIB = 1024.0 * 1024.0;
+
+    /** The target apps' counter of the machine's CPU ticks, by mode (steal, all). */
+    static final String HOST_TICKS = "stackbench_host_cpu_ticks_total";
 
     /** Extracts the figures stackbench reports from one scrape of /actuator/prometheus. */
     public static TargetSample of(Instant at, PrometheusScrape scrape) {
@@ -49,7 +57,13 @@ public record TargetSample(
                         scrape.sum("r2dbc_pool_pending_connections").orElse(Double.NaN)),
                 firstPresent(
                         scrape.sum("stackbench_pool_threads").orElse(Double.NaN),
-                        scrape.sum("tomcat_threads_busy_threads").orElse(Double.NaN)));
+                        scrape.sum("tomcat_threads_busy_threads").orElse(Double.NaN)),
+                hostTicks(scrape, "steal"),
+                hostTicks(scrape, "all"));
+    }
+
+    private static double hostTicks(PrometheusScrape scrape, String mode) {
+        return scrape.sum(HOST_TICKS, labels -> mode.equals(labels.get("mode"))).orElse(Double.NaN);
     }
 
     /** Parses and extracts in one step. */

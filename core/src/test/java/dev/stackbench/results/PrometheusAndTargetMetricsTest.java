@@ -187,6 +187,54 @@ class PrometheusAndTargetMetricsTest {
                 .isLessThan(metrics.journal(null, null).length());
     }
 
+    private static String hostTicks(long steal, long all) {
+        return "stackbench_host_cpu_ticks_total{mode=\"steal\"} " + steal + "\n"
+                + "stackbench_host_cpu_ticks_total{mode=\"all\"} " + all + "\n";
+    }
+
+    @Test
+    void theHostsStealIsTheWindowsShareOfTheWorstNodeAndSurvivesTheJournal() throws IOException {
+        TargetMetrics metrics = new TargetMetrics();
+        String page = scrape(100, 1_048_576.0, 10, 1, 0.01, 0);
+        // Before the window the host took a lot (not counted); inside it pod-a's node lost 20 of 1000 ticks, pod-b's
+        // 80 of 1000 (its machine has two CPUs: 200 ticks a second).
+        metrics.add(START.minusSeconds(5), "pod-a", page + hostTicks(0, 0));
+        metrics.add(START, "pod-a", page + hostTicks(500, 1_000));
+        metrics.add(START.plusSeconds(5), "pod-a", page + hostTicks(510, 1_500));
+        metrics.add(START.plusSeconds(10), "pod-a", page + hostTicks(520, 2_000));
+        metrics.add(START, "pod-b", page + hostTicks(7_000, 90_000));
+        metrics.add(START.plusSeconds(10), "pod-b", page + hostTicks(7_080, 91_000));
+
+        assertThat(metrics.hostSteal(START, START.plusSeconds(10))).hasValue(0.08);
+        assertThat(metrics.perInstance(START, START.plusSeconds(10))).containsOnlyKeys("pod-a", "pod-b");
+
+        TargetMetrics restored = new TargetMetrics();
+        assertThat(restored.load(metrics.journal(null, null))).isEqualTo(6);
+        assertThat(restored.hostSteal(START, START.plusSeconds(10))).hasValue(0.08);
+        assertThat(restored.hostSteal(START, START.plusSeconds(5)))
+                .as("only pod-a has two scrapes in the first half")
+                .hasValue(0.02);
+    }
+
+    @Test
+    void aTargetWithoutTheHostsTicksOrAnOlderJournalGivesNoSteal() throws IOException {
+        TargetMetrics metrics = new TargetMetrics();
+        metrics.add(START, "pod-a", scrape(100, 1_048_576.0, 10, 1, 0.01, 0));
+        metrics.add(START.plusSeconds(10), "pod-a", scrape(100, 1_048_576.0, 12, 1, 0.01, 0));
+        assertThat(metrics.hostSteal(START, START.plusSeconds(10))).isEmpty();
+
+        // A journal line written before the machine's ticks were kept: 15 columns, the pool threads last.
+        String journal = metrics.journal(null, null);
+        String older = journal.lines()
+                .map(line -> line.substring(0, line.lastIndexOf('\t', line.lastIndexOf('\t') - 1)))
+                .collect(java.util.stream.Collectors.joining("\n"));
+        TargetMetrics restored = new TargetMetrics();
+        assertThat(restored.load(older)).isEqualTo(2);
+        assertThat(restored.summary(START, START.plusSeconds(10)).getAvgCpuCores())
+                .isEqualTo(0.2);
+        assertThat(restored.hostSteal(START, START.plusSeconds(10))).isEmpty();
+    }
+
     @Test
     void cpuFallsBackToUsageTimesCpusWithoutACpuTimeCounter() throws IOException {
         TargetMetrics metrics = new TargetMetrics();

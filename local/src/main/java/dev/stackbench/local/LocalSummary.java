@@ -46,7 +46,9 @@ final class LocalSummary {
         Instant windowEnd = observation.windowStart().plusNanos(Math.round(summary.getMeasuredSeconds() * 1e9));
         ServerSideCheck.addTo(summary, metrics.serverRequests(), observation.windowStart(), windowEnd);
         intendedStarts(files.k6PerSecond()).summary().ifPresent(summary::setIntendedLatencyMs);
-        observation.hostSteal().ifPresent(share -> summary.setHostSteal(Math.round(share * 10_000) / 10_000.0));
+        observation
+                .hostSteal()
+                .ifPresent(share -> summary.setHostSteal(dev.stackbench.results.HostSteal.rounded(share)));
         return summary;
     }
 

@@ -28,18 +28,26 @@ public class TargetMetricsScraper {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TargetMetricsScraper.class);
 
     /**
-     * What the scrapes of a run add up to: the target as a whole, each target pod's own figures by pod name, and a
-     * warning when the figures are missing or cover only part of the measured window.
+     * What the scrapes of a run add up to: the target as a whole, each target pod's own figures by pod name, a
+     * warning when the figures are missing or cover only part of the measured window, and the share of their node's
+     * CPU time the target pods' machines lost to their hypervisor (the most any of them lost).
      */
     public record Outcome(
             Optional<TargetSummary> summary,
             Map<String, TargetSummary> pods,
             Optional<String> warning,
             Optional<String> javaVersion,
-            Optional<String> springBootVersion) {
+            Optional<String> springBootVersion,
+            Optional<Double> hostSteal) {
 
         static Outcome unavailable(String warning) {
-            return new Outcome(Optional.empty(), Map.of(), Optional.of(warning), Optional.empty(), Optional.empty());
+            return new Outcome(
+                    Optional.empty(),
+                    Map.of(),
+                    Optional.of(warning),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty());
         }
     }
 

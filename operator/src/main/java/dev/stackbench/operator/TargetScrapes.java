@@ -91,7 +91,8 @@ final class TargetScrapes {
                 metrics.perInstance(from, to),
                 window.flatMap(w -> w.partialCoverage(metrics.covered(w.start(), w.end()))),
                 Optional.ofNullable(info).map(ActuatorInfo::javaVersion),
-                Optional.ofNullable(info).map(ActuatorInfo::springBootVersion));
+                Optional.ofNullable(info).map(ActuatorInfo::springBootVersion),
+                metrics.hostSteal(from, to));
     }
 
     /**

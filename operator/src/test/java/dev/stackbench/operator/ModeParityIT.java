@@ -53,7 +53,8 @@ class ModeParityIT {
      * Summary fields only one environment can fill: the target's scrapes and the server-side check (no target on kwok
      * nodes), the warnings, the latency from the intended start, which the runners print only with the chart's
      * k6.perSecondOutput (on by default; the operator in this JVM runs without it; RealNodesE2E checks the cluster's),
-     * and the host's steal, which local mode reads from this machine and a cluster's nodes do not give the operator.
+     * and the host's steal, which local mode reads from this machine and a cluster reads from its target's scrapes
+     * (none on kwok nodes).
      */
     private static final List<String> ENVIRONMENT_SPECIFIC_SUMMARY_FIELDS =
             List.of("target", "server", "warnings", "intendedLatencyMs", "hostSteal");

@@ -23,9 +23,7 @@ class TargetScrapesTest {
     @Test
     void scrapesInTheWindowBecomeTheTargetSummary() throws Exception {
         String scrape = Files.readString(RESOURCES.resolve("prometheus/webflux-r2dbc-actuator.txt"));
-        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
-        run.getSpec().getWorkload().setWarmup("0s");
-        run.getSpec().getWorkload().setDuration("5s");
+        BenchmarkRun run = runWithoutWarmup("5s");
         String startedAt = "2026-01-01T10:00:00Z";
         Instant from = Instant.parse(startedAt);
         TargetScrapes scrapes = new TargetScrapes();
@@ -46,6 +44,35 @@ class TargetScrapesTest {
         });
         assertThat(outcome.pods()).containsOnlyKeys("target-0");
         assertThat(outcome.warning()).isEmpty();
+        assertThat(outcome.hostSteal())
+                .as("the recorded page has no machine ticks")
+                .isEmpty();
+    }
+
+    @Test
+    void theMachinesTicksOnTheTargetsPagesGiveTheWindowsSteal() throws Exception {
+        String scrape = Files.readString(RESOURCES.resolve("prometheus/webflux-r2dbc-actuator.txt"));
+        String startedAt = "2026-01-01T10:00:00Z";
+        Instant from = Instant.parse(startedAt);
+        TargetScrapes scrapes = new TargetScrapes();
+        long[][] ticks = {{100, 10_000}, {130, 11_000}, {160, 12_000}};
+        for (int i = 0; i < ticks.length; i++) {
+            scrapes.add(
+                    "target-0",
+                    scrape + "stackbench_host_cpu_ticks_total{mode=\"steal\"} " + ticks[i][0] + "\n"
+                            + "stackbench_host_cpu_ticks_total{mode=\"all\"} " + ticks[i][1] + "\n",
+                    from.plusSeconds(5L * i));
+        }
+
+        assertThat(scrapes.outcome(runWithoutWarmup("10s"), startedAt).hostSteal())
+                .hasValue(0.03);
+    }
+
+    private static BenchmarkRun runWithoutWarmup(String duration) {
+        BenchmarkRun run = ExampleRuns.webfluxR2dbc();
+        run.getSpec().getWorkload().setWarmup("0s");
+        run.getSpec().getWorkload().setDuration(duration);
+        return run;
     }
 
     @Test

@@ -36,7 +36,7 @@ public class ComparisonRunRecord {
     private Boolean generatorSaturated;
 
     @JsonPropertyDescription("Share of the machine's CPU time its host took during the run's measured window (its"
-            + " summary.hostSteal; local mode only); above 0.05 the run is left out like a saturated one.")
+            + " summary.hostSteal); above 0.05 the run is left out like a saturated one.")
     private Double hostSteal;
 
     @JsonPropertyDescription("What ended its capacity search, when the template searches for capacity: Target (the"

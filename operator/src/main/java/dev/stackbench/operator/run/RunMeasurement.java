@@ -10,12 +10,14 @@ import dev.stackbench.operator.PodCpuScraper;
 import dev.stackbench.operator.RunLabels;
 import dev.stackbench.operator.TargetMetricsScraper;
 import dev.stackbench.results.GeneratorCheck;
+import dev.stackbench.results.HostSteal;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The measurement of one load, the run's or one step's of a sweep or a capacity search, in the order it happens:
@@ -124,6 +126,7 @@ public final class RunMeasurement {
             return new Unreadable(e.getMessage(), startedAt);
         }
         metrics.warning().ifPresent(reason -> addWarning(summary, reason));
+        addHostSteal(summary, metrics.hostSteal());
         scraper.checkServerSide(load, startedAt, summary);
         addPodCpu(summary, scraper.podCpu(load, startedAt), metrics.pods());
         GeneratorCheck.Judgement generator = generatorJudgement(summary);
@@ -144,6 +147,15 @@ public final class RunMeasurement {
     /** The run is cleaned up: what was scraped for it goes. */
     void forget(BenchmarkRun run) {
         scraper.forget(run);
+    }
+
+    /**
+     * The share of their machine's CPU time the target pods' nodes lost to the hypervisor in the window, and the
+     * warning when it is more than the figures can bear (a comparison then leaves the run out).
+     */
+    static void addHostSteal(RunSummary summary, Optional<Double> share) {
+        share.map(HostSteal::rounded).ifPresent(summary::setHostSteal);
+        HostSteal.warning(summary.getHostSteal()).ifPresent(reason -> addWarning(summary, reason));
     }
 
     /**

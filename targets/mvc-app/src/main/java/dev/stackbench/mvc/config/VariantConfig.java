@@ -3,6 +3,7 @@ package dev.stackbench.mvc.config;
 import dev.stackbench.targets.common.ApiResponses;
 import dev.stackbench.targets.common.FanoutMode;
 import dev.stackbench.targets.common.FanoutModes;
+import dev.stackbench.targets.common.HostCpuMeter;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.RSocketDelayClient;
 import org.springframework.beans.factory.annotation.Value;
@@ -16,6 +17,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 @Configuration(proxyBeanMethods = false)
 class VariantConfig {
+
+    /** The machine's CPU ticks and those its hypervisor took, so a run can say its node lost CPU to other guests. */
+    @Bean
+    HostCpuMeter hostCpu() {
+        return new HostCpuMeter();
+    }
 
     /** The variant's profile sets stackbench.variant; the application refuses to start without one. */
     @Bean

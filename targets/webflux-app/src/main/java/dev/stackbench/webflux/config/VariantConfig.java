@@ -5,6 +5,7 @@ import dev.stackbench.targets.common.BlockingSleep;
 import dev.stackbench.targets.common.EventLoopBlockedMeter;
 import dev.stackbench.targets.common.FanoutMode;
 import dev.stackbench.targets.common.FanoutModes;
+import dev.stackbench.targets.common.HostCpuMeter;
 import dev.stackbench.targets.common.JdbcStore;
 import dev.stackbench.targets.common.PoolThreadsMeter;
 import dev.stackbench.targets.common.RSocketDelayClient;
@@ -34,6 +35,12 @@ import reactor.core.scheduler.Schedulers;
  */
 @Configuration(proxyBeanMethods = false)
 class VariantConfig {
+
+    /** The machine's CPU ticks and those its hypervisor took, so a run can say its node lost CPU to other guests. */
+    @Bean
+    HostCpuMeter hostCpu() {
+        return new HostCpuMeter();
+    }
 
     /** The variant's profile sets stackbench.variant; the application refuses to start without one. */
     @Bean
