@@ -17,6 +17,7 @@ import dev.stackbench.api.status.StepResult;
 import dev.stackbench.api.status.ThresholdResult;
 import dev.stackbench.k6.ThresholdCheck;
 import dev.stackbench.results.GeneratorCheck;
+import dev.stackbench.results.HostSteal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -225,14 +226,34 @@ public final class SteppedLoad {
                     .withP95Ms(step.getP95Ms())
                     .withErrorRate(step.getErrorRate()));
         }
+        String said = message + stolenProbes(steps);
         CapacityResult result = new CapacityResult()
                 .withRate(highest)
                 .withLowerBound(highest)
                 .withUpperBound(lowest)
                 .withLimitedBy(limit)
-                .withMessage(message)
+                .withMessage(said)
                 .withProbes(probes);
-        return new Done(limit == CapacityLimit.Generator ? GENERATOR_LIMITED : CAPACITY_FOUND, message, result);
+        return new Done(limit == CapacityLimit.Generator ? GENERATOR_LIMITED : CAPACITY_FOUND, said, result);
+    }
+
+    /**
+     * What the probes that did not pass lost to the machine's host, when any lost more than {@link HostSteal#LIMIT}:
+     * such a probe may have failed for want of the CPU the host took, so the capacity found may be too low.
+     */
+    private static String stolenProbes(List<StepResult> steps) {
+        List<String> stolen = steps.stream()
+                .filter(step -> step.getOutcome() != StepOutcome.Passed && HostSteal.doubts(step.getHostSteal()))
+                .map(step -> String.format(
+                        Locale.ROOT,
+                        "%.1f %% of its CPU time during the probe at %d iterations/s",
+                        100 * step.getHostSteal(),
+                        step.getLevel()))
+                .toList();
+        return stolen.isEmpty()
+                ? ""
+                : "; the machine's host took " + String.join(", ", stolen) + " (steal), so the capacity may be higher"
+                        + " than found: search again when the host is quiet";
     }
 
     /**
@@ -306,6 +327,22 @@ public final class SteppedLoad {
      * @param generatorCores the generator's average CPU use during the step, in cores, when measured
      */
     public static StepResult judge(
+            WorkloadSpec workload,
+            int step,
+            int level,
+            RunSummary summary,
+            Optional<GeneratorCheck.Finding> finding,
+            Double generatorCores) {
+        StepResult result = judgeFigures(workload, step, level, summary, finding, generatorCores);
+        // A step that fell short while the host took the machine's CPU may have fallen short because of it: its reason
+        // says so, so that the end of a sweep or a search that it decides names the doubt too.
+        if (result.getOutcome() != StepOutcome.Passed && HostSteal.doubts(result.getHostSteal())) {
+            result.setReason(result.getReason() + "; " + HostSteal.reason(result.getHostSteal()));
+        }
+        return result;
+    }
+
+    private static StepResult judgeFigures(
             WorkloadSpec workload,
             int step,
             int level,
@@ -441,7 +478,8 @@ public final class SteppedLoad {
                 .withErrorRate(summary.getErrorRate())
                 .withDroppedIterations(summary.getDroppedIterations())
                 .withThresholdsPassed(summary.getThresholdsPassed())
-                .withLittleLawRps(summary.getLittleLawRps());
+                .withLittleLawRps(summary.getLittleLawRps())
+                .withHostSteal(summary.getHostSteal());
         if (summary.getLatencyMs() != null) {
             result.setP50Ms(summary.getLatencyMs().getP50());
             result.setP95Ms(summary.getLatencyMs().getP95());

@@ -147,6 +147,40 @@ class SteppedLoadTest {
     }
 
     @Test
+    void aProbeThatFailedWhileTheHostStoleSaysSoAndTheCapacityMayBeHigher() {
+        // The knee is at 300/s; the probe at 400/s fails while the host takes 12 % of the machine, the one at 50/s
+        // passes with 9 % taken (a pass needs no doubt).
+        IntFunction<Outcome> fake = rate -> {
+            Outcome outcome = queueingTarget(300).apply(rate);
+            outcome.summary().setHostSteal(rate == 400 ? 0.12 : rate == 50 ? 0.09 : 0.001);
+            return outcome;
+        };
+        WorkloadSpec workload = capacityWorkload(50, 1000, "50%");
+        List<StepResult> steps = new ArrayList<>();
+
+        SteppedLoad.Done done = search(workload, fake, steps);
+
+        StepResult stolen = steps.stream()
+                .filter(step -> step.getLevel() == 400)
+                .findFirst()
+                .orElseThrow();
+        assertThat(stolen.getOutcome()).isEqualTo(StepOutcome.Failed);
+        assertThat(stolen.getHostSteal()).isEqualTo(0.12);
+        assertThat(stolen.getReason())
+                .startsWith("p95 ")
+                .contains("; the machine's host took 12.0 % of its CPU time during the measured window");
+        assertThat(steps.getFirst().getReason()).doesNotContain("host took");
+        assertThat(done.message())
+                .contains("the machine's host took 12.0 % of its CPU time during the probe at 400 iterations/s (steal)")
+                .contains("the capacity may be higher than found")
+                .doesNotContain("at 50 iterations/s");
+        assertThat(done.capacity().getMessage()).isEqualTo(done.message());
+
+        List<StepResult> quiet = new ArrayList<>();
+        assertThat(search(workload, queueingTarget(300), quiet).message()).doesNotContain("host took");
+    }
+
+    @Test
     void aGeneratorThatCannotDeliverTheRateStopsTheSearchAndIsNamed() {
         // The target would hold 5000/s; the generator drops a fifth of the iterations above 700/s.
         IntFunction<Outcome> fake = rate -> rate <= 700
@@ -244,6 +278,27 @@ class SteppedLoadTest {
         assertThat(steps).extracting(StepResult::getOutcome).containsOnly(StepOutcome.Passed);
         assertThat(steps).extracting(StepResult::getUnit).containsOnly("VUs");
         assertThat(SteppedLoad.best(steps).orElseThrow().getLevel()).isEqualTo(200);
+    }
+
+    @Test
+    void aSweepStepThatBrokeWhileTheHostStoleSaysSoInTheSweepsEnd() {
+        WorkloadSpec workload = sweep(List.of(100, 800, 1600), null);
+        List<StepResult> steps = new ArrayList<>();
+
+        SteppedLoad.Done done = search(
+                workload,
+                level -> {
+                    Outcome outcome = threadBound(level, true);
+                    outcome.summary().setHostSteal(level == 800 ? 0.3 : 0.0);
+                    return outcome;
+                },
+                steps);
+
+        assertThat(steps).extracting(StepResult::getOutcome).containsExactly(StepOutcome.Passed, StepOutcome.Broken);
+        assertThat(steps).extracting(StepResult::getHostSteal).containsExactly(0.0, 0.3);
+        assertThat(done.message())
+                .startsWith("step 2 (800 VUs) broke the stack: missed by more than half its limit")
+                .contains("the machine's host took 30.0 % of its CPU time during the measured window");
     }
 
     @Test

@@ -1087,6 +1087,16 @@ class RealNodesE2E {
             measured.put(
                     "capacity.step" + step.getStep() + ".hostSteal",
                     stolen.map(RealNodesE2E::percent).orElse("unknown"));
+            // The probe's own reading of the steal (its target's scrapes), which its reason names when it did not pass.
+            assertThat(step.getHostSteal())
+                    .as("status.steps[%d].hostSteal", i)
+                    .isNotNull()
+                    .isBetween(0.0, 1.0);
+            measured.put("capacity.step" + step.getStep() + ".reportedHostSteal", percent(step.getHostSteal()));
+            if (step.getOutcome() != StepOutcome.Passed && step.getHostSteal() > JUDGED_STEAL_LIMIT) {
+                assertThat(step.getReason()).contains("the machine's host took");
+                assertThat(run.getStatus().getCapacity().getMessage()).contains("the capacity may be higher");
+            }
             if (step.getOutcome() == StepOutcome.GeneratorLimited
                     && stolen.isPresent()
                     && stolen.get() > JUDGED_STEAL_LIMIT) {

@@ -90,6 +90,10 @@ public class StepResult {
     @JsonPropertyDescription("What limited the step, and the figures that show it.")
     private LimitedBy limitedBy;
 
+    @JsonPropertyDescription("Share of the machine's CPU time its hypervisor took during the step's measured window"
+            + " (as summary.hostSteal), 0..1; above 0.05 a step that did not pass says so in its reason.")
+    private Double hostSteal;
+
     public StepResult withStep(Integer step) {
         this.step = step;
         return this;
@@ -187,6 +191,11 @@ public class StepResult {
 
     public StepResult withLimitedBy(LimitedBy limitedBy) {
         this.limitedBy = limitedBy;
+        return this;
+    }
+
+    public StepResult withHostSteal(Double hostSteal) {
+        this.hostSteal = hostSteal;
         return this;
     }
 }
