@@ -333,7 +333,9 @@ public final class SteppedLoad {
             RunSummary summary,
             Optional<GeneratorCheck.Finding> finding,
             Double generatorCores) {
-        StepResult result = judgeFigures(workload, step, level, summary, finding, generatorCores);
+        StepResult figures = figures(step, level, workload, summary);
+        figures.setGeneratorCpuCores(generatorCores);
+        StepResult result = outcome(workload, level, summary, finding, figures);
         // A step that fell short while the host took the machine's CPU may have fallen short because of it: its reason
         // says so, so that the end of a sweep or a search that it decides names the doubt too.
         if (result.getOutcome() != StepOutcome.Passed && HostSteal.doubts(result.getHostSteal())) {
@@ -342,15 +344,13 @@ public final class SteppedLoad {
         return result;
     }
 
-    private static StepResult judgeFigures(
+    /** The step's figures with the outcome and the reason they come to. */
+    private static StepResult outcome(
             WorkloadSpec workload,
-            int step,
             int level,
             RunSummary summary,
             Optional<GeneratorCheck.Finding> finding,
-            Double generatorCores) {
-        StepResult result = figures(step, level, workload, summary);
-        result.setGeneratorCpuCores(generatorCores);
+            StepResult result) {
         Optional<String> generatorLimit = finding.filter(f -> !GeneratorCheck.ITERATIONS_DROPPED.equals(f.reason()))
                 .map(GeneratorCheck.Finding::message);
         if (generatorLimit.isPresent()) {
