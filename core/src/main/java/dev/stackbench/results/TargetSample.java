@@ -33,7 +33,8 @@ public record TargetSample(
     private static final double MIB = 1024.0 * 1024.0;
 
     /** The target apps' counter of the machine's CPU ticks, by mode (steal, all). */
-    static final String HOST_TICKS = "stackbench_host_cpu_ticks_total";
+    /** The machine's CPU ticks by mode ({@code steal}, {@code all}), as the target apps and the delay service publish them. */
+    public static final String HOST_TICKS = "stackbench_host_cpu_ticks_total";
 
     /** Extracts the figures stackbench reports from one scrape of /actuator/prometheus. */
     public static TargetSample of(Instant at, PrometheusScrape scrape) {

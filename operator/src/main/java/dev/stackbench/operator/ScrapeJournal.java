@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The scrapes of a running run (the target's metrics and the pods' CPU counters), kept in a ConfigMap the run owns,
+ * The scrapes of a running run (the target's metrics, the delay service's CPU ticks and the pods' CPU counters), kept in a ConfigMap the run owns,
  * so that an operator that restarts in the middle of a run picks them up and still summarises the whole measured
  * window. Written at most every {@link #INTERVAL} by the scraper's clock, compressed. The ConfigMap carries the run's
  * label but not the managed-by label the operator's informers select on: its frequent writes must not wake the
@@ -25,6 +25,7 @@ public final class ScrapeJournal {
     static final java.time.Duration INTERVAL = java.time.Duration.ofSeconds(10);
     static final String TARGET_KEY = "target.tsv.gz";
     static final String CPU_KEY = "cpu.txt.gz";
+    static final String BACKEND_KEY = "backend.tsv.gz";
 
     /** The most a journal's stored (compressed, base64) value may hold: a whole ConfigMap holds at most 1 MiB. */
     static final int STORED_LIMIT = 2 * 1024 * 1024;
@@ -35,8 +36,11 @@ public final class ScrapeJournal {
      */
     static final int INFLATED_LIMIT = 32 * 1024 * 1024;
 
-    /** What a journal holds: the target's scrapes and the pods' CPU readings, as text. */
-    record Saved(String target, String cpu) {}
+    /**
+     * What a journal holds, as text: the target's scrapes, the pods' CPU readings and the delay-service pods' scrapes
+     * of their machine's CPU ticks (empty in a journal written before they were kept).
+     */
+    record Saved(String target, String cpu, String backend) {}
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ScrapeJournal.class);
 
@@ -51,10 +55,11 @@ public final class ScrapeJournal {
         return run.getMetadata().getName() + "-scrapes";
     }
 
-    void save(BenchmarkRun run, String target, String cpu) {
+    void save(BenchmarkRun run, String target, String cpu, String backend) {
         Map<String, String> binary = new LinkedHashMap<>();
         binary.put(TARGET_KEY, gzip(target));
         binary.put(CPU_KEY, gzip(cpu));
+        binary.put(BACKEND_KEY, gzip(backend));
         UnwatchedConfigMaps.apply(client, run, name(run), Map.of(), Map.of(), binary);
     }
 
@@ -73,7 +78,8 @@ public final class ScrapeJournal {
                 return Optional.empty();
             }
             Map<String, String> data = configMap.getBinaryData();
-            return Optional.of(new Saved(gunzip(data.get(TARGET_KEY)), gunzip(data.get(CPU_KEY))));
+            return Optional.of(
+                    new Saved(gunzip(data.get(TARGET_KEY)), gunzip(data.get(CPU_KEY)), gunzip(data.get(BACKEND_KEY))));
         } catch (KubernetesClientException | UncheckedIOException e) {
             LOG.warn(
                     "run {}/{}: cannot read the scrape journal {}: {}",

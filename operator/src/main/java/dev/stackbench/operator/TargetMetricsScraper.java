@@ -4,6 +4,7 @@ import dev.stackbench.api.Durations;
 import dev.stackbench.api.run.BenchmarkRun;
 import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.api.status.TargetSummary;
+import dev.stackbench.operator.objects.DelayServiceDeployment;
 import dev.stackbench.operator.objects.TargetDeployment;
 import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
@@ -82,7 +83,15 @@ public class TargetMetricsScraper {
      */
     public void scrapeEvery(BenchmarkRun run, Duration interval) {
         Instant deadline = Instant.now().plus(Durations.parse(run.getSpec().getTimeout()));
-        periodic.start(run.getMetadata().getUid(), interval, () -> scrapeOnTheClock(run, deadline));
+        String uid = run.getMetadata().getUid();
+        periodic.start(uid, interval, () -> scrapeOnTheClock(run, deadline));
+        // On a clock of their own: a delay service slow to answer delays none of the target's scrapes.
+        periodic.start(
+                backendClock(run), interval, () -> scrapeBackend(journaledRuns.getOrDefault(uid, run), Instant.now()));
+    }
+
+    private static String backendClock(BenchmarkRun run) {
+        return run.getMetadata().getUid() + "/delay-service";
     }
 
     /** One tick of the clock: every target pod and the pods' CPU, unless the run is over. */
@@ -129,6 +138,7 @@ public class TargetMetricsScraper {
     /** Ends the scrapes {@link #scrapeEvery} started for the run. */
     public void stopScraping(BenchmarkRun run) {
         periodic.stop(run.getMetadata().getUid());
+        periodic.stop(backendClock(run));
     }
 
     /**
@@ -153,7 +163,7 @@ public class TargetMetricsScraper {
         Instant to = window.map(w -> w.start().plusSeconds(30)).orElse(null);
         String target = scrapes.journal(from, to);
         try {
-            journal.save(run, target, podCpu == null ? "" : podCpu.journal(run));
+            journal.save(run, target, podCpu == null ? "" : podCpu.journal(run), scrapes.backendJournal());
         } catch (RuntimeException e) {
             LOG.warn(
                     "run {}/{}: writing the scrape journal failed (a restart now would lose the scrapes so far): {}",
@@ -187,6 +197,7 @@ public class TargetMetricsScraper {
             if (journal != null) {
                 journal.load(run).ifPresent(saved -> {
                     int scraped = scrapes.load(saved.target());
+                    scrapes.loadBackend(saved.backend());
                     int readings = podCpu == null ? 0 : podCpu.restore(run, saved.cpu());
                     LOG.info(
                             "run {}/{}: took up {} target scrapes and {} CPU readings from the journal of an earlier"
@@ -219,19 +230,68 @@ public class TargetMetricsScraper {
             String name = pod.getMetadata().getName();
             try {
                 String text = pages.get(
-                        proxyPath(pod, "prometheus"),
+                        proxyPath(pod, TargetDeployment.MANAGEMENT_PORT, "prometheus"),
                         ProxyPages.PROMETHEUS_LIMIT,
                         "/actuator/prometheus of target pod " + name);
                 scrapes.add(name, text, now, window);
                 if (!scrapes.hasVersions()) {
                     String info = pages.get(
-                            proxyPath(pod, "info"), ProxyPages.INFO_LIMIT, "/actuator/info of target pod " + name);
+                            proxyPath(pod, TargetDeployment.MANAGEMENT_PORT, "info"),
+                            ProxyPages.INFO_LIMIT,
+                            "/actuator/info of target pod " + name);
                     scrapes.setVersions(ActuatorInfo.parse(info));
                 }
             } catch (ProxyPages.Unreadable e) {
                 failed(run, scrapes, e.getMessage() + " (the run's target figures from it are missing)");
             } catch (RuntimeException e) {
                 failed(run, scrapes, "scraping target pod " + name + " failed: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Scrapes every delay-service pod of the run once, for its machine's CPU ticks (the backend node's steal), once the
+     * run's target has been scraped (its scrapes, and any journal, are taken up there). A failure costs only that
+     * figure: the run's steal is then its target nodes'.
+     */
+    public void scrapeBackend(BenchmarkRun run, Instant now) {
+        TargetScrapes scrapes = runs.get(run.getMetadata().getUid());
+        if (client == null || scrapes == null) {
+            return;
+        }
+        String namespace = run.getMetadata().getNamespace();
+        Optional<MeasuredWindow> window = windowSoFar(run);
+        String what = "the delay-service pods";
+        try {
+            List<Pod> pods = client.pods()
+                    .inNamespace(namespace)
+                    .withLabels(RunLabels.selector(run, RunLabels.ROLE_DELAY_SERVICE))
+                    .list()
+                    .getItems();
+            for (Pod pod : pods) {
+                what = "delay-service pod " + pod.getMetadata().getName();
+                String text = pages.get(
+                        proxyPath(pod, DelayServiceDeployment.MANAGEMENT_PORT, "prometheus"),
+                        ProxyPages.PROMETHEUS_LIMIT,
+                        "/actuator/prometheus of " + what);
+                scrapes.addBackend(pod.getMetadata().getName(), text, now, window);
+            }
+        } catch (RuntimeException e) {
+            if (scrapes.firstBackendFailure()) {
+                LOG.warn(
+                        "run {}/{}: scraping {} failed (the backend node's steal counts only the scrapes that"
+                                + " succeed; later failures of this run are logged at debug level): {}",
+                        namespace,
+                        run.getMetadata().getName(),
+                        what,
+                        e.getMessage());
+            } else {
+                LOG.debug(
+                        "run {}/{}: scraping {} failed: {}",
+                        namespace,
+                        run.getMetadata().getName(),
+                        what,
+                        e.getMessage());
             }
         }
     }
@@ -255,10 +315,10 @@ public class TargetMetricsScraper {
                 error);
     }
 
-    /** The API server's proxy path to an Actuator endpoint of the pod's management port. */
-    private static String proxyPath(Pod pod, String endpoint) {
+    /** The API server's proxy path to an Actuator endpoint on the pod's management port. */
+    private static String proxyPath(Pod pod, int managementPort, String endpoint) {
         return "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/"
-                + pod.getMetadata().getName() + ":" + TargetDeployment.MANAGEMENT_PORT + "/proxy/actuator/" + endpoint;
+                + pod.getMetadata().getName() + ":" + managementPort + "/proxy/actuator/" + endpoint;
     }
 
     /** The outcome of the run's scrapes; the run's state is kept until {@link #forget}. */
@@ -330,10 +390,6 @@ public class TargetMetricsScraper {
     }
 
     /**
-     * Each pod's CPU and throttling over the measured window, and why there are none when there are none (no
-     * window, no permission to read the kubelets, too few readings).
-     */
-    /**
      * The run's scrapes and CPU readings as the scrape journal writes them (every histogram kept), for the results the
      * run keeps after cleanup: empty texts when there are none.
      */
@@ -342,9 +398,14 @@ public class TargetMetricsScraper {
         Map<String, String> texts = new java.util.LinkedHashMap<>();
         texts.put("target-scrapes.tsv", scrapes == null ? "" : scrapes.journal(null, null));
         texts.put("pod-cpu.txt", podCpu == null ? "" : podCpu.journal(run));
+        texts.put("backend-scrapes.tsv", scrapes == null ? "" : scrapes.backendJournal());
         return texts;
     }
 
+    /**
+     * Each pod's CPU and throttling over the measured window, and why there are none when there are none (no
+     * window, no permission to read the kubelets, too few readings).
+     */
     public PodCpu podCpu(BenchmarkRun run, String startedAt) {
         Optional<MeasuredWindow> window = MeasuredWindow.of(run, startedAt);
         if (podCpu == null || window.isEmpty()) {

@@ -5,6 +5,7 @@ import dev.stackbench.api.status.RunSummary;
 import dev.stackbench.results.ActuatorInfo;
 import dev.stackbench.results.ServerSideCheck;
 import dev.stackbench.results.TargetMetrics;
+import dev.stackbench.results.TargetSample;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -19,6 +20,15 @@ final class TargetScrapes {
     static final String NO_SCRAPE = "the operator has no scrape of the target's /actuator/prometheus for this run";
 
     private final TargetMetrics metrics = new TargetMetrics();
+
+    /**
+     * The delay-service pods' scrapes, of their machine's CPU ticks only: the backend node's steal. Kept apart, so
+     * that none of the target's figures counts them.
+     */
+    private final TargetMetrics backend = new TargetMetrics();
+
+    private boolean backendFailed;
+
     private int succeeded;
     private String lastError;
     private ActuatorInfo info;
@@ -47,6 +57,27 @@ final class TargetScrapes {
                 .orElse(false));
     }
 
+    /**
+     * Adds a scrape of a delay-service pod, of which only the machine's CPU ticks are kept, thinned as the target's
+     * scrapes are.
+     */
+    synchronized void addBackend(String pod, String prometheusText, Instant at, Optional<MeasuredWindow> window) {
+        String ticks = prometheusText
+                .lines()
+                .filter(line -> line.startsWith(TargetSample.HOST_TICKS))
+                .collect(java.util.stream.Collectors.joining("\n"));
+        backend.add(at, pod, ticks);
+        backend.thin(MAX_SCRAPES_PER_POD, scraped -> window.map(w -> near(scraped, w.start()) || near(scraped, w.end()))
+                .orElse(false));
+    }
+
+    /** Whether this is the first scrape of a delay-service pod that failed (the log says so once per run). */
+    synchronized boolean firstBackendFailure() {
+        boolean first = !backendFailed;
+        backendFailed = true;
+        return first;
+    }
+
     private static boolean near(Instant at, Instant edge) {
         return Duration.between(edge, at).abs().compareTo(EDGE) <= 0;
     }
@@ -68,6 +99,16 @@ final class TargetScrapes {
     synchronized int load(String journal) {
         succeeded += metrics.load(journal);
         return succeeded;
+    }
+
+    /** Takes up the delay-service pods' scrapes of a journal. */
+    synchronized void loadBackend(String journal) {
+        backend.load(journal);
+    }
+
+    /** The delay-service pods' scrapes as text. */
+    synchronized String backendJournal() {
+        return backend.journal(null, null);
     }
 
     /** The scrapes as text, with request histograms only within [bucketsFrom, bucketsTo] (null: all). */
@@ -92,7 +133,15 @@ final class TargetScrapes {
                 window.flatMap(w -> w.partialCoverage(metrics.covered(w.start(), w.end()))),
                 Optional.ofNullable(info).map(ActuatorInfo::javaVersion),
                 Optional.ofNullable(info).map(ActuatorInfo::springBootVersion),
-                metrics.hostSteal(from, to));
+                worst(metrics.hostSteal(from, to), backend.hostSteal(from, to)));
+    }
+
+    /** The higher of two shares, or the one there is. */
+    private static Optional<Double> worst(Optional<Double> target, Optional<Double> backend) {
+        if (target.isEmpty() || backend.isEmpty()) {
+            return target.isPresent() ? target : backend;
+        }
+        return Optional.of(Math.max(target.get(), backend.get()));
     }
 
     /**

@@ -900,10 +900,22 @@ class RealNodesE2E {
         assertThat(leaseTakenAt).as("a new operator took the Lease").isNotEmpty();
         Instant windowStart = Instant.parse(run.getStatus().getStartedAt()).plusSeconds(5);
         Instant windowEnd = windowStart.plusSeconds(45);
-        List<Instant> scrapes = keptScrapes("operator-restart");
+        List<Instant> scrapes = keptScrapes("operator-restart", "target-scrapes.tsv");
         assertThat(scrapes)
                 .as("scrapes of the stopped operator in the window before %s, taken up from the journal", deletedAt)
                 .anyMatch(at -> !at.isBefore(windowStart) && at.isBefore(deletedAt.getFirst()));
+        // So were its scrapes of the delay service's machine ticks (the backend node's steal), and the run kept them:
+        // the delay service's image publishes them on a real node.
+        assertThat(keptScrapes("operator-restart", "backend-scrapes.tsv"))
+                .as("delay-service scrapes of the stopped operator in the window before %s", deletedAt)
+                .anyMatch(at -> !at.isBefore(windowStart) && at.isBefore(deletedAt.getFirst()));
+        assertThat(keptLines("operator-restart", "backend-scrapes.tsv"))
+                .as("backend-scrapes.tsv: time, pod, nine figures, request counters, then steal and all ticks")
+                .isNotEmpty()
+                .allSatisfy(line -> assertThat(line.split("\t")).hasSize(17).satisfies(fields -> assertThat(
+                                Double.parseDouble(fields[16]))
+                        .as("all ticks in %s", line)
+                        .isPositive()));
         List<String> warnings =
                 Optional.ofNullable(run.getStatus().getSummary().getWarnings()).orElse(List.of());
         if (leaseTakenAt.getFirst().isBefore(windowEnd.minusSeconds(10))) {
@@ -1349,10 +1361,17 @@ class RealNodesE2E {
     }
 
     /**
-     * When each target scrape the finished run kept after cleanup was taken (the first column of its
-     * target-scrapes.tsv, epoch milliseconds), fetched as {@code stackbench results} does into target/e2e.
+     * When each scrape the finished run kept after cleanup in {@code file} was taken (its first column, epoch
+     * milliseconds), fetched as {@code stackbench results} does into target/e2e.
      */
-    private List<Instant> keptScrapes(String run) {
+    private List<Instant> keptScrapes(String run, String file) {
+        return keptLines(run, file).stream()
+                .map(line -> Instant.ofEpochMilli(Long.parseLong(line.substring(0, line.indexOf('\t')))))
+                .toList();
+    }
+
+    /** The lines of a file the finished run kept after cleanup, fetched as {@code stackbench results} does. */
+    private List<String> keptLines(String run, String file) {
         Path dir = Path.of("target/e2e/cluster-results", run);
         try {
             dev.stackbench.local.ClusterResults.fetch(
@@ -1362,9 +1381,8 @@ class RealNodesE2E {
                     NAMESPACE,
                     run,
                     dir);
-            return Files.readAllLines(dir.resolve("target-scrapes.tsv")).stream()
+            return Files.readAllLines(dir.resolve(file)).stream()
                     .filter(line -> !line.isBlank())
-                    .map(line -> Instant.ofEpochMilli(Long.parseLong(line.substring(0, line.indexOf('\t')))))
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -68,6 +68,61 @@ class TargetScrapesTest {
                 .hasValue(0.03);
     }
 
+    @Test
+    void theDelayServicesNodeCountsWhenItLostMoreThanTheTargetsAndItsScrapesSurviveTheJournal() throws Exception {
+        String scrape = Files.readString(RESOURCES.resolve("prometheus/webflux-r2dbc-actuator.txt"));
+        // A page with an app's figures: a delay service's JVM publishes threads, heap and requests too.
+        String delayPage = scrape;
+        String startedAt = "2026-01-01T10:00:00Z";
+        Instant from = Instant.parse(startedAt);
+        BenchmarkRun run = runWithoutWarmup("10s");
+        TargetScrapes scrapes = new TargetScrapes();
+        long[][] target = {{100, 10_000}, {110, 11_000}, {120, 12_000}};
+        long[][] backend = {{500, 20_000}, {580, 21_000}, {660, 22_000}};
+        for (int i = 0; i < target.length; i++) {
+            scrapes.add("target-0", scrape + ticks(target[i]), from.plusSeconds(5L * i));
+        }
+        assertThat(scrapes.outcome(run, startedAt).hostSteal())
+                .as("the target's node alone")
+                .hasValue(0.01);
+
+        for (int i = 0; i < backend.length; i++) {
+            scrapes.addBackend("delay-0", delayPage + ticks(backend[i]), from.plusSeconds(5L * i), Optional.empty());
+        }
+        TargetMetricsScraper.Outcome outcome = scrapes.outcome(run, startedAt);
+        assertThat(outcome.hostSteal()).as("the backend's node lost more").hasValue(0.08);
+        assertThat(outcome.pods()).as("the delay service is no target instance").containsOnlyKeys("target-0");
+        assertThat(outcome.summary())
+                .as("the target's three scrapes, none of the delay service's")
+                .hasValueSatisfying(summary -> assertThat(summary.getSamples()).isEqualTo(3));
+        assertThat(scrapes.backendJournal().lines().toList())
+                .as("only the machine's ticks are kept of a delay-service page: no threads")
+                .hasSize(3)
+                .allSatisfy(line -> assertThat(line.split("\t")).satisfies(fields -> {
+                    assertThat(fields[1]).isEqualTo("delay-0");
+                    assertThat(fields[2]).isEqualTo("NaN");
+                }));
+
+        TargetScrapes restarted = new TargetScrapes();
+        restarted.load(scrapes.journal(null, null));
+        restarted.loadBackend(scrapes.backendJournal());
+        assertThat(restarted.outcome(run, startedAt).hostSteal())
+                .as("an operator that took up the journal")
+                .hasValue(0.08);
+
+        TargetScrapes olderJournal = new TargetScrapes();
+        olderJournal.load(scrapes.journal(null, null));
+        olderJournal.loadBackend("");
+        assertThat(olderJournal.outcome(run, startedAt).hostSteal())
+                .as("a journal written before the backend's scrapes were kept")
+                .hasValue(0.01);
+    }
+
+    private static String ticks(long[] stealAndAll) {
+        return "stackbench_host_cpu_ticks_total{mode=\"steal\"} " + stealAndAll[0] + "\n"
+                + "stackbench_host_cpu_ticks_total{mode=\"all\"} " + stealAndAll[1] + "\n";
+    }
+
     private static BenchmarkRun runWithoutWarmup(String duration) {
         BenchmarkRun run = ExampleRuns.webfluxR2dbc();
         run.getSpec().getWorkload().setWarmup("0s");

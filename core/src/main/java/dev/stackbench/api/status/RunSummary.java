@@ -102,8 +102,8 @@ public class RunSummary {
 
     @JsonPropertyDescription("Share of the machine's CPU time its hypervisor took during the measured window (steal"
             + " in /proc/stat), 0..1; above 0.05 the run is warned about and a comparison leaves it out. Local mode"
-            + " reads this machine; on a cluster the target apps publish their node's counters and the most any"
-            + " target pod's node lost counts.")
+            + " reads this machine; on a cluster the target apps and the delay service publish their node's counters"
+            + " and the most any target or delay-service pod's node lost counts.")
     private Double hostSteal;
 
     @JsonPropertyDescription("Things that make the figures less trustworthy.")

@@ -116,6 +116,7 @@ public final class RunMeasurement {
         scraper.stopScraping(load);
         // One scrape after the load stopped, so the window's end lies between two scrapes.
         scraper.scrape(load, targetPods, now);
+        scraper.scrapeBackend(load, now);
         scraper.scrapePodCpu(load, now);
         String startedAt = results.loadStartedAt(logs).map(Conditions::format).orElse(startedAtOtherwise);
         TargetMetricsScraper.Outcome metrics = scraper.finish(load, startedAt);

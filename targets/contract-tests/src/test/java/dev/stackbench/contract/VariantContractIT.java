@@ -801,7 +801,11 @@ class VariantContractIT {
         }
         assertThat(http.get(delayService.managementUrl() + "/actuator/prometheus")
                         .body())
-                .contains("jvm_threads_live_threads");
+                .contains("jvm_threads_live_threads")
+                // The backend node's CPU ticks, from which a cluster run takes the share its hypervisor took.
+                .contains(
+                        "stackbench_host_cpu_ticks_total{mode=\"steal\"",
+                        "stackbench_host_cpu_ticks_total{mode=\"all\"");
     }
 
     /** Three seeded items, each 100 ms after the previous one, over RSocket on the delay service's HTTP port. */
