@@ -255,6 +255,23 @@ class RealNodesE2E {
                 .isNotNull()
                 .isBetween(0.0, 1.0);
         measured.put("example.hostSteal", percent(run.getStatus().getSummary().getHostSteal()));
+        // Where the overhead went, in seconds after the run's creation (its status.timeline): recorded, not judged.
+        measured.put(
+                "example.timeline",
+                Optional.ofNullable(run.getStatus().getTimeline()).orElse(List.of()).stream()
+                        .filter(entry -> entry.getSeconds() != null
+                                && List.of(
+                                                "Accepted",
+                                                "TargetReady",
+                                                "WorkVerified",
+                                                "LoadRunning",
+                                                "LoadFinished",
+                                                "RunSucceeded")
+                                        .contains(entry.getWhat()))
+                        .map(entry -> String.format(Locale.ROOT, "%s %.1f", entry.getWhat(), entry.getSeconds()))
+                        .distinct()
+                        .toList()
+                        .toString());
 
         // Before the load, the verification pod counted the target's work on the run's own PostgreSQL and delay
         // service.
@@ -497,6 +514,100 @@ class RealNodesE2E {
      */
     private static final double JUDGED_STEAL_LIMIT = dev.stackbench.results.HostSteal.LIMIT;
 
+    /**
+     * Records, not judges, where each repetition's time went, from its status.timeline: the operator's part before the
+     * load (Accepted to LoadRunning) and after it (LoadFinished to PoolsReleased), and k6's run beyond the spec's
+     * warmup and duration (the graceful stop an overloaded target's queued requests use, k6's own start and end).
+     */
+    private void recordWhereTheRepetitionsWent(List<BenchmarkRun> runs) {
+        List<Double> operatorSeconds = new ArrayList<>();
+        Instant first = null;
+        Instant last = null;
+        double load = 0;
+        for (BenchmarkRun run : runs) {
+            Map<String, Instant> at = new java.util.HashMap<>();
+            for (var entry : Optional.ofNullable(run.getStatus().getTimeline()).orElse(List.of())) {
+                if (entry.getWhat() != null && entry.getAt() != null) {
+                    at.putIfAbsent(entry.getWhat(), Instant.parse(entry.getAt()));
+                }
+            }
+            if (!at.keySet().containsAll(List.of("Accepted", "LoadRunning", "LoadFinished", "PoolsReleased"))) {
+                measured.put("comparison." + run.getMetadata().getName() + ".seconds", "timeline incomplete: " + at);
+                continue;
+            }
+            load = Durations.parse(run.getSpec().getWorkload().getWarmup())
+                            .plus(Durations.parse(run.getSpec().getWorkload().getDuration()))
+                            .toMillis()
+                    / 1000.0;
+            double before = seconds(at.get("Accepted"), at.get("LoadRunning"));
+            double k6Beyond = seconds(at.get("LoadRunning"), at.get("LoadFinished")) - load;
+            double after = seconds(at.get("LoadFinished"), at.get("PoolsReleased"));
+            operatorSeconds.add(before + after);
+            measured.put(
+                    "comparison." + run.getMetadata().getName() + ".seconds",
+                    String.format(
+                            Locale.ROOT,
+                            "before the load %.1f, k6 beyond its %.0f s %.1f, after it %.1f",
+                            before,
+                            load,
+                            k6Beyond,
+                            after));
+            first = first == null || at.get("Accepted").isBefore(first) ? at.get("Accepted") : first;
+            last = last == null || at.get("PoolsReleased").isAfter(last) ? at.get("PoolsReleased") : last;
+        }
+        if (first != null && operatorSeconds.size() == runs.size()) {
+            measured.put(
+                    "comparison.perRepetitionBeyondTheLoadSeconds",
+                    String.format(Locale.ROOT, "%.1f", seconds(first, last) / runs.size() - load));
+            measured.put(
+                    "comparison.operatorSecondsPerRepetition",
+                    String.format(
+                            Locale.ROOT,
+                            "%.1f (%s)",
+                            operatorSeconds.stream()
+                                    .mapToDouble(Double::doubleValue)
+                                    .average()
+                                    .orElseThrow(),
+                            operatorSeconds.stream()
+                                    .map(s -> String.format(Locale.ROOT, "%.1f", s))
+                                    .toList()));
+        }
+    }
+
+    /**
+     * The runs as they are once each has released its pools (the comparison ends with its last run, before that run's
+     * pods are gone), waiting at most 30 s; as they are then otherwise.
+     */
+    private List<BenchmarkRun> runsOnceTheirPodsAreGone(List<BenchmarkRun> runs) {
+        Instant limit = Instant.now().plusSeconds(30);
+        List<BenchmarkRun> now = runs;
+        while (true) {
+            now = now.stream()
+                    .map(run -> Optional.ofNullable(client().resources(BenchmarkRun.class)
+                                    .inNamespace(NAMESPACE)
+                                    .withName(run.getMetadata().getName())
+                                    .get())
+                            .orElse(run))
+                    .toList();
+            boolean released = now.stream()
+                    .allMatch(run -> Optional.ofNullable(run.getStatus().getTimeline()).orElse(List.of()).stream()
+                            .anyMatch(entry -> "PoolsReleased".equals(entry.getWhat())));
+            if (released || Instant.now().isAfter(limit)) {
+                return now;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return now;
+            }
+        }
+    }
+
+    private static double seconds(Instant from, Instant to) {
+        return Duration.between(from, to).toMillis() / 1000.0;
+    }
+
     private static String percent(double share) {
         return String.format(Locale.ROOT, "%.1f %%", share * 100);
     }
@@ -544,6 +655,7 @@ class RealNodesE2E {
                             .toList()
                             .toString());
         }
+        recordWhereTheRepetitionsWent(runsOnceTheirPodsAreGone(runs));
         int judged = 0;
         for (BenchmarkRun run : runs) {
             assertThat(run.getStatus().getPhase()).as(describe(run)).isEqualTo(Phase.Succeeded);
