@@ -53,8 +53,7 @@ final class TargetScrapes {
     synchronized void add(String pod, String prometheusText, Instant at, Optional<MeasuredWindow> window) {
         metrics.add(at, pod, prometheusText);
         succeeded++;
-        metrics.thin(MAX_SCRAPES_PER_POD, scraped -> window.map(w -> near(scraped, w.start()) || near(scraped, w.end()))
-                .orElse(false));
+        metrics.thin(MAX_SCRAPES_PER_POD, nearTheEdges(window));
     }
 
     /**
@@ -67,8 +66,7 @@ final class TargetScrapes {
                 .filter(line -> line.startsWith(TargetSample.HOST_TICKS))
                 .collect(java.util.stream.Collectors.joining("\n"));
         backend.add(at, pod, ticks);
-        backend.thin(MAX_SCRAPES_PER_POD, scraped -> window.map(w -> near(scraped, w.start()) || near(scraped, w.end()))
-                .orElse(false));
+        backend.thin(MAX_SCRAPES_PER_POD, nearTheEdges(window));
     }
 
     /** Whether this is the first scrape of a delay-service pod that failed (the log says so once per run). */
@@ -76,6 +74,12 @@ final class TargetScrapes {
         boolean first = !backendFailed;
         backendFailed = true;
         return first;
+    }
+
+    /** Whether a scrape lies within {@link #EDGE} of an edge of the window (none while it is unknown). */
+    private static java.util.function.Predicate<Instant> nearTheEdges(Optional<MeasuredWindow> window) {
+        return scraped -> window.map(w -> near(scraped, w.start()) || near(scraped, w.end()))
+                .orElse(false);
     }
 
     private static boolean near(Instant at, Instant edge) {
@@ -138,10 +142,9 @@ final class TargetScrapes {
 
     /** The higher of two shares, or the one there is. */
     private static Optional<Double> worst(Optional<Double> target, Optional<Double> backend) {
-        if (target.isEmpty() || backend.isEmpty()) {
-            return target.isPresent() ? target : backend;
-        }
-        return Optional.of(Math.max(target.get(), backend.get()));
+        return java.util.stream.Stream.of(target, backend)
+                .flatMap(Optional::stream)
+                .max(Double::compare);
     }
 
     /**

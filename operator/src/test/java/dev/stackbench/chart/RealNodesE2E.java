@@ -576,32 +576,32 @@ class RealNodesE2E {
 
     /**
      * The runs as they are once each has released its pools (the comparison ends with its last run, before that run's
-     * pods are gone), waiting at most 30 s; as they are then otherwise.
+     * pods are gone), watching each at most 30 s; as it is then otherwise.
      */
     private List<BenchmarkRun> runsOnceTheirPodsAreGone(List<BenchmarkRun> runs) {
         Instant limit = Instant.now().plusSeconds(30);
-        List<BenchmarkRun> now = runs;
-        while (true) {
-            now = now.stream()
-                    .map(run -> Optional.ofNullable(client().resources(BenchmarkRun.class)
-                                    .inNamespace(NAMESPACE)
-                                    .withName(run.getMetadata().getName())
-                                    .get())
-                            .orElse(run))
-                    .toList();
-            boolean released = now.stream()
-                    .allMatch(run -> Optional.ofNullable(run.getStatus().getTimeline()).orElse(List.of()).stream()
-                            .anyMatch(entry -> "PoolsReleased".equals(entry.getWhat())));
-            if (released || Instant.now().isAfter(limit)) {
-                return now;
-            }
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return now;
-            }
-        }
+        return runs.stream()
+                .map(run -> {
+                    var resource = client().resources(BenchmarkRun.class)
+                            .inNamespace(NAMESPACE)
+                            .withName(run.getMetadata().getName());
+                    try {
+                        return resource.waitUntilCondition(
+                                current -> current != null
+                                        && Optional.ofNullable(
+                                                        current.getStatus().getTimeline())
+                                                .orElse(List.of())
+                                                .stream()
+                                                .anyMatch(entry -> "PoolsReleased".equals(entry.getWhat())),
+                                Math.max(
+                                        1,
+                                        Duration.between(Instant.now(), limit).toMillis()),
+                                java.util.concurrent.TimeUnit.MILLISECONDS);
+                    } catch (io.fabric8.kubernetes.client.KubernetesClientTimeoutException e) {
+                        return Optional.ofNullable(resource.get()).orElse(run);
+                    }
+                })
+                .toList();
     }
 
     private static double seconds(Instant from, Instant to) {
